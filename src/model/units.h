@@ -1,0 +1,88 @@
+/* Constants and integer helpers shared by the kernel model.
+ *
+ * Counts are 4 KiB pages, rates pages per second, times jiffies; ratios are
+ * ppm of the global threshold like the kernel's BDI_RATIO_SCALE. Every helper
+ * here is pure. See ../shared/KERNEL-NOTES.md, appendix "constants". */
+#ifndef WBGOV_MODEL_UNITS_H
+#define WBGOV_MODEL_UNITS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PAGE_SHIFT 12
+#define PAGE_SIZE (1ULL << PAGE_SHIFT)
+#define BDI_RATIO_SCALE 10000ULL           /* include/linux/backing-dev.h */
+#define RATIO_FULL (100 * BDI_RATIO_SCALE) /* 100 % = 1,000,000 ppm */
+#define FPROP_FRAC_SHIFT 10                /* include/linux/flex_proportions.h */
+#define FPROP_FRAC_BASE (1U << FPROP_FRAC_SHIFT)
+#define RATELIMIT_CALC_SHIFT 10 /* mm/page-writeback.c: pos_ratio 1.0 = 1024 */
+#define DIRTY_SCOPE 8           /* include/linux/writeback.h */
+#define MIN_WRITEBACK_PAGES (4096ULL >> (PAGE_SHIFT - 10)) /* fs/fs-writeback.c */
+#define DIRTY_POLL_THRESH (128UL >> (PAGE_SHIFT - 10))     /* 32 pages */
+#define INIT_BW (100ULL << (20 - PAGE_SHIFT)) /* mm/backing-dev.c: 100 MiB/s */
+#define UINT_MAX_PAGES 4294967295ULL          /* thresholds are clamped to UINT_MAX */
+
+#define MIB (1024ULL * 1024ULL)
+#define GIB (1024ULL * MIB)
+
+/* What differs between kernels the model runs as: HZ (a build option;
+ * Debian's amd64 kernels use 250), the width of `unsigned long` (32-bit
+ * kernels wrap some products, KERNEL-NOTES §10.18) and the number of CPUs. */
+struct kcfg {
+	unsigned hz;
+	unsigned long_bits; /* 64 or 32 */
+	unsigned ncpus;
+};
+
+static inline uint64_t bytes_to_pages(uint64_t bytes) { return bytes >> PAGE_SHIFT; }
+static inline uint64_t pages_to_bytes(uint64_t pages) { return pages << PAGE_SHIFT; }
+
+static inline uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+static inline uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static inline int64_t min_i64(int64_t a, int64_t b) { return a < b ? a : b; }
+static inline int64_t max_i64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* ilog2(): floor(log2(x)); ilog2(0) is undefined in the kernel, 0 here. */
+static inline unsigned ilog2_u64(uint64_t x)
+{
+	unsigned r = 0;
+	while (x >>= 1)
+		r++;
+	return r;
+}
+
+/* roundup_pow_of_two() */
+static inline uint64_t rp2(uint64_t x)
+{
+	uint64_t r = 1;
+	while (r < x)
+		r <<= 1;
+	return r;
+}
+
+/* An `unsigned long` product as the kernel computes it: wraps at 32 bits on
+ * 32-bit kernels (e.g. `thresh * (100 * BDI_RATIO_SCALE - bdi_min_ratio)` in
+ * __wb_calc_thresh). */
+static inline uint64_t ul_mul(const struct kcfg *k, uint64_t a, uint64_t b)
+{
+	uint64_t p = a * b;
+	return k->long_bits == 32 ? (p & 0xffffffffULL) : p;
+}
+
+/* Truncate a value to the kernel's unsigned long. */
+static inline uint64_t ul(const struct kcfg *k, uint64_t a)
+{
+	return k->long_bits == 32 ? (a & 0xffffffffULL) : a;
+}
+
+/* MAX_PAUSE and BANDWIDTH_INTERVAL: max(HZ/5, 1) — 200 ms. */
+static inline uint64_t max_pause_jif(const struct kcfg *k) { return k->hz / 5 ? k->hz / 5 : 1; }
+static inline uint64_t bandwidth_interval_jif(const struct kcfg *k) { return max_pause_jif(k); }
+
+/* msecs_to_jiffies() for whole results (round up, as the kernel does). */
+static inline uint64_t msecs_to_jiffies(const struct kcfg *k, uint64_t ms)
+{
+	return (ms * k->hz + 999) / 1000;
+}
+
+#endif

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Runs every unit test binary (cmocka) and every black-box test script, then
+# prints one line: `tests: N passed, N failed`. Exit status 1 on any failure.
+BUILD=${BUILD:-build}
+export BUILD
+passed=0
+failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+for t in "$BUILD"/tests/test_*; do
+	[ -x "$t" ] || continue
+	"$t" >"$log" 2>&1
+	rc=$?
+	p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log")
+	f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log")
+	p=${p:-0}
+	f=${f:-0}
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1 # crashed before cmocka could count
+	fi
+	[ "$f" -ne 0 ] && cat "$log"
+	echo "$(basename "$t"): $p passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
+done
+
+for t in tests/cli/*.sh tests/system/*.sh; do
+	[ -f "$t" ] || continue
+	if sh "$t" >"$log" 2>&1; then
+		passed=$((passed + 1))
+		echo "$(basename "$t"): ok"
+	else
+		failed=$((failed + 1))
+		cat "$log"
+		echo "$(basename "$t"): FAILED"
+	fi
+done
+
+echo "tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
