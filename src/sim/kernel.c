@@ -1,0 +1,1390 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/kernel.h"
+
+/* ---------------------------------------------------------------- state */
+
+enum list_id { L_NONE, L_DIRTY, L_IO, L_MORE_IO };
+
+struct ilist {
+	int32_t head, tail;
+	uint32_t n;
+};
+
+struct inode {
+	int dev;
+	int task;
+	uint64_t dirty;         /* pages, PAGECACHE_TAG_DIRTY */
+	uint64_t writeback;     /* pages under writeback */
+	uint64_t appended;      /* pages written in order, for stream detection */
+	uint64_t dirtied_when;  /* jiffies, valid while dirty */
+	uint64_t mark;          /* dev->submitted after this inode's last submission */
+	uint64_t wb_done_usec;  /* when its writeback last drained */
+	int32_t prev, next;
+	uint8_t list;
+	bool deleted;
+	bool early;             /* per-file writeout started */
+	bool stream;
+};
+
+struct req {
+	int32_t inode;
+	uint32_t pages;
+};
+
+struct device {
+	struct sim_dev_cfg cfg;
+	struct req *q;
+	uint32_t qcap, qhead, qlen;
+	uint64_t queued_pages;
+	uint64_t queue_limit_pages;
+	uint64_t head_done_bytes; /* progress into the head request */
+	uint64_t credit;          /* bytes * 1e6 carried between ticks */
+	uint64_t submitted;       /* pages, cumulative */
+	uint64_t completed;
+	uint64_t busy_usec;
+};
+
+enum work_kind { W_NONE, W_SYNC, W_START_ALL, W_PERFILE, W_KUPDATE, W_BACKGROUND };
+
+/* One bdi with its root wb and its flusher. */
+struct wb {
+	struct bdi_knobs knobs;
+	struct fprop_local completions;
+	struct wb_bw bw;
+	uint64_t reclaimable; /* WB_RECLAIMABLE */
+	uint64_t writeback;   /* WB_WRITEBACK */
+	uint64_t dirtied;     /* WB_DIRTIED */
+	uint64_t written;     /* WB_WRITTEN */
+	uint64_t writeback_inodes;
+	uint64_t bw_dwork_at; /* 0 = not queued */
+	bool dirty_exceeded;
+	uint32_t nr_stream;
+	struct ilist b_dirty, b_io, b_more_io;
+	int32_t *early;       /* inodes past the per-file trigger */
+	uint32_t nearly, cap_early;
+
+	/* flusher */
+	bool running;
+	bool kick;            /* wb_wakeup() */
+	bool start_all;       /* WB_start_all */
+	bool perfile_kick;
+	uint64_t wakeup_at;   /* wb_wakeup_delayed(), 0 = none */
+	uint64_t last_old_flush;
+	uint64_t sync_queued, sync_done;
+	uint64_t sync_done_mark; /* dev->submitted when the last sync work finished */
+	enum work_kind work;
+	int64_t nr_pages;
+	uint64_t dirtied_before;
+	bool pass_active;
+	uint64_t pass_start;
+	uint64_t pass_wrote;
+	int32_t cur;          /* inode being written, -1 none */
+	uint64_t slice_left;
+	uint64_t slice_chunk;
+	uint64_t slice_wrote;
+};
+
+enum task_state { TS_WAIT_START, TS_WRITE, TS_SLEEP, TS_FSYNC_SUBMIT, TS_WAIT_IO, TS_SYNC,
+		  TS_THINK, TS_WAIT_DELETE, TS_DONE };
+
+struct task {
+	struct sim_task_cfg cfg;
+	struct sim_task_stats st;
+	struct task_dirty td;
+	enum task_state state;
+	int cpu;
+	uint64_t wake_jif;
+	bool bdp_again;
+	uint64_t credit;       /* bytes * 1e6 */
+	uint64_t budget_pages;
+	int32_t first_inode;
+	uint64_t cur_file;
+	uint64_t file_done;    /* pages of the current file */
+	uint64_t file_pages;
+	uint64_t outstanding;  /* dirty + writeback pages of its files */
+	uint64_t wait_mark;    /* TS_WAIT_IO: dev->completed to reach */
+	int sync_dev;          /* TS_SYNC: which device the sync is at */
+	bool sync_queued;
+	uint64_t sync_seq;
+	bool sync_waiting_io;
+	uint64_t iter_start_usec;
+	uint64_t think_until_usec;
+	bool writes_done;
+	bool last_write_pending; /* the last write() is throttled */
+};
+
+struct sim_kernel {
+	struct sim_kernel_cfg cfg;
+	struct kcfg k;
+	struct vm_sysctl vm;
+	struct wb_domain dom;
+	struct fprop_global completions;
+	uint64_t ratelimit_pages;
+	uint64_t bdi_min_ratio;
+	uint64_t cpu_ratelimits[64];
+	uint64_t jif, start_jif;
+	uint64_t nr_dirty, nr_writeback, file_lru;
+	uint64_t mem_pages, kernel_pages, anon_pages, reserve_pages, lowmem_pages;
+	uint64_t per_file_pages;
+	int ndev, ntask;
+	struct device dev[SIM_MAX_DEV];
+	struct wb wb[SIM_MAX_DEV];
+	struct task task[SIM_MAX_TASK];
+	struct inode *ino;
+	uint32_t nino;
+};
+
+static uint64_t jif_usec(const struct sim_kernel *s, uint64_t jif)
+{
+	return (jif - s->start_jif) * 1000000ULL / s->k.hz;
+}
+
+uint64_t sim_now_usec(const struct sim_kernel *s) { return jif_usec(s, s->jif); }
+uint64_t sim_now_jif(const struct sim_kernel *s) { return s->jif; }
+
+/* ---------------------------------------------------------------- lists */
+
+static void list_del(struct sim_kernel *s, int32_t i)
+{
+	struct inode *in = &s->ino[i];
+	struct wb *w = &s->wb[in->dev];
+	struct ilist *l;
+
+	if (in->list == L_NONE)
+		return;
+	l = in->list == L_DIRTY ? &w->b_dirty : in->list == L_IO ? &w->b_io : &w->b_more_io;
+	if (in->prev >= 0)
+		s->ino[in->prev].next = in->next;
+	else
+		l->head = in->next;
+	if (in->next >= 0)
+		s->ino[in->next].prev = in->prev;
+	else
+		l->tail = in->prev;
+	l->n--;
+	in->prev = in->next = -1;
+	in->list = L_NONE;
+}
+
+static void list_add_tail(struct sim_kernel *s, int32_t i, enum list_id id)
+{
+	struct inode *in = &s->ino[i];
+	struct wb *w = &s->wb[in->dev];
+	struct ilist *l = id == L_DIRTY ? &w->b_dirty : id == L_IO ? &w->b_io : &w->b_more_io;
+
+	list_del(s, i);
+	in->prev = l->tail;
+	in->next = -1;
+	if (l->tail >= 0)
+		s->ino[l->tail].next = i;
+	else
+		l->head = i;
+	l->tail = i;
+	l->n++;
+	in->list = (uint8_t)id;
+}
+
+static bool wb_has_dirty_io(const struct wb *w)
+{
+	return w->b_dirty.n + w->b_io.n + w->b_more_io.n > 0;
+}
+
+/* ------------------------------------------------------- global limits */
+
+static struct mem_counters mem_now(const struct sim_kernel *s)
+{
+	struct mem_counters m = { 0 };
+	uint64_t used = s->kernel_pages + s->anon_pages + s->file_lru;
+
+	m.free_pages = s->mem_pages > used ? s->mem_pages - used : 0;
+	m.totalreserve_pages = s->reserve_pages;
+	m.file_lru_pages = s->file_lru;
+	if (s->k.long_bits == 32 && s->mem_pages > s->lowmem_pages) {
+		/* page cache and anonymous memory live in highmem first */
+		uint64_t high = s->mem_pages - s->lowmem_pages;
+		uint64_t file_high = s->anon_pages < high ? min_u64(s->file_lru, high - s->anon_pages) : 0;
+		uint64_t used_high = min_u64(high, s->anon_pages + s->file_lru);
+		m.highmem_dirtyable = (high - used_high) + file_high;
+	}
+	return m;
+}
+
+static uint64_t dirtyable(const struct sim_kernel *s)
+{
+	struct mem_counters m = mem_now(s);
+	return global_dirtyable_memory(&m, false, s->cfg.cap_1g);
+}
+
+static void global_limits(const struct sim_kernel *s, uint64_t *thresh, uint64_t *bg,
+			  uint64_t *avail)
+{
+	uint64_t a = dirtyable(s);
+
+	domain_dirty_limits(&s->vm, a, false, s->dom.dirty_limit, thresh, bg);
+	if (avail)
+		*avail = a;
+}
+
+void sim_global_limits(const struct sim_kernel *s, uint64_t *ret_thresh, uint64_t *ret_bg,
+		       uint64_t *ret_avail)
+{
+	global_limits(s, ret_thresh, ret_bg, ret_avail);
+}
+
+/* ----------------------------------------------------- per-wb limits */
+
+static bool wb_writethrough(const struct sim_kernel *s, const struct wb *w)
+{
+	return s->cfg.limit_mode == LIMIT_WRITETHROUGH &&
+	       (w->bw.avg_write_bandwidth < bytes_to_pages(s->cfg.wt_slow_bps) || w->nr_stream > 0);
+}
+
+static bool wb_strict(const struct sim_kernel *s, const struct wb *w)
+{
+	return w->knobs.strict || s->cfg.limit_mode == LIMIT_TIME || wb_writethrough(s, w);
+}
+
+/* The limit a proposal adds on top of __wb_calc_thresh(), pages. For a
+ * background threshold (`bg`) the proposals use half of it, except
+ * writethrough, which writes everything at once. */
+static uint64_t proposal_cap(const struct sim_kernel *s, const struct wb *w, bool bg)
+{
+	uint64_t cap = UINT64_MAX;
+
+	if (s->cfg.limit_mode == LIMIT_TIME)
+		cap = w->bw.avg_write_bandwidth * s->cfg.time_limit_ds / 10;
+	else if (wb_writethrough(s, w))
+		return bg ? 0 : bytes_to_pages(s->cfg.wt_cap_bytes);
+	if (bg && cap != UINT64_MAX)
+		cap /= 2;
+	return cap;
+}
+
+static uint64_t wb_calc_thresh(const struct sim_kernel *s, struct wb *w, uint64_t T, uint64_t dirty,
+			       bool bg)
+{
+	struct wb_thresh_in in = { 0 };
+	uint64_t thresh;
+
+	fprop_fraction((struct fprop_global *)&s->completions, &w->completions, &in.numerator,
+		       &in.denominator);
+	in.thresh = T;
+	in.dirty = dirty;
+	in.bdi_min_ratio_sum = s->bdi_min_ratio;
+	wb_min_max_ratio(&w->knobs, w->bw.avg_write_bandwidth, w->bw.avg_write_bandwidth,
+			 &in.wb_min_ratio, &in.wb_max_ratio);
+	in.strict = wb_strict(s, w);
+	thresh = wb_calc_thresh_pages(&s->k, &in);
+	return min_u64(thresh, proposal_cap(s, w, bg));
+}
+
+/* domain_dirty_avail(gdtc, true) + domain_dirty_limits() */
+static void fill_gdtc(const struct sim_kernel *s, struct dtc *d)
+{
+	memset(d, 0, sizeof(*d));
+	global_limits(s, &d->thresh, &d->bg_thresh, &d->avail);
+	d->dirty = s->nr_dirty + s->nr_writeback;
+}
+
+/* wb_dirty_limits() */
+static void wb_dirty_limits(struct sim_kernel *s, struct wb *w, struct dtc *d)
+{
+	d->wb_thresh = wb_calc_thresh(s, w, d->thresh, d->dirty, false);
+	d->wb_bg_thresh = wb_bg_thresh_of(d);
+	d->wb_dirty = w->reclaimable + w->writeback;
+}
+
+uint64_t sim_dev_wb_thresh(const struct sim_kernel *s, int dev)
+{
+	struct dtc d;
+
+	fill_gdtc(s, &d);
+	return wb_calc_thresh(s, (struct wb *)&s->wb[dev], d.thresh, d.dirty, false);
+}
+
+/* wb_over_bg_thresh() with wb_bg_dirty_limits() */
+static bool wb_over_bg_thresh(struct sim_kernel *s, struct wb *w)
+{
+	uint64_t thresh, bg;
+
+	global_limits(s, &thresh, &bg, NULL);
+	if (s->nr_dirty > bg)
+		return true;
+	return w->reclaimable > wb_calc_thresh(s, w, bg, s->nr_dirty, true);
+}
+
+/* ------------------------------------------------------------ bandwidth */
+
+static void wb_update_bandwidth(struct sim_kernel *s, struct wb *w)
+{
+	wb_update_bandwidth_at(&s->k, &w->bw, &s->dom, NULL, false, false, w->dirtied, w->written,
+			       s->jif);
+}
+
+/* ------------------------------------------------------------- devices */
+
+static uint64_t dev_rate(const struct device *d)
+{
+	if (d->cfg.fast_bytes && pages_to_bytes(d->completed) < d->cfg.fast_bytes)
+		return d->cfg.fast_bps;
+	return d->cfg.slow_bps;
+}
+
+static uint64_t dev_room(const struct device *d)
+{
+	return d->queued_pages < d->queue_limit_pages ? d->queue_limit_pages - d->queued_pages : 0;
+}
+
+/* Put `n` dirty pages of inode `i` under writeback and queue them. */
+static void submit(struct sim_kernel *s, int32_t i, uint64_t n)
+{
+	struct inode *in = &s->ino[i];
+	struct device *d = &s->dev[in->dev];
+	struct wb *w = &s->wb[in->dev];
+
+	if (!n)
+		return;
+	if (in->writeback == 0)
+		w->writeback_inodes++;
+	in->dirty -= n;
+	in->writeback += n;
+	w->reclaimable -= n;
+	w->writeback += n;
+	s->nr_dirty -= n;
+	s->nr_writeback += n;
+	if (d->qlen && d->q[(d->qhead + d->qlen - 1) % d->qcap].inode == i &&
+	    d->q[(d->qhead + d->qlen - 1) % d->qcap].pages + n < UINT32_MAX) {
+		d->q[(d->qhead + d->qlen - 1) % d->qcap].pages += (uint32_t)n;
+	} else {
+		if (d->qlen == d->qcap) {
+			uint32_t ncap = d->qcap * 2;
+			struct req *nq = malloc(sizeof(*nq) * ncap);
+			if (!nq)
+				abort();
+			for (uint32_t k = 0; k < d->qlen; k++)
+				nq[k] = d->q[(d->qhead + k) % d->qcap];
+			free(d->q);
+			d->q = nq;
+			d->qcap = ncap;
+			d->qhead = 0;
+		}
+		d->q[(d->qhead + d->qlen) % d->qcap] = (struct req){ i, (uint32_t)n };
+		d->qlen++;
+	}
+	d->queued_pages += n;
+	d->submitted += n;
+	in->mark = d->submitted;
+	if (in->dirty == 0 && in->early) {
+		in->early = false;
+	}
+}
+
+static void task_outstanding_sub(struct sim_kernel *s, int task, uint64_t n, uint64_t t_usec)
+{
+	struct task *t;
+
+	if (task < 0)
+		return;
+	t = &s->task[task];
+	t->outstanding -= n;
+	if (t->outstanding == 0 && t->writes_done && !t->st.durable_usec)
+		t->st.durable_usec = t_usec;
+}
+
+/* __folio_end_writeback() for `n` pages of inode `i`. */
+static void complete(struct sim_kernel *s, int32_t i, uint64_t n, uint64_t t_usec)
+{
+	struct inode *in = &s->ino[i];
+	struct wb *w = &s->wb[in->dev];
+
+	in->writeback -= n;
+	w->writeback -= n;
+	s->nr_writeback -= n;
+	s->dev[in->dev].completed += n;
+	w->written += n;
+	wb_domain_writeout_add(&s->completions, &w->completions, w->knobs.max_prop_frac, (int64_t)n,
+			       s->jif, 3ULL * s->k.hz);
+	if (in->deleted)
+		s->file_lru -= n; /* freed */
+	else
+		task_outstanding_sub(s, in->task, n, t_usec);
+	if (in->writeback == 0) {
+		in->wb_done_usec = t_usec;
+		/* wb_inode_writeback_end(): a bandwidth update BANDWIDTH_INTERVAL later */
+		w->writeback_inodes--;
+		if (!w->bw_dwork_at)
+			w->bw_dwork_at = s->jif + bandwidth_interval_jif(&s->k);
+	}
+}
+
+/* The device writes for one jiffy, in FIFO order. */
+static void dev_tick(struct sim_kernel *s, struct device *d)
+{
+	uint64_t t0 = sim_now_usec(s);
+	uint64_t dt = jif_usec(s, s->jif + 1) - t0;
+	uint64_t rate, bytes, used = 0;
+
+	if (!d->qlen) {
+		d->credit = 0;
+		return;
+	}
+	rate = dev_rate(d);
+	d->credit += rate * dt;
+	bytes = d->credit / 1000000ULL;
+	d->credit %= 1000000ULL;
+	while (d->qlen && used < bytes) {
+		struct req *r = &d->q[d->qhead];
+		uint64_t left = (uint64_t)r->pages * PAGE_SIZE - d->head_done_bytes;
+		uint64_t take = min_u64(left, bytes - used);
+		uint64_t before = d->head_done_bytes / PAGE_SIZE;
+		uint64_t after, n;
+
+		d->head_done_bytes += take;
+		used += take;
+		after = d->head_done_bytes / PAGE_SIZE;
+		n = after - before;
+		if (n) {
+			uint64_t t = t0 + used * 1000000ULL / (rate ? rate : 1);
+			int32_t ino = r->inode;
+			d->queued_pages -= n;
+			if (after == r->pages) {
+				d->qhead = (d->qhead + 1) % d->qcap;
+				d->qlen--;
+				d->head_done_bytes = 0;
+			}
+			complete(s, ino, n, t);
+		}
+	}
+	if (d->qlen) {
+		d->busy_usec += dt;
+	} else {
+		d->busy_usec += used * 1000000ULL / (rate ? rate : 1);
+		d->credit = 0;
+	}
+}
+
+/* ------------------------------------------------------------- flusher */
+
+static void wb_wakeup(struct wb *w) { w->kick = true; }
+
+/* wb_wakeup_delayed(): never postpones an earlier wakeup */
+static void wb_wakeup_delayed(struct sim_kernel *s, struct wb *w)
+{
+	uint64_t at;
+
+	if (!s->vm.dirty_writeback_centisecs)
+		return;
+	at = s->jif + msecs_to_jiffies(&s->k, s->vm.dirty_writeback_centisecs * 10ULL);
+	if (!w->wakeup_at || at < w->wakeup_at)
+		w->wakeup_at = at;
+}
+
+static uint64_t expire_jif(const struct sim_kernel *s)
+{
+	return msecs_to_jiffies(&s->k, s->vm.dirty_expire_centisecs * 10ULL);
+}
+
+/* queue_io(): b_more_io first, then the b_dirty inodes dirtied before the
+ * cutoff, oldest first (b_dirty is kept in dirtied_when order). */
+static void queue_io(struct sim_kernel *s, struct wb *w, uint64_t dirtied_before)
+{
+	while (w->b_more_io.head >= 0)
+		list_add_tail(s, w->b_more_io.head, L_IO);
+	while (w->b_dirty.head >= 0 && s->ino[w->b_dirty.head].dirtied_when <= dirtied_before)
+		list_add_tail(s, w->b_dirty.head, L_IO);
+}
+
+/* redirty_tail_locked() */
+static void redirty_tail(struct sim_kernel *s, struct wb *w, int32_t i)
+{
+	struct inode *in = &s->ino[i];
+
+	if (w->b_dirty.tail >= 0 && in->dirtied_when < s->ino[w->b_dirty.tail].dirtied_when)
+		in->dirtied_when = s->jif;
+	list_add_tail(s, i, L_DIRTY);
+}
+
+/* requeue_inode() */
+static void requeue_inode(struct sim_kernel *s, struct wb *w, int32_t i, bool sync_all,
+			  bool slice_used_up)
+{
+	struct inode *in = &s->ino[i];
+
+	if (in->deleted)
+		return;
+	if (in->dirty && sync_all)
+		in->dirtied_when = s->jif; /* sync livelock prevention */
+	if (in->dirty) {
+		if (slice_used_up && in->dirtied_when <= w->dirtied_before)
+			list_add_tail(s, i, L_MORE_IO);
+		else
+			redirty_tail(s, w, i);
+	} else {
+		list_del(s, i);
+	}
+}
+
+static bool sync_queued(const struct wb *w) { return w->sync_queued > w->sync_done; }
+
+static int32_t next_early_inode(struct sim_kernel *s, struct wb *w)
+{
+	while (w->nearly) {
+		int32_t i = w->early[0];
+		struct inode *in = &s->ino[i];
+		if (!in->deleted && in->dirty >= s->per_file_pages) {
+			in->early = true;
+			return i;
+		}
+		in->early = false;
+		w->early[0] = w->early[--w->nearly];
+	}
+	return -1;
+}
+
+/* Start the next inode of the current work; false when none is left. */
+static bool start_slice(struct sim_kernel *s, struct wb *w)
+{
+	int32_t i;
+	bool sync_all = w->work == W_SYNC;
+
+	if (w->work == W_PERFILE) {
+		i = next_early_inode(s, w);
+		if (i < 0)
+			return false;
+	} else {
+		i = w->b_io.head;
+		if (i < 0)
+			return false;
+		list_del(s, i);
+	}
+	w->cur = i;
+	wb_bandwidth_estimate_start(&s->k, &w->bw, w->dirtied, w->written, s->jif,
+				    w->writeback_inodes > 0);
+	w->slice_chunk = writeback_chunk_size(w->bw.avg_write_bandwidth, s->dom.dirty_limit,
+					      (uint64_t)(w->nr_pages > 0 ? w->nr_pages : 0), sync_all);
+	/* WB_SYNC_ALL writes the pages tagged now (tag_pages_for_writeback) */
+	w->slice_left = sync_all ? s->ino[i].dirty : w->slice_chunk;
+	w->slice_wrote = 0;
+	return true;
+}
+
+static void end_slice(struct sim_kernel *s, struct wb *w)
+{
+	int32_t i = w->cur;
+	bool sync_all = w->work == W_SYNC;
+	bool used_up = !sync_all && w->slice_wrote >= w->slice_chunk;
+
+	w->cur = -1;
+	if (w->work == W_PERFILE) {
+		/* the inode stays in the early set while it has enough dirty */
+	} else {
+		requeue_inode(s, w, i, sync_all, used_up);
+	}
+	/* do_writepages(): update the estimate once in a while */
+	if (s->jif > w->bw.bw_time_stamp + bandwidth_interval_jif(&s->k))
+		wb_update_bandwidth(s, w);
+	if (w->nr_pages != INT64_MAX)
+		w->nr_pages -= (int64_t)w->slice_wrote;
+	w->pass_wrote += w->slice_wrote;
+}
+
+enum step_result { STEP_BLOCKED, STEP_DONE };
+
+/* wb_writeback() + writeback_sb_inodes() as a resumable state machine:
+ * submission stops (and resumes next jiffy) when the device queue is full. */
+static enum step_result wb_writeback_step(struct sim_kernel *s, struct wb *w)
+{
+	int guard = 0;
+
+	while (guard++ < 100000) {
+		if (w->cur >= 0) {
+			struct inode *in = &s->ino[w->cur];
+			uint64_t want = min_u64(w->slice_left, in->dirty);
+			uint64_t n = min_u64(want, dev_room(&s->dev[in->dev]));
+
+			if (in->deleted)
+				want = n = 0;
+			submit(s, w->cur, n);
+			w->slice_left -= n;
+			w->slice_wrote += n;
+			if (n < want)
+				return STEP_BLOCKED;
+			end_slice(s, w);
+			/* bail out to wb_writeback() every 100 ms to re-check */
+			if (w->pass_wrote && (s->jif >= w->pass_start + s->k.hz / 10 || w->nr_pages <= 0))
+				w->pass_active = false;
+			else if (start_slice(s, w))
+				continue;
+			else
+				w->pass_active = false;
+			if (w->pass_wrote == 0 && w->b_more_io.n == 0 && w->work != W_PERFILE)
+				return STEP_DONE;
+			continue;
+		}
+		/* the head of wb_writeback()'s loop */
+		if (w->nr_pages <= 0)
+			return STEP_DONE;
+		if ((w->work == W_BACKGROUND || w->work == W_KUPDATE) && sync_queued(w))
+			return STEP_DONE;
+		if (w->work == W_BACKGROUND && !wb_over_bg_thresh(s, w))
+			return STEP_DONE;
+		if (w->work != W_PERFILE && w->b_io.n == 0) {
+			if (w->work == W_KUPDATE)
+				w->dirtied_before = s->jif > expire_jif(s) ? s->jif - expire_jif(s) : 0;
+			else if (w->work == W_BACKGROUND)
+				w->dirtied_before = s->jif;
+			queue_io(s, w, w->dirtied_before);
+		}
+		w->pass_active = true;
+		w->pass_start = s->jif;
+		w->pass_wrote = 0;
+		if (!start_slice(s, w))
+			return STEP_DONE; /* nothing to write */
+	}
+	return STEP_DONE;
+}
+
+static void finish_work(struct sim_kernel *s, struct wb *w)
+{
+	if (w->work == W_SYNC) {
+		w->sync_done++;
+		w->sync_done_mark = s->dev[w - s->wb].submitted;
+	}
+	w->work = W_NONE;
+	w->pass_active = false;
+}
+
+/* wb_workfn() -> wb_do_writeback(): works, start-all, kupdate, background. */
+static void flusher_run(struct sim_kernel *s, struct wb *w)
+{
+	int guard = 0;
+
+	if (!w->running) {
+		bool due = w->wakeup_at && s->jif >= w->wakeup_at;
+		if (!(w->kick || due || sync_queued(w) || w->start_all || w->perfile_kick))
+			return;
+		w->running = true;
+		w->kick = false;
+		if (due)
+			w->wakeup_at = 0;
+	}
+	while (guard++ < 64) {
+		if (w->work == W_NONE) {
+			uint64_t interval = msecs_to_jiffies(&s->k, s->vm.dirty_writeback_centisecs * 10ULL);
+
+			w->dirtied_before = s->jif;
+			if (sync_queued(w)) {
+				w->work = W_SYNC;
+				w->nr_pages = INT64_MAX;
+			} else if (w->start_all) {
+				w->start_all = false;
+				w->work = W_START_ALL;
+				w->nr_pages = (int64_t)s->nr_dirty;
+			} else if (w->perfile_kick) {
+				w->perfile_kick = false;
+				w->work = W_PERFILE;
+				w->nr_pages = INT64_MAX;
+			} else if (s->vm.dirty_writeback_centisecs &&
+				   s->jif >= w->last_old_flush + interval && s->nr_dirty) {
+				w->last_old_flush = s->jif;
+				w->work = W_KUPDATE;
+				w->nr_pages = (int64_t)s->nr_dirty;
+			} else if (wb_over_bg_thresh(s, w)) {
+				w->work = W_BACKGROUND;
+				w->nr_pages = INT64_MAX;
+			} else {
+				w->running = false;
+				if (s->vm.dirty_writeback_centisecs &&
+				    s->jif >= w->last_old_flush + interval)
+					w->last_old_flush = s->jif;
+				if (wb_has_dirty_io(w))
+					wb_wakeup_delayed(s, w);
+				return;
+			}
+		}
+		if (wb_writeback_step(s, w) == STEP_BLOCKED)
+			return;
+		finish_work(s, w);
+	}
+}
+
+/* wakeup_flusher_threads(): start-all on every wb with dirty inodes. */
+static void wakeup_flusher_threads(struct sim_kernel *s)
+{
+	for (int d = 0; d < s->ndev; d++)
+		if (wb_has_dirty_io(&s->wb[d]))
+			s->wb[d].start_all = true;
+}
+
+/* --------------------------------------------------------------- writes */
+
+/* folio_account_dirtied() + __mark_inode_dirty() for `n` newly dirty pages. */
+static void account_dirtied(struct sim_kernel *s, struct task *t, int32_t i, uint64_t n)
+{
+	struct inode *in = &s->ino[i];
+	struct wb *w = &s->wb[in->dev];
+
+	if (in->dirty == 0) {
+		if (!wb_has_dirty_io(w))
+			wb_wakeup_delayed(s, w);
+		in->dirtied_when = s->jif;
+		if (in->list == L_NONE)
+			list_add_tail(s, i, L_DIRTY);
+	}
+	in->dirty += n;
+	in->appended += n;
+	w->reclaimable += n;
+	w->dirtied += n;
+	s->nr_dirty += n;
+	s->file_lru += n;
+	t->outstanding += n;
+	t->td.nr_dirtied += n;
+	s->cpu_ratelimits[t->cpu] += n;
+	if (s->per_file_pages && in->dirty >= s->per_file_pages && !in->early) {
+		in->early = true;
+		if (w->nearly == w->cap_early) {
+			w->cap_early = w->cap_early ? w->cap_early * 2 : 8;
+			w->early = realloc(w->early, sizeof(*w->early) * w->cap_early);
+			if (!w->early)
+				abort();
+		}
+		w->early[w->nearly++] = i;
+		w->perfile_kick = true;
+	}
+	if (!in->stream && s->cfg.wt_stream_bytes &&
+	    in->appended >= bytes_to_pages(s->cfg.wt_stream_bytes)) {
+		in->stream = true;
+		w->nr_stream++;
+	}
+}
+
+static void record_pause(struct sim_kernel *s, struct task *t, uint64_t pause_jif)
+{
+	uint64_t us = pause_jif * 1000000ULL / s->k.hz;
+
+	t->st.total_pause_usec += us;
+	if (us > t->st.max_pause_usec)
+		t->st.max_pause_usec = us;
+}
+
+/* balance_dirty_pages(): one pass; returns the pause in jiffies (0: go on). */
+static uint64_t balance_dirty_pages(struct sim_kernel *s, struct task *t, struct wb *w)
+{
+	struct dtc d;
+	bool strict = wb_strict(s, w);
+	uint64_t pause, task_ratelimit;
+	bool again;
+	struct bdp_throttle_in in;
+
+	fill_gdtc(s, &d);
+	if (strict)
+		wb_dirty_limits(s, w, &d);
+	d.freerun = domain_dirty_freerun(&d, strict);
+	if (s->nr_dirty > d.bg_thresh && !w->running)
+		wb_wakeup(w); /* wb_start_background_writeback() */
+	if (s->cfg.limit_mode == LIMIT_WRITETHROUGH && wb_writethrough(s, w) && w->reclaimable &&
+	    !w->running)
+		wb_wakeup(w); /* writethrough: I/O starts at once */
+	if (d.freerun) {
+		bdp_freerun_exit(&t->td, s->jif,
+				 strict ? dirty_poll_interval(d.wb_dirty, d.wb_thresh)
+					: dirty_poll_interval(d.dirty, d.thresh));
+		return 0;
+	}
+	if (!w->running)
+		wb_wakeup(w);
+	/* balance_wb_limits() */
+	if (!strict)
+		wb_dirty_limits(s, w, &d);
+	d.dirty_exceeded = wb_dirty_exceeded(&d, strict);
+	d.limit = hard_dirty_limit(&s->dom, d.thresh);
+	wb_position_ratio(&d, strict, w->bw.avg_write_bandwidth);
+	w->dirty_exceeded = d.dirty_exceeded;
+	if (s->jif > w->bw.bw_time_stamp + bandwidth_interval_jif(&s->k))
+		wb_update_bandwidth_at(&s->k, &w->bw, &s->dom, &d, strict, true, w->dirtied,
+				       w->written, s->jif);
+	in = (struct bdp_throttle_in){
+		.pages_dirtied = t->td.nr_dirtied,
+		.now = s->jif,
+		.dirty_ratelimit = w->bw.dirty_ratelimit,
+		.avg_write_bw = w->bw.avg_write_bandwidth,
+		.pos_ratio = d.pos_ratio,
+		.wb_dirty = d.wb_dirty,
+		.wb_stat_error = wb_stat_error(&s->k),
+	};
+	pause = bdp_throttle(&s->k, &t->td, &in, &task_ratelimit, &again);
+	t->bdp_again = again;
+	return pause;
+}
+
+/* balance_dirty_pages_ratelimited(): maybe throttle; returns the pause. */
+static uint64_t bdp_ratelimited(struct sim_kernel *s, struct task *t, struct wb *w)
+{
+	if (!bdp_ratelimited_enter(&t->td, w->dirty_exceeded, &s->cpu_ratelimits[t->cpu],
+				   s->ratelimit_pages))
+		return 0;
+	return balance_dirty_pages(s, t, w);
+}
+
+/* Pages the task can dirty before balance_dirty_pages_ratelimited() next
+ * lets it in: the per-task poll interval or the per-CPU ratelimit. */
+static uint64_t pages_until_check(const struct sim_kernel *s, const struct task *t,
+				  const struct wb *w)
+{
+	uint64_t rl = t->td.nr_dirtied_pause, a, b;
+
+	if (w->dirty_exceeded)
+		rl = min_u64(rl, 32 >> (PAGE_SHIFT - 10));
+	a = rl > t->td.nr_dirtied ? rl - t->td.nr_dirtied : 1;
+	b = s->ratelimit_pages > s->cpu_ratelimits[t->cpu] ?
+		    s->ratelimit_pages - s->cpu_ratelimits[t->cpu] : 1;
+	return max_u64(1, min_u64(a, b));
+}
+
+static void task_sleep(struct sim_kernel *s, struct task *t, uint64_t pause)
+{
+	record_pause(s, t, pause);
+	t->wake_jif = s->jif + pause;
+	t->state = TS_SLEEP;
+}
+
+/* Submit the task's dirty pages (WB_SYNC_ALL write of its files, as fsync
+ * does); true when all are queued, false when the queue filled up. */
+static bool fsync_submit(struct sim_kernel *s, struct task *t)
+{
+	uint64_t nfiles = t->cfg.kind == TASK_FSYNC_LOOP ? 1 : t->cfg.files;
+
+	for (uint64_t f = 0; f < nfiles && f <= t->cur_file; f++) {
+		int32_t i = t->first_inode + (int32_t)f;
+		struct inode *in = &s->ino[i];
+		uint64_t n;
+
+		if (!in->dirty || in->deleted)
+			continue;
+		n = min_u64(in->dirty, dev_room(&s->dev[in->dev]));
+		submit(s, i, n);
+		if (!in->dirty)
+			list_del(s, i);
+		if (in->dirty)
+			return false;
+	}
+	t->wait_mark = 0;
+	for (uint64_t f = 0; f < nfiles && f <= t->cur_file; f++)
+		t->wait_mark = max_u64(t->wait_mark, s->ino[t->first_inode + (int32_t)f].mark);
+	return true;
+}
+
+static void task_finish(struct sim_kernel *s, struct task *t)
+{
+	t->state = TS_DONE;
+	t->st.finished = true;
+	(void)s;
+}
+
+static void delete_files(struct sim_kernel *s, struct task *t)
+{
+	for (uint64_t f = 0; f < t->cfg.files && f <= t->cur_file; f++) {
+		int32_t i = t->first_inode + (int32_t)f;
+		struct inode *in = &s->ino[i];
+		struct wb *w = &s->wb[in->dev];
+
+		if (in->deleted)
+			continue;
+		/* truncate: dirty pages are cancelled, never written */
+		w->reclaimable -= in->dirty;
+		s->nr_dirty -= in->dirty;
+		s->file_lru -= in->dirty;
+		task_outstanding_sub(s, (int)(t - s->task), in->dirty, sim_now_usec(s));
+		t->outstanding -= in->writeback; /* they reach the device, but not for this task */
+		in->dirty = 0;
+		in->deleted = true;
+		if (in->stream)
+			w->nr_stream--;
+		list_del(s, i);
+		/* its clean pages are left to reclaim */
+	}
+}
+
+static void after_writes(struct sim_kernel *s, struct task *t, uint64_t t_usec)
+{
+	t->writes_done = true;
+	t->st.write_return_usec = t_usec;
+	if (t->outstanding == 0 && !t->st.durable_usec)
+		t->st.durable_usec = t_usec;
+	t->st.end_call_usec = t_usec;
+	switch (t->cfg.end) {
+	case END_SYNC:
+		wakeup_flusher_threads(s);
+		t->state = TS_SYNC;
+		t->sync_dev = 0;
+		t->sync_queued = false;
+		break;
+	case END_FSYNC:
+		t->state = TS_FSYNC_SUBMIT;
+		break;
+	case END_NONE:
+		if (t->cfg.delete_at_usec)
+			t->state = TS_WAIT_DELETE;
+		else
+			task_finish(s, t);
+		break;
+	}
+}
+
+static void end_call_done(struct sim_kernel *s, struct task *t)
+{
+	t->st.end_done_usec = sim_now_usec(s);
+	if (t->cfg.delete_at_usec)
+		t->state = TS_WAIT_DELETE;
+	else
+		task_finish(s, t);
+}
+
+static bool foreground_running(const struct sim_kernel *s)
+{
+	for (int i = 0; i < s->ntask; i++)
+		if (!s->task[i].cfg.background && s->task[i].state != TS_DONE)
+			return true;
+	return false;
+}
+
+/* A copy task writes files sequentially as fast as its source allows. */
+static void run_copy(struct sim_kernel *s, struct task *t, uint64_t t0, uint64_t dt)
+{
+	uint64_t budget, per_tick;
+
+	t->credit += bytes_to_pages(t->cfg.rate_bps) * dt;
+	budget = t->credit / 1000000ULL;
+	t->credit %= 1000000ULL;
+	per_tick = budget ? budget : 1;
+	while (t->state == TS_WRITE && budget) {
+		int32_t i = t->first_inode + (int32_t)t->cur_file;
+		struct wb *w = &s->wb[s->ino[i].dev];
+		uint64_t n, pause;
+
+		if (t->bdp_again) {
+			t->bdp_again = false;
+			pause = balance_dirty_pages(s, t, w);
+			if (pause) {
+				task_sleep(s, t, pause);
+				return;
+			}
+		}
+		n = min_u64(budget, t->file_pages - t->file_done);
+		n = min_u64(n, pages_until_check(s, t, w));
+		account_dirtied(s, t, i, n);
+		t->file_done += n;
+		t->st.written_bytes += pages_to_bytes(n);
+		budget -= n;
+		if (t->file_done == t->file_pages) {
+			t->cur_file++;
+			t->file_done = 0;
+			if (t->cur_file == t->cfg.files) {
+				t->cur_file--; /* stays on the last file */
+				t->last_write_pending = true;
+			}
+		}
+		pause = bdp_ratelimited(s, t, w);
+		if (pause) {
+			task_sleep(s, t, pause);
+			return;
+		}
+		if (t->last_write_pending) {
+			t->last_write_pending = false;
+			after_writes(s, t, t0 + (per_tick - budget) * dt / per_tick);
+			return;
+		}
+	}
+}
+
+/* An fsync-happy program: one small write + fdatasync per period. */
+static void run_fsync_loop(struct sim_kernel *s, struct task *t, uint64_t t0)
+{
+	int32_t i = t->first_inode;
+	struct wb *w = &s->wb[s->ino[i].dev];
+	uint64_t n = max_u64(1, bytes_to_pages(t->cfg.file_bytes)), pause;
+
+	if (t->bdp_again) {
+		t->bdp_again = false;
+		pause = balance_dirty_pages(s, t, w);
+		if (pause) {
+			task_sleep(s, t, pause);
+			return;
+		}
+		t->state = TS_FSYNC_SUBMIT;
+		return;
+	}
+	t->iter_start_usec = t0;
+	account_dirtied(s, t, i, n);
+	t->st.written_bytes += pages_to_bytes(n);
+	pause = bdp_ratelimited(s, t, w);
+	if (pause) {
+		task_sleep(s, t, pause);
+		return;
+	}
+	t->state = TS_FSYNC_SUBMIT;
+}
+
+static void record_latency(struct sim_task_stats *st, uint64_t us)
+{
+	if (st->nlat == st->cap_lat) {
+		st->cap_lat = st->cap_lat ? st->cap_lat * 2 : 256;
+		st->lat_usec = realloc(st->lat_usec, sizeof(*st->lat_usec) * st->cap_lat);
+		if (!st->lat_usec)
+			abort();
+	}
+	st->lat_usec[st->nlat++] = us;
+}
+
+static void task_tick(struct sim_kernel *s, struct task *t)
+{
+	uint64_t t0 = sim_now_usec(s), dt = jif_usec(s, s->jif + 1) - t0;
+	int guard = 0;
+
+	while (guard++ < 8) {
+		switch (t->state) {
+		case TS_WAIT_START:
+			if (t0 < t->cfg.start_usec)
+				return;
+			t->state = TS_WRITE;
+			t->st.write_return_usec = 0;
+			if (t->cfg.kind == TASK_FSYNC_LOOP)
+				t->iter_start_usec = t0;
+			continue;
+		case TS_WRITE:
+			if (t->cfg.background && !foreground_running(s)) {
+				task_finish(s, t);
+				return;
+			}
+			if (t->cfg.kind == TASK_COPY) {
+				run_copy(s, t, t0, dt);
+				if (t->state == TS_WRITE)
+					return;
+			} else {
+				run_fsync_loop(s, t, t0);
+			}
+			continue;
+		case TS_SLEEP:
+			if (s->jif < t->wake_jif)
+				return;
+			t->state = TS_WRITE;
+			if (t->bdp_again)
+				continue;
+			if (t->cfg.kind == TASK_FSYNC_LOOP) {
+				t->state = TS_FSYNC_SUBMIT;
+				continue;
+			}
+			if (t->last_write_pending) {
+				t->last_write_pending = false;
+				after_writes(s, t, t0);
+			}
+			continue;
+		case TS_FSYNC_SUBMIT:
+			if (!fsync_submit(s, t))
+				return;
+			t->state = TS_WAIT_IO;
+			continue;
+		case TS_WAIT_IO: {
+			struct device *d = &s->dev[t->cfg.dev];
+			if (d->completed < t->wait_mark)
+				return;
+			if (t->cfg.kind == TASK_FSYNC_LOOP) {
+				uint64_t done = s->ino[t->first_inode].wb_done_usec;
+				record_latency(&t->st, done > t->iter_start_usec ? done - t->iter_start_usec : 0);
+				t->state = TS_THINK;
+				t->think_until_usec = t->iter_start_usec + t->cfg.period_usec;
+				continue;
+			}
+			end_call_done(s, t);
+			return;
+		}
+		case TS_THINK:
+			if (t->cfg.background && !foreground_running(s)) {
+				task_finish(s, t);
+				return;
+			}
+			if (t0 < t->think_until_usec)
+				return;
+			t->state = TS_WRITE;
+			continue;
+		case TS_SYNC: {
+			/* sync(2): each superblock in turn: a WB_SYNC_ALL work, then
+			 * wait_sb_inodes() for everything under writeback */
+			struct wb *w;
+			if (t->sync_dev >= s->ndev) {
+				end_call_done(s, t);
+				return;
+			}
+			w = &s->wb[t->sync_dev];
+			if (!t->sync_queued) {
+				t->sync_seq = ++w->sync_queued;
+				t->sync_queued = true;
+				t->sync_waiting_io = false;
+				wb_wakeup(w);
+				flusher_run(s, w);
+			}
+			if (!t->sync_waiting_io) {
+				if (w->sync_done < t->sync_seq)
+					return;
+				t->sync_waiting_io = true;
+				t->wait_mark = w->sync_done_mark;
+			}
+			if (s->dev[t->sync_dev].completed < t->wait_mark)
+				return;
+			t->sync_dev++;
+			t->sync_queued = false;
+			continue;
+		}
+		case TS_WAIT_DELETE:
+			if (t0 < t->cfg.delete_at_usec)
+				return;
+			delete_files(s, t);
+			task_finish(s, t);
+			return;
+		case TS_DONE:
+			return;
+		}
+	}
+}
+
+/* ------------------------------------------------------------ the tick */
+
+/* kswapd, roughly: keep free memory above the reserve by dropping clean
+ * page cache. */
+static void reclaim(struct sim_kernel *s)
+{
+	uint64_t used = s->kernel_pages + s->anon_pages + s->file_lru;
+	uint64_t low = s->reserve_pages + s->reserve_pages / 4;
+	uint64_t free_pages = s->mem_pages > used ? s->mem_pages - used : 0;
+
+	if (free_pages < low) {
+		uint64_t clean = s->file_lru - s->nr_dirty - s->nr_writeback;
+		s->file_lru -= min_u64(clean, low - free_pages + s->reserve_pages);
+	}
+}
+
+void sim_step(struct sim_kernel *s)
+{
+	if (s->completions.period_time && s->jif >= s->completions.period_time)
+		writeout_period(&s->completions, s->jif, 3ULL * s->k.hz);
+	for (int d = 0; d < s->ndev; d++) {
+		struct wb *w = &s->wb[d];
+		if (w->bw_dwork_at && s->jif >= w->bw_dwork_at) {
+			w->bw_dwork_at = 0;
+			wb_update_bandwidth(s, w);
+		}
+		flusher_run(s, w);
+	}
+	for (int i = 0; i < s->ntask; i++)
+		task_tick(s, &s->task[i]);
+	for (int d = 0; d < s->ndev; d++)
+		flusher_run(s, &s->wb[d]);
+	for (int d = 0; d < s->ndev; d++)
+		dev_tick(s, &s->dev[d]);
+	reclaim(s);
+	s->jif++;
+}
+
+bool sim_done(const struct sim_kernel *s, bool until_clean)
+{
+	if (foreground_running(s))
+		return false;
+	if (until_clean && (s->nr_dirty || s->nr_writeback))
+		return false;
+	return true;
+}
+
+/* --------------------------------------------------------- construction */
+
+struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct sim_dev_cfg *devs,
+				  int ndev, const struct sim_task_cfg *tasks, int ntask)
+{
+	struct sim_kernel *s;
+	uint64_t thresh, bg;
+	uint32_t nino = 0;
+
+	if (ndev < 1 || ndev > SIM_MAX_DEV || ntask > SIM_MAX_TASK || cfg->k.ncpus > 64 ||
+	    !cfg->k.hz)
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->cfg = *cfg;
+	s->k = cfg->k;
+	s->start_jif = s->jif = cfg->k.hz; /* jiffy 0 means "unset" in places */
+	vm_sysctl_defaults(&s->vm);
+	fprop_global_init(&s->completions);
+	s->mem_pages = bytes_to_pages(cfg->mem_bytes);
+	s->kernel_pages = bytes_to_pages(cfg->kernel_bytes);
+	s->anon_pages = bytes_to_pages(cfg->anon_bytes);
+	s->reserve_pages = bytes_to_pages(cfg->reserve_bytes);
+	s->lowmem_pages = bytes_to_pages(cfg->lowmem_bytes);
+	s->per_file_pages = bytes_to_pages(cfg->per_file_bytes);
+	s->ndev = ndev;
+	for (int d = 0; d < ndev; d++) {
+		struct device *dv = &s->dev[d];
+		struct wb *w = &s->wb[d];
+
+		dv->cfg = devs[d];
+		dv->queue_limit_pages = max_u64(1, bytes_to_pages(devs[d].queue_bytes));
+		dv->qcap = 64;
+		dv->q = malloc(sizeof(*dv->q) * dv->qcap);
+		bdi_knobs_init(&w->knobs);
+		fprop_local_init(&w->completions);
+		wb_bw_init(&w->bw, s->jif);
+		w->b_dirty = w->b_io = w->b_more_io = (struct ilist){ -1, -1, 0 };
+		w->cur = -1;
+		w->last_old_flush = s->jif;
+		if (!dv->q) {
+			sim_kernel_free(s);
+			return NULL;
+		}
+	}
+	for (int i = 0; i < ntask; i++)
+		nino += (uint32_t)(tasks[i].kind == TASK_FSYNC_LOOP ? 1 : tasks[i].files);
+	s->ino = calloc(nino ? nino : 1, sizeof(*s->ino));
+	if (!s->ino) {
+		sim_kernel_free(s);
+		return NULL;
+	}
+	s->nino = nino;
+	s->ntask = ntask;
+	nino = 0;
+	for (int i = 0; i < ntask; i++) {
+		struct task *t = &s->task[i];
+		uint32_t nf = (uint32_t)(tasks[i].kind == TASK_FSYNC_LOOP ? 1 : tasks[i].files);
+
+		t->cfg = tasks[i];
+		t->cpu = i % (int)cfg->k.ncpus;
+		task_dirty_init(&t->td);
+		t->state = TS_WAIT_START;
+		t->first_inode = (int32_t)nino;
+		t->file_pages = bytes_to_pages(tasks[i].file_bytes);
+		for (uint32_t f = 0; f < nf; f++) {
+			struct inode *in = &s->ino[nino++];
+			in->dev = tasks[i].dev;
+			in->task = i;
+			in->prev = in->next = -1;
+		}
+	}
+	global_limits(s, &thresh, &bg, NULL);
+	s->ratelimit_pages = writeback_set_ratelimit(&s->k, &s->dom, thresh);
+	s->dom.dirty_limit_tstamp = s->jif;
+	return s;
+}
+
+void sim_kernel_free(struct sim_kernel *s)
+{
+	if (!s)
+		return;
+	for (int d = 0; d < SIM_MAX_DEV; d++) {
+		free(s->dev[d].q);
+		free(s->wb[d].early);
+	}
+	for (int i = 0; i < s->ntask; i++)
+		free(s->task[i].st.lat_usec);
+	free(s->ino);
+	free(s);
+}
+
+/* ------------------------------------------------------------ accessors */
+
+int sim_ndev(const struct sim_kernel *s) { return s->ndev; }
+int sim_ntask(const struct sim_kernel *s) { return s->ntask; }
+const struct sim_dev_cfg *sim_dev_cfg(const struct sim_kernel *s, int dev) { return &s->dev[dev].cfg; }
+const struct sim_task_stats *sim_task_stats(const struct sim_kernel *s, int task) { return &s->task[task].st; }
+const struct sim_task_cfg *sim_task_cfg(const struct sim_kernel *s, int task) { return &s->task[task].cfg; }
+uint64_t sim_global_dirty(const struct sim_kernel *s) { return s->nr_dirty; }
+uint64_t sim_global_writeback(const struct sim_kernel *s) { return s->nr_writeback; }
+uint64_t sim_dev_dirty(const struct sim_kernel *s, int dev) { return s->wb[dev].reclaimable; }
+uint64_t sim_dev_writeback(const struct sim_kernel *s, int dev) { return s->wb[dev].writeback; }
+uint64_t sim_dev_kernel_bw(const struct sim_kernel *s, int dev) { return s->wb[dev].bw.avg_write_bandwidth; }
+
+uint64_t sim_dev_written_bytes(const struct sim_kernel *s, int dev)
+{
+	return pages_to_bytes(s->dev[dev].completed);
+}
+
+void sim_dev_stat(const struct sim_kernel *s, int dev, struct sim_dev_stat *ret)
+{
+	const struct device *d = &s->dev[dev];
+
+	ret->sectors_written = pages_to_bytes(d->completed) / 512 + d->head_done_bytes / 512;
+	ret->io_ticks_ms = d->busy_usec / 1000;
+	ret->inflight = d->qlen;
+}
+
+/* ---------------------------------------------------------------- knobs */
+
+int sim_vm_write(struct sim_kernel *s, enum vm_knob knob, uint64_t value)
+{
+	struct vm_write_effect eff;
+	int r = vm_sysctl_write(&s->vm, knob, value, &eff);
+
+	if (r)
+		return r;
+	if (eff.set_ratelimit) {
+		uint64_t thresh, bg;
+		global_limits(s, &thresh, &bg, NULL);
+		s->ratelimit_pages = writeback_set_ratelimit(&s->k, &s->dom, thresh);
+	}
+	if (eff.flush_all)
+		wakeup_flusher_threads(s);
+	return 0;
+}
+
+uint64_t sim_vm_read(const struct sim_kernel *s, enum vm_knob knob)
+{
+	return vm_sysctl_get(&s->vm, knob);
+}
+
+int sim_bdi_write(struct sim_kernel *s, int dev, enum sim_bdi_attr attr, uint64_t value)
+{
+	struct bdi_knobs *b = &s->wb[dev].knobs;
+	uint64_t thresh, bg, avail;
+
+	global_limits(s, &thresh, &bg, &avail);
+	switch (attr) {
+	case BDI_STRICT_LIMIT:
+		if (value > 1)
+			return -EINVAL;
+		b->strict = value == 1;
+		return 0;
+	case BDI_MAX_BYTES: return bdi_set_max_bytes(b, value, avail, thresh);
+	case BDI_MIN_BYTES: return bdi_set_min_bytes(b, value, avail, thresh, &s->bdi_min_ratio);
+	case BDI_MAX_RATIO:
+		if (value > 100)
+			return -EINVAL;
+		return bdi_set_max_ratio_ppm(b, value * BDI_RATIO_SCALE);
+	case BDI_MIN_RATIO:
+		if (value > 100)
+			return -EINVAL;
+		return bdi_set_min_ratio_ppm(b, value * BDI_RATIO_SCALE, &s->bdi_min_ratio);
+	case BDI_MAX_RATIO_FINE: return bdi_set_max_ratio_ppm(b, value);
+	case BDI_MIN_RATIO_FINE: return bdi_set_min_ratio_ppm(b, value, &s->bdi_min_ratio);
+	case BDI_ATTR_COUNT: break;
+	}
+	return -EINVAL;
+}
+
+uint64_t sim_bdi_read(const struct sim_kernel *s, int dev, enum sim_bdi_attr attr)
+{
+	const struct bdi_knobs *b = &s->wb[dev].knobs;
+	uint64_t thresh, bg;
+
+	global_limits(s, &thresh, &bg, NULL);
+	switch (attr) {
+	case BDI_STRICT_LIMIT: return b->strict;
+	case BDI_MAX_BYTES: return bdi_get_bytes(&s->k, b->max_ratio, thresh);
+	case BDI_MIN_BYTES: return bdi_get_bytes(&s->k, b->min_ratio, thresh);
+	case BDI_MAX_RATIO: return b->max_ratio / BDI_RATIO_SCALE;
+	case BDI_MIN_RATIO: return b->min_ratio / BDI_RATIO_SCALE;
+	case BDI_MAX_RATIO_FINE: return b->max_ratio;
+	case BDI_MIN_RATIO_FINE: return b->min_ratio;
+	case BDI_ATTR_COUNT: break;
+	}
+	return 0;
+}

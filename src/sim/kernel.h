@@ -1,0 +1,151 @@
+/* The simulated kernel: page cache accounting per device and per inode, the
+ * flusher (background threshold, periodic expiry, sync/fsync, start-all),
+ * devices with bandwidth profiles and a request queue, and writer tasks
+ * throttled by balance_dirty_pages(). Time advances in jiffies; device
+ * completions are timed to the microsecond.
+ *
+ * Control flow follows fs/fs-writeback.c and mm/page-writeback.c; every
+ * number comes from src/model. Simplifications (each one says why it is
+ * harmless for what wbsim measures) are listed in docs/simulator.md. */
+#ifndef WBGOV_SIM_KERNEL_H
+#define WBGOV_SIM_KERNEL_H
+
+#include <stdint.h>
+
+#include "model/balance.h"
+#include "model/bandwidth.h"
+#include "model/bdi.h"
+#include "model/fprop.h"
+#include "model/limits.h"
+
+#define SIM_MAX_DEV 6
+#define SIM_MAX_TASK 8
+
+enum sim_bus { BUS_USB, BUS_SATA, BUS_NVME, BUS_VIRTUAL };
+
+struct sim_dev_cfg {
+	char name[16];      /* e.g. "sdb" */
+	char model[32];
+	char serial[32];
+	enum sim_bus bus;
+	bool removable;
+	bool rotational;
+	uint64_t fast_bps;   /* bytes/s while the burst lasts */
+	uint64_t fast_bytes; /* burst size (an SLC cache); 0 = constant rate */
+	uint64_t slow_bps;   /* bytes/s after the burst */
+	uint64_t queue_bytes; /* what the block layer holds in flight */
+};
+
+/* Changes to the kernel that the seeds' proposals make. */
+enum sim_limit_mode {
+	LIMIT_STOCK,        /* the kernel as it is */
+	LIMIT_TIME,         /* Gorman: per-device limit = N s of estimated bandwidth */
+	LIMIT_WRITETHROUGH, /* Chinner: tiny limits + early I/O for slow devices/streams */
+};
+
+struct sim_kernel_cfg {
+	struct kcfg k;
+	uint64_t mem_bytes;
+	uint64_t kernel_bytes;   /* kernel memory: neither free nor file LRU */
+	uint64_t anon_bytes;     /* applications */
+	uint64_t reserve_bytes;  /* totalreserve_pages */
+	uint64_t lowmem_bytes;   /* 32-bit only: directly mapped memory */
+	bool cap_1g;             /* Linus, mail 004 */
+	uint64_t per_file_bytes; /* Dilger, mail 003: 0 = off */
+	enum sim_limit_mode limit_mode;
+	unsigned time_limit_ds;  /* LIMIT_TIME: N, in tenths of a second */
+	uint64_t wt_cap_bytes;   /* LIMIT_WRITETHROUGH: the tiny limit */
+	uint64_t wt_slow_bps;    /* below this estimated bandwidth: writethrough */
+	uint64_t wt_stream_bytes; /* a file written sequentially past this: a stream */
+};
+
+enum sim_task_kind { TASK_COPY, TASK_FSYNC_LOOP };
+enum sim_task_end { END_NONE, END_SYNC, END_FSYNC };
+
+struct sim_task_cfg {
+	enum sim_task_kind kind;
+	int dev;
+	uint64_t files;          /* COPY: number of files */
+	uint64_t file_bytes;     /* COPY: size of each; FSYNC_LOOP: bytes per write */
+	uint64_t rate_bps;       /* how fast the task produces data (CPU, source) */
+	uint64_t start_usec;
+	enum sim_task_end end;   /* after the last write */
+	uint64_t delete_at_usec; /* unlink every file then (0 = never) */
+	uint64_t period_usec;    /* FSYNC_LOOP: one write + fdatasync per period */
+	bool background;         /* runs only while the foreground tasks run */
+};
+
+/* What a task saw. Times are microseconds from the start. */
+struct sim_task_stats {
+	uint64_t written_bytes;
+	uint64_t write_return_usec;  /* the last write() returned */
+	uint64_t durable_usec;       /* its last byte reached the device */
+	uint64_t end_call_usec;      /* sync()/fsync() issued */
+	uint64_t end_done_usec;      /* ... and returned */
+	uint64_t max_pause_usec;     /* longest single throttling pause */
+	uint64_t total_pause_usec;
+	uint64_t *lat_usec;          /* FSYNC_LOOP: write + fdatasync latencies */
+	uint64_t nlat, cap_lat;
+	bool finished;
+};
+
+/* A device's /sys/block/X/stat as far as wbgov reads it. */
+struct sim_dev_stat {
+	uint64_t sectors_written;
+	uint64_t io_ticks_ms;
+	uint64_t inflight;
+};
+
+struct sim_kernel;
+
+struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct sim_dev_cfg *devs,
+				  int ndev, const struct sim_task_cfg *tasks, int ntask);
+void sim_kernel_free(struct sim_kernel *s);
+
+/* Advance one jiffy. */
+void sim_step(struct sim_kernel *s);
+uint64_t sim_now_usec(const struct sim_kernel *s);
+uint64_t sim_now_jif(const struct sim_kernel *s);
+/* True once every foreground task has finished (its writes, sync, deletes)
+ * and, when `until_clean`, nothing dirty is left on any device. */
+bool sim_done(const struct sim_kernel *s, bool until_clean);
+
+int sim_ndev(const struct sim_kernel *s);
+int sim_ntask(const struct sim_kernel *s);
+const struct sim_dev_cfg *sim_dev_cfg(const struct sim_kernel *s, int dev);
+const struct sim_task_stats *sim_task_stats(const struct sim_kernel *s, int task);
+const struct sim_task_cfg *sim_task_cfg(const struct sim_kernel *s, int task);
+
+/* Page cache state, in pages. */
+uint64_t sim_global_dirty(const struct sim_kernel *s);     /* NR_FILE_DIRTY */
+uint64_t sim_global_writeback(const struct sim_kernel *s); /* NR_WRITEBACK */
+uint64_t sim_dev_dirty(const struct sim_kernel *s, int dev);
+uint64_t sim_dev_writeback(const struct sim_kernel *s, int dev);
+uint64_t sim_dev_written_bytes(const struct sim_kernel *s, int dev);
+void sim_dev_stat(const struct sim_kernel *s, int dev, struct sim_dev_stat *ret);
+/* The kernel's own estimate (what debugfs shows), pages/s. */
+uint64_t sim_dev_kernel_bw(const struct sim_kernel *s, int dev);
+/* The global thresholds as the kernel computes them now, pages. */
+void sim_global_limits(const struct sim_kernel *s, uint64_t *ret_thresh, uint64_t *ret_bg,
+		       uint64_t *ret_avail);
+/* The wb threshold a writer of `dev` is throttled against now, pages. */
+uint64_t sim_dev_wb_thresh(const struct sim_kernel *s, int dev);
+
+/* The kernel's knobs, with the kernel's semantics. 0 or -errno. */
+int sim_vm_write(struct sim_kernel *s, enum vm_knob knob, uint64_t value);
+uint64_t sim_vm_read(const struct sim_kernel *s, enum vm_knob knob);
+
+enum sim_bdi_attr {
+	BDI_STRICT_LIMIT,
+	BDI_MAX_BYTES,
+	BDI_MIN_BYTES,
+	BDI_MAX_RATIO,      /* percent */
+	BDI_MIN_RATIO,      /* percent */
+	BDI_MAX_RATIO_FINE, /* ppm */
+	BDI_MIN_RATIO_FINE, /* ppm */
+	BDI_ATTR_COUNT
+};
+int sim_bdi_write(struct sim_kernel *s, int dev, enum sim_bdi_attr attr, uint64_t value);
+uint64_t sim_bdi_read(const struct sim_kernel *s, int dev, enum sim_bdi_attr attr);
+
+#endif

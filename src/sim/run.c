@@ -1,0 +1,186 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/run.h"
+
+const char *const run_col_names[COL_COUNT] = {
+	"write_return_s", "durable_s", "sync_after_s", "peak_dirty_mib",
+	"other_max_pause_ms", "fsync_p99_ms", "fast_write_mbps", "device_written_mib",
+};
+
+/* Nothing in a scenario should take this long; a run that does is stuck. */
+#define RUN_LIMIT_USEC (6ULL * 3600 * 1000000)
+
+static double mib(uint64_t pages) { return (double)pages_to_bytes(pages) / (double)MIB; }
+
+static void sample(struct run_series *se, const struct sim_kernel *s, const struct scenario *sc)
+{
+	uint64_t now = sim_now_usec(s);
+	int mt = 0;
+
+	if (now < (uint64_t)se->n * se->step_usec)
+		return;
+	if (se->n == SERIES_MAX) { /* keep every other point, halve the rate */
+		uint32_t j = 0;
+		for (uint32_t i = 0; i < se->n; i += 2, j++) {
+			se->t_s[j] = se->t_s[i];
+			se->written_mib[j] = se->written_mib[i];
+			se->durable_mib[j] = se->durable_mib[i];
+			for (int d = 0; d < sc->ndev; d++) {
+				se->dirty_mib[d][j] = se->dirty_mib[d][i];
+				se->writeback_mib[d][j] = se->writeback_mib[d][i];
+			}
+		}
+		se->n = j;
+		se->step_usec *= 2;
+		if (now < (uint64_t)se->n * se->step_usec)
+			return;
+	}
+	for (int i = 0; i < sc->ntask; i++)
+		if (sc->role[i] == ROLE_MAIN || sc->role[i] == ROLE_MAIN_FAST)
+			mt = i;
+	se->t_s[se->n] = (float)((double)now / 1e6);
+	se->written_mib[se->n] = (float)((double)sim_task_stats(s, mt)->written_bytes / (double)MIB);
+	se->durable_mib[se->n] = (float)((double)sim_dev_written_bytes(s, sc->task[mt].dev) / (double)MIB);
+	for (int d = 0; d < sc->ndev; d++) {
+		se->dirty_mib[d][se->n] = (float)mib(sim_dev_dirty(s, d));
+		se->writeback_mib[d][se->n] = (float)mib(sim_dev_writeback(s, d));
+	}
+	se->n++;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The nearest-rank percentile. */
+static uint64_t percentile(const uint64_t *v, uint64_t n, unsigned pct)
+{
+	uint64_t *c, r, rank;
+
+	if (!n)
+		return 0;
+	c = malloc(sizeof(*c) * n);
+	if (!c)
+		return 0;
+	memcpy(c, v, sizeof(*c) * n);
+	qsort(c, n, sizeof(*c), cmp_u64);
+	rank = (pct * n + 99) / 100;
+	r = c[rank ? rank - 1 : 0];
+	free(c);
+	return r;
+}
+
+static void set(struct run_result *r, enum run_col c, double v)
+{
+	r->has[c] = true;
+	r->val[c] = v;
+}
+
+static void measure(const struct scenario *sc, const struct sim_kernel *s, uint64_t peak_pages,
+		    struct run_result *r)
+{
+	for (int i = 0; i < sc->ntask; i++) {
+		const struct sim_task_stats *st = sim_task_stats(s, i);
+		const struct sim_task_cfg *tc = &sc->task[i];
+		bool main_task = sc->role[i] == ROLE_MAIN || sc->role[i] == ROLE_MAIN_FAST;
+		bool fast = sc->role[i] == ROLE_FAST || sc->role[i] == ROLE_MAIN_FAST;
+
+		if (main_task) {
+			set(r, COL_WRITE_RETURN, (double)st->write_return_usec / 1e6);
+			if (!tc->delete_at_usec)
+				set(r, COL_DURABLE, (double)st->durable_usec / 1e6);
+			if (tc->end == END_SYNC)
+				set(r, COL_SYNC_AFTER,
+				    (double)(st->end_done_usec - st->end_call_usec) / 1e6);
+		}
+		if (fast && st->durable_usec > tc->start_usec)
+			set(r, COL_FAST_WRITE, (double)st->written_bytes /
+						       ((double)(st->durable_usec - tc->start_usec) / 1e6) / 1e6);
+		if (!main_task && tc->dev != sc->main_dev) {
+			double ms = (double)st->max_pause_usec / 1e3;
+			if (!r->has[COL_OTHER_MAX_PAUSE] || ms > r->val[COL_OTHER_MAX_PAUSE])
+				set(r, COL_OTHER_MAX_PAUSE, ms);
+		}
+		if (tc->kind == TASK_FSYNC_LOOP)
+			set(r, COL_FSYNC_P99, (double)percentile(st->lat_usec, st->nlat, 99) / 1e3);
+	}
+	set(r, COL_PEAK_DIRTY, mib(peak_pages));
+	set(r, COL_DEVICE_WRITTEN, (double)sim_dev_written_bytes(s, sc->main_dev) / (double)MIB);
+}
+
+int sim_run(const struct scenario *sc, const char *policy, const struct sim_params *p,
+	    const struct sim_controller *ctl, bool want_series, struct run_result *r)
+{
+	const struct proposal *pr = proposal_find(policy);
+	struct sim_kernel_cfg kc = sc->kernel;
+	struct sim_kernel *s;
+	uint64_t peak = 0, next_ctl = 0;
+	int err = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!pr)
+		return -ENOENT;
+	if (pr->governor && !ctl)
+		return -EINVAL;
+	proposal_kernel(pr, p, &kc);
+	s = sim_kernel_new(&kc, sc->dev, sc->ndev, sc->task, sc->ntask);
+	if (!s)
+		return -ENOMEM;
+	snprintf(r->scenario, sizeof(r->scenario), "%s", sc->name);
+	snprintf(r->policy, sizeof(r->policy), "%s", pr->name);
+	r->ndev = sc->ndev;
+	for (int d = 0; d < sc->ndev; d++)
+		snprintf(r->devname[d], sizeof(r->devname[d]), "%s", sc->dev[d].name);
+	if (want_series) {
+		r->series = calloc(1, sizeof(*r->series));
+		if (!r->series) {
+			sim_kernel_free(s);
+			return -ENOMEM;
+		}
+		r->series->step_usec = 10000;
+	}
+	err = proposal_start(pr, s);
+	if (!err && pr->governor)
+		err = ctl->attach(ctl->ctx, s, p);
+	while (!err) {
+		uint64_t now = sim_now_usec(s), d;
+
+		if (sim_done(s, false) && sim_global_writeback(s) == 0)
+			break;
+		if (now > RUN_LIMIT_USEC) {
+			err = -ETIMEDOUT;
+			break;
+		}
+		if (pr->governor && now >= next_ctl) {
+			ctl->tick(ctl->ctx, now);
+			next_ctl = now + ctl->period_usec;
+		}
+		sim_step(s);
+		d = sim_global_dirty(s) + sim_global_writeback(s);
+		if (d > peak)
+			peak = d;
+		if (r->series)
+			sample(r->series, s, sc);
+	}
+	if (pr->governor)
+		ctl->detach(ctl->ctx);
+	if (!err) {
+		r->sim_seconds = (double)sim_now_usec(s) / 1e6;
+		measure(sc, s, peak, r);
+	}
+	sim_kernel_free(s);
+	if (err)
+		run_result_free(r);
+	return err;
+}
+
+void run_result_free(struct run_result *r)
+{
+	free(r->series);
+	r->series = NULL;
+}

@@ -1,0 +1,54 @@
+/* One scenario under one policy: build the simulated machine, run it to the
+ * end, and measure what the seeds talk about. */
+#ifndef WBGOV_SIM_RUN_H
+#define WBGOV_SIM_RUN_H
+
+#include "sim/proposals.h"
+
+/* Something outside the kernel that acts on it periodically through its
+ * knobs: the wbgov governor. */
+struct sim_controller {
+	void *ctx;
+	uint64_t period_usec;
+	int (*attach)(void *ctx, struct sim_kernel *s, const struct sim_params *p);
+	void (*tick)(void *ctx, uint64_t now_usec);
+	void (*detach)(void *ctx);
+};
+
+enum run_col {
+	COL_WRITE_RETURN, COL_DURABLE, COL_SYNC_AFTER, COL_PEAK_DIRTY, COL_OTHER_MAX_PAUSE,
+	COL_FSYNC_P99, COL_FAST_WRITE, COL_DEVICE_WRITTEN, COL_COUNT
+};
+extern const char *const run_col_names[COL_COUNT];
+
+#define SERIES_MAX 2048
+
+/* What the plots show, sampled at `step_usec` (doubled whenever full). */
+struct run_series {
+	uint32_t n;
+	uint64_t step_usec;
+	float t_s[SERIES_MAX];
+	float dirty_mib[SIM_MAX_DEV][SERIES_MAX];
+	float writeback_mib[SIM_MAX_DEV][SERIES_MAX];
+	float written_mib[SERIES_MAX];  /* the main writer's write() progress */
+	float durable_mib[SERIES_MAX];  /* what reached the main device */
+};
+
+struct run_result {
+	char scenario[32];
+	char policy[32];
+	bool has[COL_COUNT];
+	double val[COL_COUNT];
+	double sim_seconds;
+	int ndev;
+	char devname[SIM_MAX_DEV][16];
+	struct run_series *series; /* NULL unless asked for */
+};
+
+/* 0, -ENOENT (unknown policy), -EINVAL (a policy without its controller),
+ * -ENOMEM, or what a start-up knob write returned. */
+int sim_run(const struct scenario *sc, const char *policy, const struct sim_params *p,
+	    const struct sim_controller *ctl, bool want_series, struct run_result *ret);
+void run_result_free(struct run_result *r);
+
+#endif

@@ -1,0 +1,51 @@
+/* The seeds' scenarios, with the parameters a user may change. */
+#ifndef WBGOV_SIM_SCENARIO_H
+#define WBGOV_SIM_SCENARIO_H
+
+#include "sim/kernel.h"
+
+enum task_role { ROLE_MAIN, ROLE_FAST, ROLE_MAIN_FAST, ROLE_OTHER };
+
+/* What `--param key=value` may set; 0 = the scenario's own default. */
+struct sim_params {
+	uint64_t mem_bytes;
+	uint64_t speed_bps;      /* the scenario's slow (or only) device */
+	uint64_t size_bytes;     /* what the main task writes */
+	uint64_t target_ms;      /* wbgov / time-N: seconds of bandwidth */
+	unsigned hz;
+	unsigned bits;           /* 32 or 64 */
+	uint64_t floor_bytes;    /* wbgov floor */
+	uint64_t ceiling_bytes;  /* wbgov ceiling */
+};
+
+struct scenario {
+	const char *name;
+	const char *summary;
+	struct sim_kernel_cfg kernel;
+	struct sim_dev_cfg dev[SIM_MAX_DEV];
+	int ndev;
+	struct sim_task_cfg task[SIM_MAX_TASK];
+	enum task_role role[SIM_MAX_TASK];
+	int ntask;
+	int main_dev;            /* whose bytes device_written_mib counts */
+};
+
+extern const char *const scenario_names[];
+extern const int scenario_count;
+extern const char *const param_names[];
+
+/* Build scenario `name` with `p` applied. 0, or -ENOENT for an unknown name. */
+int scenario_build(const char *name, const struct sim_params *p, struct scenario *ret);
+const char *scenario_summary(const char *name);
+
+/* Parse "key=value" into `p`. 0; -ENOENT unknown key; -EINVAL bad value. */
+int sim_param_set(struct sim_params *p, const char *kv);
+
+/* Numbers with units: sizes take K/M/G/T (binary, optional "iB"), speeds
+ * take k/M/G (decimal, optional "B/s"; a bare number is MB/s), durations in
+ * seconds with up to three decimals. 0 or -EINVAL. */
+int parse_size(const char *s, uint64_t *ret);
+int parse_speed(const char *s, uint64_t *ret);
+int parse_ms(const char *s, uint64_t *ret);
+
+#endif
