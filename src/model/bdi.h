@@ -14,6 +14,19 @@ struct bdi_knobs {
 	bool strict;            /* BDI_CAP_STRICTLIMIT */
 };
 
+/* The sysfs attributes of /sys/class/bdi/<bdi>/ that the model knows. */
+enum bdi_attr {
+	BDI_STRICT_LIMIT,
+	BDI_MAX_BYTES,
+	BDI_MIN_BYTES,
+	BDI_MAX_RATIO,      /* percent */
+	BDI_MIN_RATIO,      /* percent */
+	BDI_MAX_RATIO_FINE, /* ppm */
+	BDI_MIN_RATIO_FINE, /* ppm */
+	BDI_ATTR_COUNT
+};
+extern const char *const bdi_attr_names[BDI_ATTR_COUNT];
+
 /* bdi_init(): min 0, max 100 %, not strict. */
 void bdi_knobs_init(struct bdi_knobs *b);
 

@@ -58,6 +58,8 @@ void wb_domain_writeout_add(struct fprop_global *p, struct fprop_local *pl,
 			    unsigned max_prop_frac, int64_t nr, uint64_t now_jif,
 			    uint64_t period_len_jif)
 {
+	bool count = true;
+
 	/* __fprop_add_percpu_max() */
 	if (max_prop_frac < FPROP_FRAC_BASE) {
 		uint64_t n, d;
@@ -66,15 +68,17 @@ void wb_domain_writeout_add(struct fprop_global *p, struct fprop_local *pl,
 		fprop_fraction(p, pl, &n, &d);
 		tmp = (int64_t)(d * max_prop_frac) - (int64_t)(n << FPROP_FRAC_SHIFT);
 		if (tmp < 0)
-			return; /* the cap is already reached: the event is dropped */
-		if (tmp < nr * (int64_t)(FPROP_FRAC_BASE - max_prop_frac))
+			count = false; /* the cap is already reached: the event is dropped */
+		else if (tmp < nr * (int64_t)(FPROP_FRAC_BASE - max_prop_frac))
 			nr = (tmp + FPROP_FRAC_BASE - max_prop_frac - 1) /
 			     (FPROP_FRAC_BASE - max_prop_frac);
 	}
 	/* __fprop_add_percpu() */
-	fprop_reflect_period(p, pl);
-	pl->events += nr;
-	p->events += nr;
+	if (count) {
+		fprop_reflect_period(p, pl);
+		pl->events += nr;
+		p->events += nr;
+	}
 
 	/* First event after period switching was turned off? (wp_next_time) */
 	if (!p->period_time) {

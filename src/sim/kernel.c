@@ -1341,7 +1341,7 @@ uint64_t sim_vm_read(const struct sim_kernel *s, enum vm_knob knob)
 	return vm_sysctl_get(&s->vm, knob);
 }
 
-int sim_bdi_write(struct sim_kernel *s, int dev, enum sim_bdi_attr attr, uint64_t value)
+int sim_bdi_write(struct sim_kernel *s, int dev, enum bdi_attr attr, uint64_t value)
 {
 	struct bdi_knobs *b = &s->wb[dev].knobs;
 	uint64_t thresh, bg, avail;
@@ -1370,7 +1370,7 @@ int sim_bdi_write(struct sim_kernel *s, int dev, enum sim_bdi_attr attr, uint64_
 	return -EINVAL;
 }
 
-uint64_t sim_bdi_read(const struct sim_kernel *s, int dev, enum sim_bdi_attr attr)
+uint64_t sim_bdi_read(const struct sim_kernel *s, int dev, enum bdi_attr attr)
 {
 	const struct bdi_knobs *b = &s->wb[dev].knobs;
 	uint64_t thresh, bg;

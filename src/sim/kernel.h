@@ -135,17 +135,7 @@ uint64_t sim_dev_wb_thresh(const struct sim_kernel *s, int dev);
 int sim_vm_write(struct sim_kernel *s, enum vm_knob knob, uint64_t value);
 uint64_t sim_vm_read(const struct sim_kernel *s, enum vm_knob knob);
 
-enum sim_bdi_attr {
-	BDI_STRICT_LIMIT,
-	BDI_MAX_BYTES,
-	BDI_MIN_BYTES,
-	BDI_MAX_RATIO,      /* percent */
-	BDI_MIN_RATIO,      /* percent */
-	BDI_MAX_RATIO_FINE, /* ppm */
-	BDI_MIN_RATIO_FINE, /* ppm */
-	BDI_ATTR_COUNT
-};
-int sim_bdi_write(struct sim_kernel *s, int dev, enum sim_bdi_attr attr, uint64_t value);
-uint64_t sim_bdi_read(const struct sim_kernel *s, int dev, enum sim_bdi_attr attr);
+int sim_bdi_write(struct sim_kernel *s, int dev, enum bdi_attr attr, uint64_t value);
+uint64_t sim_bdi_read(const struct sim_kernel *s, int dev, enum bdi_attr attr);
 
 #endif

@@ -1,0 +1,61 @@
+/* The seam between decisions and a machine: one ops table to read and write
+ * the kernel's writeback knobs and read its counters. Backends: the real
+ * kernel under a root prefix (a fixture tree in tests), and the simulated
+ * kernel. The governor sees only this. */
+#ifndef WBGOV_KNOBS_KNOBS_H
+#define WBGOV_KNOBS_KNOBS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/bdi.h"
+#include "model/limits.h"
+
+#define KNOBS_NAME_MAX 64
+
+/* A bdi and the facts about the device behind it. */
+struct knobs_dev {
+	char bdi[KNOBS_NAME_MAX];    /* /sys/class/bdi/<bdi>: "8:16", "btrfs-1", "8:16-fuseblk" */
+	char disk[KNOBS_NAME_MAX];   /* the whole disk whose stat counts its I/O; "" if none */
+	char model[KNOBS_NAME_MAX];
+	char serial[KNOBS_NAME_MAX];
+	char bus[16];                /* "usb", "ata", "nvme", "mmc", "loop", "virtual", "" */
+	unsigned major, minor;       /* of the disk */
+	bool removable;
+	bool rotational;
+	bool stacked;                /* loop and the like: io_ticks misses queued time */
+	bool is_fuse;
+};
+
+/* /sys/block/<disk>/stat, the fields wbgov reads. */
+struct knobs_stat {
+	uint64_t sectors_written;
+	uint64_t io_ticks_ms;
+	uint64_t inflight;
+};
+
+enum knobs_feature {
+	KNOBS_BDI_BYTES = 1 << 0, /* strict_limit, max_bytes, *_fine: Linux 6.2+ */
+};
+
+struct knobs_ops {
+	int (*vm_read)(void *ctx, enum vm_knob k, uint64_t *ret);
+	int (*vm_write)(void *ctx, enum vm_knob k, uint64_t v);
+	int (*bdi_read)(void *ctx, const char *bdi, enum bdi_attr a, uint64_t *ret);
+	int (*bdi_write)(void *ctx, const char *bdi, enum bdi_attr a, uint64_t v);
+	int (*dev_stat)(void *ctx, const struct knobs_dev *d, struct knobs_stat *ret);
+	/* /proc/meminfo Dirty and Writeback, bytes */
+	int (*meminfo)(void *ctx, uint64_t *ret_dirty, uint64_t *ret_writeback);
+	/* every bdi now; returns how many were filled (at most max) or -errno */
+	int (*devices)(void *ctx, struct knobs_dev *out, int max);
+	int (*features)(void *ctx);
+};
+
+/* Read-compare-write: write `v` only if the knob does not already hold it.
+ * Returns 1 when it wrote, 0 when the value was already there, or -errno
+ * (the previous value stays in place). */
+int knobs_bdi_set(const struct knobs_ops *ops, void *ctx, const char *bdi, enum bdi_attr a,
+		  uint64_t v);
+int knobs_vm_set(const struct knobs_ops *ops, void *ctx, enum vm_knob k, uint64_t v);
+
+#endif

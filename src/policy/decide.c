@@ -1,0 +1,87 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "model/units.h"
+#include "policy/decide.h"
+
+const char *const gov_why_text[] = {
+	[WHY_MEASURED] = "measured bandwidth x target",
+	[WHY_FLOOR] = "measured bandwidth x target, raised to the floor",
+	[WHY_FAST] = "measured bandwidth x target is above the ceiling: fast enough, no cap",
+	[WHY_UNMEASURED_SLOW] = "not measured yet; USB, removable or rotational: a small start",
+	[WHY_UNMEASURED_FAST] = "not measured yet; an internal solid-state disk: no cap",
+	[WHY_FIXED] = "a [device] section: mode fixed",
+	[WHY_OFF] = "a [device] section: mode off",
+};
+
+void gov_config_defaults(struct gov_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->target_ms = 1000;
+	c->floor_bytes = 8 * MIB;
+	c->ceiling_bytes = 256 * MIB;
+	c->initial_bytes = 16 * MIB;
+}
+
+const struct gov_rule *gov_match(const struct gov_config *c, const struct knobs_dev *d)
+{
+	char devnum[32];
+
+	snprintf(devnum, sizeof(devnum), "%u:%u", d->major, d->minor);
+	for (int i = 0; i < c->nrules; i++) {
+		const struct gov_rule *r = &c->rules[i];
+		const char *v = r->kind == MATCH_SERIAL ? d->serial :
+				r->kind == MATCH_MODEL  ? d->model :
+				r->kind == MATCH_BUS    ? d->bus :
+							  devnum;
+		if (v[0] && !strcmp(v, r->value))
+			return r;
+	}
+	return NULL;
+}
+
+void gov_decide(const struct gov_config *c, const struct knobs_dev *d, uint64_t bw_bps,
+		struct gov_decision *ret)
+{
+	const struct gov_rule *r = gov_match(c, d);
+	uint64_t target_ms = c->target_ms, cap;
+
+	memset(ret, 0, sizeof(*ret));
+	ret->rule = r;
+	ret->govern = true;
+	if (r && r->mode == MODE_OFF) {
+		ret->govern = false;
+		ret->why = WHY_OFF;
+		return;
+	}
+	if (r && r->mode == MODE_FIXED) {
+		ret->strict = true;
+		ret->max_bytes = r->fixed_bytes;
+		ret->why = WHY_FIXED;
+		return;
+	}
+	if (r && r->target_ms)
+		target_ms = r->target_ms;
+	if (!bw_bps) {
+		if (!strcmp(d->bus, "usb") || d->removable || d->rotational) {
+			ret->strict = true;
+			ret->max_bytes = c->initial_bytes;
+			ret->why = WHY_UNMEASURED_SLOW;
+		} else {
+			ret->why = WHY_UNMEASURED_FAST;
+		}
+		return;
+	}
+	cap = bw_bps * target_ms / 1000;
+	if (cap > c->ceiling_bytes) {
+		ret->why = WHY_FAST;
+		return;
+	}
+	ret->strict = true;
+	ret->why = WHY_MEASURED;
+	if (cap < c->floor_bytes) {
+		cap = c->floor_bytes;
+		ret->why = WHY_FLOOR;
+	}
+	ret->max_bytes = cap;
+}

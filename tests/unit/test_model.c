@@ -1,0 +1,1955 @@
+/* Unit tests for src/model: the kernel's dirty-throttling arithmetic.
+ *
+ * Every expected value below is worked out by hand from the formulas in
+ * shared/KERNEL-NOTES.md (Linux 6.12–6.18, mm/page-writeback.c,
+ * lib/flex_proportions.c, fs/fs-writeback.c); the arithmetic is in the
+ * comment next to the assertion. Units: 4 KiB pages, jiffies, ppm ratios
+ * (1,000,000 = 100 %), pos_ratio 1.0 = 1024. "/" truncates. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/balance.h"
+#include "model/bandwidth.h"
+#include "model/bdi.h"
+#include "model/fprop.h"
+#include "model/limits.h"
+#include "model/units.h"
+
+static const struct kcfg K1000 = { .hz = 1000, .long_bits = 64, .ncpus = 16 };
+static const struct kcfg K250 = { .hz = 250, .long_bits = 64, .ncpus = 4 };
+static const struct kcfg K32 = { .hz = 1000, .long_bits = 32, .ncpus = 1 };
+
+/* ------------------------------------------------------------------ */
+/* §1.1 global_dirtyable_memory()                                      */
+/* ------------------------------------------------------------------ */
+
+static struct mem_counters mem(uint64_t free_pages, uint64_t reserve, uint64_t file_lru,
+			       uint64_t highmem)
+{
+	struct mem_counters m;
+
+	memset(&m, 0, sizeof(m));
+	m.free_pages = free_pages;
+	m.totalreserve_pages = reserve;
+	m.file_lru_pages = file_lru;
+	m.highmem_dirtyable = highmem;
+	return m;
+}
+
+static void test_dirtyable_reserve_and_file_lru(void **state)
+{
+	struct mem_counters m = mem(100000, 20000, 50000, 0);
+
+	(void)state;
+	/* x = F - min(F, R) + file = 100000 - 20000 + 50000 = 130000; avail = x + 1 */
+	assert_int_equal(global_dirtyable_memory(&m, false, false), 130001);
+	/* highmem_is_dirtyable changes nothing when H = 0 (64-bit) */
+	assert_int_equal(global_dirtyable_memory(&m, true, false), 130001);
+}
+
+static void test_dirtyable_reserve_above_free(void **state)
+{
+	struct mem_counters m = mem(10000, 20000, 50000, 0);
+
+	(void)state;
+	/* F - min(F, R) = 10000 - 10000 = 0, + file 50000, + 1 */
+	assert_int_equal(global_dirtyable_memory(&m, false, false), 50001);
+}
+
+static void test_dirtyable_never_zero(void **state)
+{
+	struct mem_counters m = mem(0, 0, 0, 0);
+
+	(void)state;
+	/* x = 0 -> avail = 0 + 1 */
+	assert_int_equal(global_dirtyable_memory(&m, false, false), 1);
+}
+
+static void test_dirtyable_highmem_subtracted(void **state)
+{
+	struct mem_counters m = mem(100000, 20000, 50000, 30000);
+	struct mem_counters big = mem(100000, 20000, 50000, 500000);
+
+	(void)state;
+	/* x = 130000; x -= min(H = 30000, x) -> 100000; + 1 */
+	assert_int_equal(global_dirtyable_memory(&m, false, false), 100001);
+	/* highmem_is_dirtyable = 1: H not subtracted -> 130000 + 1 */
+	assert_int_equal(global_dirtyable_memory(&m, true, false), 130001);
+	/* H = 500000 > x = 130000: x -= min(H, x) -> 0; + 1 */
+	assert_int_equal(global_dirtyable_memory(&big, false, false), 1);
+}
+
+static void test_dirtyable_cap_1g(void **state)
+{
+	struct mem_counters m16g = mem(4000000, 0, 0, 0);
+	struct mem_counters exact = mem(262144, 0, 0, 0);
+	struct mem_counters small = mem(200000, 0, 0, 0);
+	struct mem_counters hm = mem(300000, 0, 0, 50000);
+
+	(void)state;
+	/* 1 GiB = 1073741824 / 4096 = 262144 pages; x = 4000000 > 262144 -> 262144 + 1 */
+	assert_int_equal(global_dirtyable_memory(&m16g, false, true), 262145);
+	/* without the option: 4000000 + 1 */
+	assert_int_equal(global_dirtyable_memory(&m16g, false, false), 4000001);
+	/* the patch sits inside `if (!vm_highmem_is_dirtyable)`: no cap when dirtyable */
+	assert_int_equal(global_dirtyable_memory(&m16g, true, true), 4000001);
+	/* x = 262144 is not > 262144: unchanged, + 1 */
+	assert_int_equal(global_dirtyable_memory(&exact, false, true), 262145);
+	/* x = 200000 < cap: 200000 + 1 */
+	assert_int_equal(global_dirtyable_memory(&small, false, true), 200001);
+	/* highmem first: 300000 - 50000 = 250000 < 262144, + 1 */
+	assert_int_equal(global_dirtyable_memory(&hm, false, true), 250001);
+}
+
+/* ------------------------------------------------------------------ */
+/* §2.1 domain_dirty_limits()                                          */
+/* ------------------------------------------------------------------ */
+
+static void test_limits_ratio_quantised(void **state)
+{
+	struct vm_sysctl vm;
+	uint64_t thresh, bg;
+
+	(void)state;
+	vm_sysctl_defaults(&vm);
+	/* ratio_q = 20*4096/100 = 819 (819.2), bg_ratio_q = 10*4096/100 = 409 (409.6)
+	 * thresh = 819*100000/4096 = 81900000/4096 = 19995 (19995.1)
+	 * bg     = 409*100000/4096 = 40900000/4096 = 9985 (9985.35) */
+	domain_dirty_limits(&vm, 100000, false, 0, &thresh, &bg);
+	assert_int_equal(thresh, 19995);
+	assert_int_equal(bg, 9985);
+	/* avail = 4096: exactly 819 and 409 (not 20 % = 819.2 / 409.6) */
+	domain_dirty_limits(&vm, 4096, false, 0, &thresh, &bg);
+	assert_int_equal(thresh, 819);
+	assert_int_equal(bg, 409);
+}
+
+static void test_limits_ratio_zero(void **state)
+{
+	struct vm_sysctl vm;
+	uint64_t thresh, bg;
+
+	(void)state;
+	vm_sysctl_defaults(&vm);
+	vm.dirty_ratio = 0;
+	/* thresh = 0*... = 0; bg = 9985 >= 0 -> bg = 0/2 = 0 (no lower bound) */
+	domain_dirty_limits(&vm, 100000, false, 0, &thresh, &bg);
+	assert_int_equal(thresh, 0);
+	assert_int_equal(bg, 0);
+}
+
+static void test_limits_bytes_ceil(void **state)
+{
+	struct vm_sysctl vm;
+	uint64_t thresh, bg;
+
+	(void)state;
+	vm_sysctl_defaults(&vm);
+	vm.dirty_ratio = 0;
+	vm.dirty_background_ratio = 0;
+	vm.dirty_bytes = 48 * MIB;                /* 50331648 / 4096 = 12288 exactly */
+	vm.dirty_background_bytes = 16 * MIB + 1; /* ceil(16777217 / 4096) = 4096 + 1 = 4097 */
+	domain_dirty_limits(&vm, 100000, false, 0, &thresh, &bg);
+	assert_int_equal(thresh, 12288);
+	assert_int_equal(bg, 4097);
+
+	vm.dirty_bytes = 8193; /* ceil(8193/4096) = 3 */
+	vm.dirty_background_bytes = 4095; /* ceil(4095/4096) = 1 */
+	domain_dirty_limits(&vm, 100000, false, 0, &thresh, &bg);
+	assert_int_equal(thresh, 3);
+	assert_int_equal(bg, 1);
+}
+
+static void test_limits_bytes_mixed_with_ratio(void **state)
+{
+	struct vm_sysctl vm;
+	uint64_t thresh, bg;
+
+	(void)state;
+	vm_sysctl_defaults(&vm);
+	vm.dirty_ratio = 0;
+	vm.dirty_bytes = 48 * MIB; /* 12288 pages */
+	/* bg stays a ratio: 409*100000/4096 = 9985 < 12288 */
+	domain_dirty_limits(&vm, 100000, false, 0, &thresh, &bg);
+	assert_int_equal(thresh, 12288);
+	assert_int_equal(bg, 9985);
+}
+
+static void test_limits_bg_above_thresh_halved(void **state)
+{
+	struct vm_sysctl vm;
+	uint64_t thresh, bg;
+
+	(void)state;
+	vm_sysctl_defaults(&vm);
+	vm.dirty_ratio = 10;
+	vm.dirty_background_ratio = 20;
+	/* thresh = 409*100000/4096 = 9985; bg = 19995 >= 9985 -> 9985/2 = 4992 */
+	domain_dirty_limits(&vm, 100000, false, 0, &thresh, &bg);
+	assert_int_equal(thresh, 9985);
+	assert_int_equal(bg, 4992);
+
+	/* equal counts as >=: both 9985 -> bg = 4992 */
+	vm.dirty_background_ratio = 10;
+	domain_dirty_limits(&vm, 100000, false, 0, &thresh, &bg);
+	assert_int_equal(thresh, 9985);
+	assert_int_equal(bg, 4992);
+
+	/* bytes: thresh = 8192/4096 = 2; bg = 16 MiB = 4096 pages >= 2 -> 2/2 = 1 */
+	vm.dirty_ratio = 0;
+	vm.dirty_bytes = 8192;
+	vm.dirty_background_ratio = 0;
+	vm.dirty_background_bytes = 16 * MIB;
+	domain_dirty_limits(&vm, 100000, false, 0, &thresh, &bg);
+	assert_int_equal(thresh, 2);
+	assert_int_equal(bg, 1);
+}
+
+static void test_limits_rt_boost(void **state)
+{
+	struct vm_sysctl vm;
+	uint64_t thresh, bg;
+
+	(void)state;
+	vm_sysctl_defaults(&vm);
+	/* D = dom.dirty_limit = 32000 -> D/32 = 1000
+	 * bg     = 9985 + 9985/4 + 1000 = 9985 + 2496 + 1000 = 13481
+	 * thresh = 19995 + 19995/4 + 1000 = 19995 + 4998 + 1000 = 25993 */
+	domain_dirty_limits(&vm, 100000, true, 32000, &thresh, &bg);
+	assert_int_equal(thresh, 25993);
+	assert_int_equal(bg, 13481);
+	/* not rt: D ignored */
+	domain_dirty_limits(&vm, 100000, false, 32000, &thresh, &bg);
+	assert_int_equal(thresh, 19995);
+	assert_int_equal(bg, 9985);
+}
+
+static void test_limits_rt_boost_then_clamp_then_bg_rule(void **state)
+{
+	struct vm_sysctl vm;
+	uint64_t thresh, bg;
+
+	(void)state;
+	vm_sysctl_defaults(&vm);
+	vm.dirty_ratio = 0;
+	vm.dirty_background_ratio = 0;
+	vm.dirty_bytes = 4294967295ULL * 4096; /* UINT_MAX pages */
+	vm.dirty_background_bytes = 4294967295ULL * 4096;
+	/* boost: thresh = 4294967295 + 1073741823 + 0 > UINT_MAX -> UINT_MAX = 4294967295;
+	 * bg = 4294967295 + 1073741823 = 5368709118 >= thresh -> thresh/2 = 2147483647 */
+	domain_dirty_limits(&vm, 100000, true, 0, &thresh, &bg);
+	assert_int_equal(thresh, 4294967295ULL);
+	assert_int_equal(bg, 2147483647ULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* §2.2 sysctl writes                                                  */
+/* ------------------------------------------------------------------ */
+
+static void test_sysctl_last_written_wins(void **state)
+{
+	struct vm_sysctl vm;
+	struct vm_write_effect eff;
+
+	(void)state;
+	vm_sysctl_defaults(&vm);
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BYTES, 48 * MIB, &eff), 0);
+	assert_int_equal(vm.dirty_bytes, 50331648); /* 48 * 1048576 */
+	assert_int_equal(vm.dirty_ratio, 0);        /* twin zeroed */
+	assert_true(eff.set_ratelimit);
+
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_RATIO, 15, &eff), 0);
+	assert_int_equal(vm.dirty_ratio, 15);
+	assert_int_equal(vm.dirty_bytes, 0); /* 15 != 0: changed -> bytes zeroed */
+	assert_true(eff.set_ratelimit);
+
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BACKGROUND_BYTES, 16 * MIB, &eff), 0);
+	assert_int_equal(vm.dirty_background_bytes, 16777216);
+	assert_int_equal(vm.dirty_background_ratio, 0);
+	assert_false(eff.set_ratelimit); /* background knobs never recompute it */
+
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BACKGROUND_RATIO, 5, &eff), 0);
+	assert_int_equal(vm.dirty_background_ratio, 5);
+	assert_int_equal(vm.dirty_background_bytes, 0);
+}
+
+static void test_sysctl_dirty_ratio_same_value_keeps_bytes(void **state)
+{
+	struct vm_sysctl vm;
+	struct vm_write_effect eff;
+
+	(void)state;
+	vm_sysctl_defaults(&vm);
+	/* ratio mode, write 20 over 20: nothing happens, ratelimit not recomputed */
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_RATIO, 20, &eff), 0);
+	assert_int_equal(vm.dirty_ratio, 20);
+	assert_false(eff.set_ratelimit);
+
+	/* bytes mode: dirty_ratio reads 0; writing 0 is "unchanged": bytes kept */
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BYTES, 48 * MIB, &eff), 0);
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_RATIO, 0, &eff), 0);
+	assert_int_equal(vm.dirty_bytes, 50331648);
+	assert_int_equal(vm.dirty_ratio, 0);
+	assert_false(eff.set_ratelimit);
+
+	/* dirty_bytes rewritten with its own value: no ratelimit recompute */
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BYTES, 48 * MIB, &eff), 0);
+	assert_false(eff.set_ratelimit);
+}
+
+static void test_sysctl_dirty_bytes_minimum(void **state)
+{
+	struct vm_sysctl vm;
+	struct vm_write_effect eff;
+
+	(void)state;
+	vm_sysctl_defaults(&vm);
+	/* dirty_bytes >= 2 * PAGE_SIZE = 8192, else -EINVAL and nothing changes */
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BYTES, 8191, &eff), -EINVAL);
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BYTES, 0, &eff), -EINVAL);
+	assert_int_equal(vm.dirty_bytes, 0);
+	assert_int_equal(vm.dirty_ratio, 20);
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BYTES, 8192, &eff), 0);
+	assert_int_equal(vm.dirty_bytes, 8192);
+	assert_int_equal(vm.dirty_ratio, 0);
+}
+
+static void test_sysctl_bytes_erange(void **state)
+{
+	struct vm_sysctl vm;
+	struct vm_write_effect eff;
+
+	(void)state;
+	vm_sysctl_defaults(&vm);
+	/* UINT_MAX pages = 4294967295 * 4096 = 17592186040320 bytes: accepted */
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BYTES, 17592186040320ULL, &eff), 0);
+	assert_int_equal(vm.dirty_bytes, 17592186040320ULL);
+	/* one byte more: ceil(17592186040321/4096) = 4294967296 > UINT_MAX -> -ERANGE,
+	 * old value kept */
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BYTES, 17592186040321ULL, &eff), -ERANGE);
+	assert_int_equal(vm.dirty_bytes, 17592186040320ULL);
+
+	/* ratio mode again; -ERANGE must not zero dirty_ratio */
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_RATIO, 20, &eff), 0);
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BYTES, 17592186040321ULL, &eff), -ERANGE);
+	assert_int_equal(vm.dirty_ratio, 20);
+	assert_int_equal(vm.dirty_bytes, 0);
+
+	/* background twin: same limit; old value and ratio kept */
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BACKGROUND_BYTES, 17592186040321ULL, &eff),
+			 -ERANGE);
+	assert_int_equal(vm.dirty_background_ratio, 10);
+	assert_int_equal(vm.dirty_background_bytes, 0);
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BACKGROUND_BYTES, 17592186040320ULL, &eff),
+			 0);
+	assert_int_equal(vm.dirty_background_ratio, 0);
+}
+
+static void test_sysctl_background_bytes_minimum(void **state)
+{
+	struct vm_sysctl vm;
+
+	(void)state;
+	vm_sysctl_defaults(&vm);
+	/* dirty_background_bytes >= 1: cannot be written to 0 */
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BACKGROUND_BYTES, 0, NULL), -EINVAL);
+	assert_int_equal(vm.dirty_background_ratio, 10);
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BACKGROUND_BYTES, 1, NULL), 0);
+	assert_int_equal(vm.dirty_background_bytes, 1);
+	assert_int_equal(vm.dirty_background_ratio, 0);
+}
+
+static void test_sysctl_background_ratio_always_zeroes_bytes(void **state)
+{
+	struct vm_sysctl vm;
+
+	(void)state;
+	vm_sysctl_defaults(&vm);
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BACKGROUND_BYTES, 16 * MIB, NULL), 0);
+	assert_int_equal(vm.dirty_background_ratio, 0);
+	/* writing the value it already reads (0) still clears the bytes twin */
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BACKGROUND_RATIO, 0, NULL), 0);
+	assert_int_equal(vm.dirty_background_bytes, 0);
+	assert_int_equal(vm.dirty_background_ratio, 0);
+}
+
+static void test_sysctl_ratio_range(void **state)
+{
+	struct vm_sysctl vm;
+
+	(void)state;
+	vm_sysctl_defaults(&vm);
+	/* ratios are 0..100 */
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_RATIO, 101, NULL), -EINVAL);
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_BACKGROUND_RATIO, 101, NULL), -EINVAL);
+	assert_int_equal(vm.dirty_ratio, 20);
+	assert_int_equal(vm.dirty_background_ratio, 10);
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_RATIO, 100, NULL), 0);
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_RATIO, 0, NULL), 0);
+	assert_int_equal(vm.dirty_ratio, 0);
+}
+
+static void test_sysctl_writeback_centisecs_flush(void **state)
+{
+	struct vm_sysctl vm;
+	struct vm_write_effect eff;
+
+	(void)state;
+	vm_sysctl_defaults(&vm);
+	/* new non-zero and different from 500 -> wakeup_flusher_threads() */
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_WRITEBACK_CENTISECS, 1000, &eff), 0);
+	assert_true(eff.flush_all);
+	assert_int_equal(vm.dirty_writeback_centisecs, 1000);
+	/* same value: no flush */
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_WRITEBACK_CENTISECS, 1000, &eff), 0);
+	assert_false(eff.flush_all);
+	/* zero: disables kupdate, no flush */
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_WRITEBACK_CENTISECS, 0, &eff), 0);
+	assert_false(eff.flush_all);
+	assert_int_equal(vm.dirty_writeback_centisecs, 0);
+	/* 0 -> 500: non-zero and different: flush */
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_WRITEBACK_CENTISECS, 500, &eff), 0);
+	assert_true(eff.flush_all);
+	/* dirty_expire_centisecs has no side effect */
+	assert_int_equal(vm_sysctl_write(&vm, VM_DIRTY_EXPIRE_CENTISECS, 100, &eff), 0);
+	assert_false(eff.flush_all);
+	assert_false(eff.set_ratelimit);
+	assert_int_equal(vm.dirty_expire_centisecs, 100);
+}
+
+/* ------------------------------------------------------------------ */
+/* §2.3 ratelimit_pages, hard limit and its decay                      */
+/* ------------------------------------------------------------------ */
+
+static void test_set_ratelimit(void **state)
+{
+	struct wb_domain dom = { 0 };
+	struct kcfg k4 = K250; /* 4 CPUs */
+
+	(void)state;
+	/* 100000 / (4 * 32) = 781 (781.25); dom.dirty_limit = thresh */
+	assert_int_equal(writeback_set_ratelimit(&k4, &dom, 100000), 781);
+	assert_int_equal(dom.dirty_limit, 100000);
+	/* 1000 / 128 = 7 < 16 -> 16 */
+	assert_int_equal(writeback_set_ratelimit(&k4, &dom, 1000), 16);
+	assert_int_equal(dom.dirty_limit, 1000);
+	/* 16 CPUs: 100000 / 512 = 195 (195.3) */
+	assert_int_equal(writeback_set_ratelimit(&K1000, &dom, 100000), 195);
+}
+
+static void test_hard_dirty_limit(void **state)
+{
+	struct wb_domain dom = { 0 };
+
+	(void)state;
+	dom.dirty_limit = 1200;
+	/* limit = max(thresh, dom.dirty_limit) */
+	assert_int_equal(hard_dirty_limit(&dom, 1000), 1200);
+	assert_int_equal(hard_dirty_limit(&dom, 1500), 1500);
+	/* freerun = (t + bg)/2 = (1000 + 501)/2 = 750 (750.5) */
+	assert_int_equal(dirty_freerun_ceiling(1000, 501), 750);
+}
+
+static void test_update_dirty_limit_follow_up(void **state)
+{
+	struct wb_domain dom = { 0 };
+
+	(void)state;
+	dom.dirty_limit = 1000;
+	dom.dirty_limit_tstamp = 0;
+	/* HZ 1000: BANDWIDTH_INTERVAL = 200; now 199 < 0 + 200: gated */
+	domain_update_dirty_limit(&K1000, &dom, 1200, 500, 199);
+	assert_int_equal(dom.dirty_limit, 1000);
+	assert_int_equal(dom.dirty_limit_tstamp, 0);
+	/* now 200: limit 1000 < thresh 1200 -> follow up at once to 1200 */
+	domain_update_dirty_limit(&K1000, &dom, 1200, 500, 200);
+	assert_int_equal(dom.dirty_limit, 1200);
+	assert_int_equal(dom.dirty_limit_tstamp, 200);
+}
+
+static void test_update_dirty_limit_decay(void **state)
+{
+	struct wb_domain dom = { 0 };
+
+	(void)state;
+	dom.dirty_limit = 1200;
+	dom.dirty_limit_tstamp = 200;
+	/* now 400: target = max(800, 500) = 800; 1200 - (400 >> 5 = 12) = 1188 */
+	domain_update_dirty_limit(&K1000, &dom, 800, 500, 400);
+	assert_int_equal(dom.dirty_limit, 1188);
+	/* now 599 < 400 + 200: gated */
+	domain_update_dirty_limit(&K1000, &dom, 800, 500, 599);
+	assert_int_equal(dom.dirty_limit, 1188);
+	/* now 600: 1188 - ((1188 - 800) = 388 >> 5 = 12) = 1176 */
+	domain_update_dirty_limit(&K1000, &dom, 800, 500, 600);
+	assert_int_equal(dom.dirty_limit, 1176);
+	/* dirty above thresh: target = max(800, 1100) = 1100; 1176 - (76 >> 5 = 2) = 1174 */
+	domain_update_dirty_limit(&K1000, &dom, 800, 1100, 800);
+	assert_int_equal(dom.dirty_limit, 1174);
+	/* target 1174 = limit: no change, but the stamp moves (now 1000) */
+	domain_update_dirty_limit(&K1000, &dom, 800, 1174, 1000);
+	assert_int_equal(dom.dirty_limit, 1174);
+	assert_int_equal(dom.dirty_limit_tstamp, 1000);
+	/* gap < 32: (1180 - 1174 = 6) >> 5 = 0 -> stays, though limit > target */
+	dom.dirty_limit = 1180;
+	domain_update_dirty_limit(&K1000, &dom, 1174, 0, 1200);
+	assert_int_equal(dom.dirty_limit, 1180);
+}
+
+static void test_update_dirty_limit_hz250(void **state)
+{
+	struct wb_domain dom = { 0 };
+
+	(void)state;
+	dom.dirty_limit = 3200;
+	dom.dirty_limit_tstamp = 1000;
+	/* HZ 250: interval = 250/5 = 50 jiffies; 1049 gated */
+	domain_update_dirty_limit(&K250, &dom, 0, 0, 1049);
+	assert_int_equal(dom.dirty_limit, 3200);
+	/* 1050: target max(0, 0) = 0; 3200 - 3200/32 = 3200 - 100 = 3100 */
+	domain_update_dirty_limit(&K250, &dom, 0, 0, 1050);
+	assert_int_equal(dom.dirty_limit, 3100);
+}
+
+/* ------------------------------------------------------------------ */
+/* §3.2, §3.5 bdi knobs                                                */
+/* ------------------------------------------------------------------ */
+
+static void test_bdi_defaults(void **state)
+{
+	struct bdi_knobs b;
+
+	(void)state;
+	bdi_knobs_init(&b);
+	assert_int_equal(b.min_ratio, 0);
+	assert_int_equal(b.max_ratio, 1000000);
+	assert_int_equal(b.max_prop_frac, 1024);
+	assert_false(b.strict);
+}
+
+static void test_bdi_max_prop_frac_truncation(void **state)
+{
+	struct bdi_knobs b;
+
+	(void)state;
+	bdi_knobs_init(&b);
+	/* max_prop_frac = 1024 * r / 1e6 */
+	assert_int_equal(bdi_set_max_ratio_ppm(&b, 976), 0);
+	assert_int_equal(b.max_prop_frac, 0); /* 999424 / 1e6 = 0 */
+	assert_int_equal(b.max_ratio, 976);
+	assert_int_equal(bdi_set_max_ratio_ppm(&b, 977), 0);
+	assert_int_equal(b.max_prop_frac, 1); /* 1000448 / 1e6 = 1 */
+	assert_int_equal(bdi_set_max_ratio_ppm(&b, 10000), 0);
+	assert_int_equal(b.max_prop_frac, 10); /* FUSE 1 %: 10240000 / 1e6 = 10 */
+	assert_int_equal(bdi_set_max_ratio_ppm(&b, 500000), 0);
+	assert_int_equal(b.max_prop_frac, 512);
+	assert_int_equal(bdi_set_max_ratio_ppm(&b, 1000000), 0);
+	assert_int_equal(b.max_prop_frac, 1024);
+	/* > 100 % refused, old value kept */
+	assert_int_equal(bdi_set_max_ratio_ppm(&b, 1000001), -EINVAL);
+	assert_int_equal(b.max_ratio, 1000000);
+}
+
+static void test_bdi_max_below_min_refused(void **state)
+{
+	struct bdi_knobs b;
+	uint64_t sum = 0;
+
+	(void)state;
+	bdi_knobs_init(&b);
+	assert_int_equal(bdi_set_min_ratio_ppm(&b, 200000, &sum), 0);
+	/* r < min_ratio -> EINVAL */
+	assert_int_equal(bdi_set_max_ratio_ppm(&b, 199999), -EINVAL);
+	assert_int_equal(b.max_ratio, 1000000);
+	assert_int_equal(bdi_set_max_ratio_ppm(&b, 200000), 0);
+	/* min above max -> EINVAL */
+	assert_int_equal(bdi_set_min_ratio_ppm(&b, 200001, &sum), -EINVAL);
+	assert_int_equal(b.min_ratio, 200000);
+	assert_int_equal(sum, 200000);
+}
+
+static void test_bdi_min_ratio_sum_strict(void **state)
+{
+	struct bdi_knobs a, b;
+	uint64_t sum = 0;
+
+	(void)state;
+	bdi_knobs_init(&a);
+	bdi_knobs_init(&b);
+	assert_int_equal(bdi_set_min_ratio_ppm(&a, 600000, &sum), 0);
+	assert_int_equal(sum, 600000);
+	/* 600000 + 400000 = 1e6, not < 1e6 -> EINVAL */
+	assert_int_equal(bdi_set_min_ratio_ppm(&b, 400000, &sum), -EINVAL);
+	assert_int_equal(b.min_ratio, 0);
+	assert_int_equal(sum, 600000);
+	/* 600000 + 399999 = 999999 < 1e6 */
+	assert_int_equal(bdi_set_min_ratio_ppm(&b, 399999, &sum), 0);
+	assert_int_equal(sum, 999999);
+	/* lowering always succeeds: a 600000 -> 500000, sum 899999 */
+	assert_int_equal(bdi_set_min_ratio_ppm(&a, 500000, &sum), 0);
+	assert_int_equal(sum, 899999);
+	/* raising b by delta 100001: 899999 + 100001 = 1e6 -> EINVAL */
+	assert_int_equal(bdi_set_min_ratio_ppm(&b, 500000, &sum), -EINVAL);
+	/* delta 100000: 999999 < 1e6 */
+	assert_int_equal(bdi_set_min_ratio_ppm(&b, 499999, &sum), 0);
+	assert_int_equal(sum, 999999);
+	/* > 100 % refused */
+	assert_int_equal(bdi_set_min_ratio_ppm(&a, 1000001, &sum), -EINVAL);
+}
+
+static void test_bdi_set_max_bytes_conversion(void **state)
+{
+	struct bdi_knobs b;
+
+	(void)state;
+	bdi_knobs_init(&b);
+	/* pages = 50 MiB >> 12 = 12800; r = 12800 * 1e6 / 100000 = 128000 ppm;
+	 * max_prop_frac = 1024 * 128000 / 1e6 = 131 (131.07) */
+	assert_int_equal(bdi_set_max_bytes(&b, 50 * MIB, 500000, 100000), 0);
+	assert_int_equal(b.max_ratio, 128000);
+	assert_int_equal(b.max_prop_frac, 131);
+	/* truncating ppm: thresh 100003 -> 12800e6 / 100003 = 127996 (127996.16) */
+	assert_int_equal(bdi_set_max_bytes(&b, 50 * MIB, 500000, 100003), 0);
+	assert_int_equal(b.max_ratio, 127996);
+	/* < 4096 bytes: 4095 >> 12 = 0 pages -> ratio 0 -> max_prop_frac 0 */
+	assert_int_equal(bdi_set_max_bytes(&b, 4095, 500000, 100000), 0);
+	assert_int_equal(b.max_ratio, 0);
+	assert_int_equal(b.max_prop_frac, 0);
+	/* exactly thresh: 100000 pages -> 1e6 ppm: accepted */
+	assert_int_equal(bdi_set_max_bytes(&b, 100000ULL * 4096, 500000, 100000), 0);
+	assert_int_equal(b.max_ratio, 1000000);
+}
+
+static void test_bdi_set_max_bytes_einval(void **state)
+{
+	struct bdi_knobs b;
+	uint64_t sum = 0;
+
+	(void)state;
+	bdi_knobs_init(&b);
+	assert_int_equal(bdi_set_max_bytes(&b, 50 * MIB, 500000, 100000), 0); /* 128000 */
+	/* above the global threshold: 100001 pages -> 100001e6/100000 = 1000010 > 1e6 */
+	assert_int_equal(bdi_set_max_bytes(&b, 100001ULL * 4096, 500000, 100000), -EINVAL);
+	assert_int_equal(b.max_ratio, 128000);
+	/* above dirtyable memory: 60000 pages > avail 50000, although 600000 ppm is fine */
+	assert_int_equal(bdi_set_max_bytes(&b, 60000ULL * 4096, 50000, 100000), -EINVAL);
+	assert_int_equal(b.max_ratio, 128000);
+	/* thresh 0 (6.13+): EINVAL, no division */
+	assert_int_equal(bdi_set_max_bytes(&b, 4096, 50000, 0), -EINVAL);
+	assert_int_equal(b.max_ratio, 128000);
+	/* below min_ratio: min 120000; 10000 pages -> 100000 ppm < 120000 */
+	assert_int_equal(bdi_set_min_ratio_ppm(&b, 100000, &sum), 0);
+	assert_int_equal(bdi_set_min_ratio_ppm(&b, 120000, &sum), 0);
+	assert_int_equal(bdi_set_max_bytes(&b, 10000ULL * 4096, 500000, 100000), -EINVAL);
+	assert_int_equal(b.max_ratio, 128000);
+}
+
+static void test_bdi_set_min_bytes(void **state)
+{
+	struct bdi_knobs b;
+	uint64_t sum = 50000;
+
+	(void)state;
+	bdi_knobs_init(&b);
+	/* 10000 pages of thresh 100000 -> 100000 ppm; sum 50000 + 100000 */
+	assert_int_equal(bdi_set_min_bytes(&b, 10000ULL * 4096, 500000, 100000, &sum), 0);
+	assert_int_equal(b.min_ratio, 100000);
+	assert_int_equal(sum, 150000);
+	/* thresh 0 -> EINVAL */
+	assert_int_equal(bdi_set_min_bytes(&b, 4096, 500000, 0, &sum), -EINVAL);
+	assert_int_equal(sum, 150000);
+}
+
+static void test_bdi_get_bytes_drift(void **state)
+{
+	(void)state;
+	/* thresh 100000: 100000 * 4096 * 128000 / 10000 / 100 = 52428800 = 50 MiB */
+	assert_int_equal(bdi_get_bytes(&K1000, 128000, 100000), 52428800);
+	/* avail dropped, thresh 80000: 80000*4096*128000/1e6 = 41943040 = 40 MiB */
+	assert_int_equal(bdi_get_bytes(&K1000, 128000, 80000), 41943040);
+	/* written at thresh 100003 -> 127996 ppm; read back:
+	 * 100003 * 4096 = 409612288; * 127996 = 52428734414848;
+	 * / 10000 = 5242873441; / 100 = 52428734 (66 bytes short of 50 MiB) */
+	assert_int_equal(bdi_get_bytes(&K1000, 127996, 100003), 52428734);
+}
+
+/* ------------------------------------------------------------------ */
+/* §3.3 __wb_calc_thresh() (6.14–6.18)                                 */
+/* ------------------------------------------------------------------ */
+
+static struct wb_thresh_in wtin(uint64_t thresh, uint64_t dirty, uint64_t n, uint64_t d)
+{
+	struct wb_thresh_in in;
+
+	memset(&in, 0, sizeof(in));
+	in.thresh = thresh;
+	in.dirty = dirty;
+	in.numerator = n;
+	in.denominator = d;
+	in.bdi_min_ratio_sum = 0;
+	in.wb_min_ratio = 0;
+	in.wb_max_ratio = 1000000;
+	in.strict = false;
+	return in;
+}
+
+static void test_wb_thresh_share(void **state)
+{
+	struct wb_thresh_in in = wtin(10000, 10000, 1, 4);
+
+	(void)state;
+	/* T <= dirty: no floor. w = 10000 * 1e6 / 1e6 = 10000; * 1 / 4 = 2500 */
+	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 2500);
+	/* 1/3: 10000 * 1 / 3 = 3333 */
+	in.denominator = 3;
+	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 3333);
+	/* fraction 0 and no floor: 0 */
+	in.numerator = 0;
+	in.denominator = 1;
+	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 0);
+}
+
+static void test_wb_thresh_min_ratio(void **state)
+{
+	struct wb_thresh_in in = wtin(10000, 10000, 1, 4);
+
+	(void)state;
+	in.bdi_min_ratio_sum = 200000; /* this bdi 100000 + another 100000 */
+	in.wb_min_ratio = 100000;
+	/* w = 10000 * (1e6 - 200000) / 1e6 = 8000; * 1/4 = 2000;
+	 * + 10000 * 100000 / 1e6 = 1000 -> 3000 */
+	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 3000);
+}
+
+static void test_wb_thresh_idle_floor(void **state)
+{
+	struct wb_thresh_in in = wtin(10000, 2000, 0, 1);
+
+	(void)state;
+	/* share 0; floor = (10000 - 2000) / 8 = 1000 */
+	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 1000);
+	/* strict: (10000 - 2000) / 100 = 80 */
+	in.strict = true;
+	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 80);
+	/* the floor is a max(): share 1/2 -> 5000 > 1000 */
+	in.strict = false;
+	in.numerator = 1;
+	in.denominator = 2;
+	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 5000);
+	/* (10000 - 9993) / 8 = 0 (0.875): floor truncates to 0 */
+	in = wtin(10000, 9993, 0, 1);
+	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 0);
+}
+
+static void test_wb_thresh_cap_applies_to_floor(void **state)
+{
+	struct wb_thresh_in in = wtin(10000, 2000, 0, 1);
+
+	(void)state;
+	in.wb_max_ratio = 50000; /* 5 % */
+	/* floor 1000; cap = 10000 * 50000 / 1e6 = 500 -> 500 */
+	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 500);
+	/* the cap also bounds the share: 1/1 -> 10000 -> 500 */
+	in.numerator = 1;
+	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 500);
+	/* max_ratio 0 (max_bytes < 4096): 0 */
+	in.wb_max_ratio = 0;
+	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 0);
+}
+
+static void test_wb_thresh_32bit_wrap(void **state)
+{
+	struct wb_thresh_in in = wtin(5000, 5000, 1, 1);
+
+	(void)state;
+	/* 64-bit: 5000 * 1e6 / 1e6 = 5000; cap 5000 */
+	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 5000);
+	/* 32-bit unsigned long: 5000 * 1e6 = 5000000000 mod 2^32
+	 * = 5000000000 - 4294967296 = 705032704; / 1e6 = 705;
+	 * cap = the same wrapped product / 1e6 = 705 */
+	assert_int_equal(wb_calc_thresh_pages(&K32, &in), 705);
+	/* with the idle floor: dirty 0, share 1/2 -> 705/2 = 352;
+	 * floor = 5000/8 = 625 (no product, no wrap); cap 705 -> 625 */
+	in = wtin(5000, 0, 1, 2);
+	assert_int_equal(wb_calc_thresh_pages(&K32, &in), 625);
+	/* thresh 4294 * 1e6 = 4294000000 < 2^32: no wrap yet */
+	in = wtin(4294, 4294, 1, 1);
+	assert_int_equal(wb_calc_thresh_pages(&K32, &in), 4294);
+}
+
+static void test_wb_min_max_ratio_split(void **state)
+{
+	struct bdi_knobs b;
+	uint64_t sum = 0, mn, mx;
+
+	(void)state;
+	bdi_knobs_init(&b);
+	assert_int_equal(bdi_set_max_ratio_ppm(&b, 500000), 0);
+	assert_int_equal(bdi_set_min_ratio_ppm(&b, 100000, &sum), 0);
+	/* this_bw 1000 < tot 4000: min 100000 * 1000/4000 = 25000; max 500000 -> 125000 */
+	wb_min_max_ratio(&b, 1000, 4000, &mn, &mx);
+	assert_int_equal(mn, 25000);
+	assert_int_equal(mx, 125000);
+	/* single wb (this == tot) or clean (tot 0): unscaled */
+	wb_min_max_ratio(&b, 4000, 4000, &mn, &mx);
+	assert_int_equal(mn, 100000);
+	assert_int_equal(mx, 500000);
+	wb_min_max_ratio(&b, 1000, 0, &mn, &mx);
+	assert_int_equal(mn, 100000);
+	/* max 100 % is not scaled */
+	bdi_knobs_init(&b);
+	wb_min_max_ratio(&b, 1000, 4000, &mn, &mx);
+	assert_int_equal(mn, 0);
+	assert_int_equal(mx, 1000000);
+}
+
+/* ------------------------------------------------------------------ */
+/* §3.1 flex proportions                                               */
+/* ------------------------------------------------------------------ */
+
+#define PLEN 3000 /* VM_COMPLETIONS_PERIOD_LEN = 3 * HZ at HZ 1000 */
+
+static void test_fprop_init(void **state)
+{
+	struct fprop_global g;
+	struct fprop_local l;
+	uint64_t n, d;
+
+	(void)state;
+	fprop_global_init(&g);
+	fprop_local_init(&l);
+	assert_int_equal(g.events, 1); /* initialised to 1 */
+	assert_int_equal(g.period, 0);
+	assert_int_equal(g.period_time, 0);
+	/* n = 0, d = 1 */
+	fprop_fraction(&g, &l, &n, &d);
+	assert_int_equal(n, 0);
+	assert_int_equal(d, 1);
+}
+
+static void test_fprop_fresh_fraction(void **state)
+{
+	struct fprop_global g;
+	struct fprop_local l;
+	uint64_t n, d;
+
+	(void)state;
+	fprop_global_init(&g);
+	fprop_local_init(&l);
+	wb_domain_writeout_add(&g, &l, 1024, 100, 0, PLEN);
+	/* L = 100, G = 1 + 100 = 101 -> 100/101; timer armed at 0 + 3000 */
+	fprop_fraction(&g, &l, &n, &d);
+	assert_int_equal(n, 100);
+	assert_int_equal(d, 101);
+	assert_int_equal(g.period_time, 3000);
+	/* first completion of 1 page: 1/2 */
+	fprop_global_init(&g);
+	fprop_local_init(&l);
+	wb_domain_writeout_add(&g, &l, 1024, 1, 0, PLEN);
+	fprop_fraction(&g, &l, &n, &d);
+	assert_int_equal(n, 1);
+	assert_int_equal(d, 2);
+}
+
+static void test_fprop_aging_and_lazy_local(void **state)
+{
+	struct fprop_global g;
+	struct fprop_local l;
+	uint64_t n, d;
+
+	(void)state;
+	fprop_global_init(&g);
+	fprop_local_init(&l);
+	wb_domain_writeout_add(&g, &l, 1024, 100, 0, PLEN);
+	/* timer at 3000, on time: miss = 0 -> 1 period: G = 101 >> 1 = 50 */
+	writeout_period(&g, 3000, PLEN);
+	assert_int_equal(g.events, 50);
+	assert_int_equal(g.period, 1);
+	assert_int_equal(g.period_time, 6000); /* 3000 + 0*3000 + 3000 */
+	/* the local counter is aged lazily: untouched until read */
+	assert_int_equal(l.events, 100);
+	/* read: 100 >> 1 = 50; d = 50 <= n = 50 -> d = n */
+	fprop_fraction(&g, &l, &n, &d);
+	assert_int_equal(n, 50);
+	assert_int_equal(d, 50);
+	assert_int_equal(l.events, 50);
+	assert_int_equal(l.period, 1);
+}
+
+static void test_fprop_missed_periods(void **state)
+{
+	struct fprop_global g;
+	struct fprop_local a, b;
+	uint64_t n, d;
+
+	(void)state;
+	fprop_global_init(&g);
+	fprop_local_init(&a);
+	fprop_local_init(&b);
+	wb_domain_writeout_add(&g, &a, 1024, 100, 0, PLEN);
+	wb_domain_writeout_add(&g, &b, 1024, 28, 0, PLEN);
+	assert_int_equal(g.events, 129); /* 1 + 100 + 28 */
+	/* timer late: now 6500, period_time 3000 -> miss = 3500/3000 = 1 -> 2 periods;
+	 * G = 129 >> 2 = 32; next expiry 3000 + 3000 + 3000 = 9000 */
+	writeout_period(&g, 6500, PLEN);
+	assert_int_equal(g.events, 32);
+	assert_int_equal(g.period, 2);
+	assert_int_equal(g.period_time, 9000);
+	/* A: 100 >> 2 = 25 / 32; B: 28 >> 2 = 7 / 32 */
+	fprop_fraction(&g, &a, &n, &d);
+	assert_int_equal(n, 25);
+	assert_int_equal(d, 32);
+	fprop_fraction(&g, &b, &n, &d);
+	assert_int_equal(n, 7);
+	assert_int_equal(d, 32);
+	/* A counts 8 more: aged already, L = 33, G = 40; B unchanged at 7 */
+	wb_domain_writeout_add(&g, &a, 1024, 8, 7000, PLEN);
+	fprop_fraction(&g, &a, &n, &d);
+	assert_int_equal(n, 33);
+	assert_int_equal(d, 40);
+	/* B, idle for another period: G = 40 >> 1 = 20; B = 7 >> 1 = 3 */
+	writeout_period(&g, 9000, PLEN);
+	fprop_fraction(&g, &b, &n, &d);
+	assert_int_equal(n, 3);
+	assert_int_equal(d, 20);
+}
+
+static void test_fprop_lazy_aging_skips_periods(void **state)
+{
+	struct fprop_global g;
+	struct fprop_local a, b;
+	uint64_t n, d;
+
+	(void)state;
+	fprop_global_init(&g);
+	fprop_local_init(&a);
+	fprop_local_init(&b);
+	wb_domain_writeout_add(&g, &a, 1024, 1000, 0, PLEN); /* G 1001 */
+	wb_domain_writeout_add(&g, &b, 1024, 64, 0, PLEN);   /* G 1065 */
+	/* three on-time expiries: G = 1065 >> 1 = 532, >> 1 = 266, >> 1 = 133 */
+	writeout_period(&g, 3000, PLEN);
+	writeout_period(&g, 6000, PLEN);
+	writeout_period(&g, 9000, PLEN);
+	assert_int_equal(g.events, 133);
+	assert_int_equal(g.period, 3);
+	/* B was never read: still 64 at period 0; read: 64 >> 3 = 8 */
+	assert_int_equal(b.events, 64);
+	assert_int_equal(b.period, 0);
+	fprop_fraction(&g, &b, &n, &d);
+	assert_int_equal(n, 8);
+	assert_int_equal(d, 133);
+	assert_int_equal(b.period, 3);
+}
+
+static void test_fprop_new_period_64(void **state)
+{
+	struct fprop_global g;
+	struct fprop_local l;
+	uint64_t n, d;
+
+	(void)state;
+	fprop_global_init(&g);
+	fprop_local_init(&l);
+	wb_domain_writeout_add(&g, &l, 1024, 100, 0, PLEN);
+	/* >= 64 periods: G = 0 */
+	assert_true(fprop_new_period(&g, 64));
+	assert_int_equal(g.events, 0);
+	assert_int_equal(g.period, 64);
+	/* local missed 64 periods: 0; n = 0, d = 0 -> d = 1 */
+	fprop_fraction(&g, &l, &n, &d);
+	assert_int_equal(n, 0);
+	assert_int_equal(d, 1);
+	/* G = 0 <= 1: nothing to age */
+	assert_false(fprop_new_period(&g, 1));
+	assert_int_equal(g.period, 64);
+	/* 63 periods still shift: 1000 >> 63 = 0 */
+	fprop_global_init(&g);
+	g.events = 1000;
+	assert_true(fprop_new_period(&g, 63));
+	assert_int_equal(g.events, 0);
+}
+
+static void test_fprop_timer_stops_when_idle(void **state)
+{
+	struct fprop_global g;
+	struct fprop_local l;
+
+	(void)state;
+	fprop_global_init(&g);
+	fprop_local_init(&l);
+	wb_domain_writeout_add(&g, &l, 1024, 2, 0, PLEN); /* G = 3, timer 3000 */
+	writeout_period(&g, 3000, PLEN);                  /* G = 3 >> 1 = 1 */
+	assert_int_equal(g.events, 1);
+	assert_int_equal(g.period_time, 6000);
+	/* G <= 1: do nothing, stop the timer; period not advanced */
+	writeout_period(&g, 6000, PLEN);
+	assert_int_equal(g.period_time, 0);
+	assert_int_equal(g.period, 1);
+	assert_int_equal(g.events, 1);
+	/* next completion re-arms: now 50000 + 3000 */
+	wb_domain_writeout_add(&g, &l, 1024, 5, 50000, PLEN);
+	assert_int_equal(g.period_time, 53000);
+	assert_int_equal(g.events, 6);
+}
+
+static void test_fprop_max_frac_saturation(void **state)
+{
+	struct fprop_global g;
+	struct fprop_local c, o;
+	uint64_t n, d;
+
+	(void)state;
+	fprop_global_init(&g);
+	fprop_local_init(&c);
+	fprop_local_init(&o);
+	/* max_prop_frac 512 (50 %). n/d = 0/1: tmp = 1*512 - 0 = 512;
+	 * 512 < 100 * (1024 - 512) = 51200 -> nr = ceil(512/512) = 1 */
+	wb_domain_writeout_add(&g, &c, 512, 100, 0, PLEN);
+	fprop_fraction(&g, &c, &n, &d);
+	assert_int_equal(n, 1);
+	assert_int_equal(d, 2);
+	/* at the cap: tmp = 2*512 - 1*1024 = 0 (not < 0); nr = ceil(0/512) = 0 */
+	wb_domain_writeout_add(&g, &c, 512, 100, 0, PLEN);
+	assert_int_equal(g.events, 2);
+	assert_int_equal(c.events, 1);
+	/* another wb adds 10: G = 12. tmp = 12*512 - 1*1024 = 5120 < 51200
+	 * -> nr = (5120 + 511) / 512 = 10 -> L = 11, G = 22: 11/22 = 512/1024 */
+	wb_domain_writeout_add(&g, &o, 1024, 10, 0, PLEN);
+	wb_domain_writeout_add(&g, &c, 512, 100, 0, PLEN);
+	fprop_fraction(&g, &c, &n, &d);
+	assert_int_equal(n, 11);
+	assert_int_equal(d, 22);
+	/* far below the cap the event counts in full: o adds 1000 -> G 1022;
+	 * tmp = 1022*512 - 11*1024 = 523264 - 11264 = 512000 >= 5*512 -> nr 5 */
+	wb_domain_writeout_add(&g, &o, 1024, 1000, 0, PLEN);
+	wb_domain_writeout_add(&g, &c, 512, 5, 0, PLEN);
+	fprop_fraction(&g, &c, &n, &d);
+	assert_int_equal(n, 16);
+	assert_int_equal(d, 1027);
+}
+
+static void test_fprop_max_frac_drop(void **state)
+{
+	struct fprop_global g;
+	struct fprop_local a, f;
+	uint64_t n, d;
+
+	(void)state;
+	fprop_global_init(&g);
+	fprop_local_init(&a);
+	fprop_local_init(&f);
+	wb_domain_writeout_add(&g, &a, 1024, 100, 0, PLEN); /* G 101 */
+	/* FUSE bdi, max_prop_frac 10: n/d = 0/101, tmp = 101*10 - 0 = 1010;
+	 * 1010 < 50 * 1014 -> nr = (1010 + 1013) / 1014 = 1 -> L 1, G 102 */
+	wb_domain_writeout_add(&g, &f, 10, 50, 0, PLEN);
+	fprop_fraction(&g, &f, &n, &d);
+	assert_int_equal(n, 1);
+	assert_int_equal(d, 102);
+	/* tmp = 102*10 - 1*1024 = -4 < 0: dropped, counted nowhere */
+	wb_domain_writeout_add(&g, &f, 10, 50, 0, PLEN);
+	assert_int_equal(g.events, 102);
+	assert_int_equal(f.events, 1);
+}
+
+static void test_fprop_max_frac_zero_never_credited(void **state)
+{
+	struct fprop_global g;
+	struct fprop_local a, z;
+	uint64_t n, d;
+
+	(void)state;
+	fprop_global_init(&g);
+	fprop_local_init(&a);
+	fprop_local_init(&z);
+	/* max_ratio 976 ppm -> max_prop_frac 0. Fresh domain: tmp = 1*0 - 0 = 0,
+	 * 0 < 100*1024 -> nr = (0 + 1023) / 1024 = 0: nothing counted */
+	wb_domain_writeout_add(&g, &z, 0, 100, 0, PLEN);
+	assert_int_equal(g.events, 1);
+	assert_int_equal(z.events, 0);
+	wb_domain_writeout_add(&g, &a, 1024, 100, 0, PLEN); /* G 101 */
+	wb_domain_writeout_add(&g, &z, 0, 100, 0, PLEN);    /* tmp = 0 again: nr 0 */
+	fprop_fraction(&g, &z, &n, &d);
+	assert_int_equal(n, 0);
+	assert_int_equal(d, 101);
+}
+
+/* wb_domain_writeout_add() calls __fprop_add_percpu_max() and then, whatever
+ * it did, re-arms the period timer if it is off ("restarts at the next
+ * completion", KERNEL-NOTES §3.1). A completion dropped by the max_prop_frac
+ * cap is still a completion. */
+static void test_fprop_dropped_event_rearms_timer(void **state)
+{
+	struct fprop_global g;
+	struct fprop_local l;
+	uint64_t n, d;
+
+	(void)state;
+	fprop_global_init(&g);
+	fprop_local_init(&l);
+	wb_domain_writeout_add(&g, &l, 1024, 100, 0, PLEN); /* G 101, L 100, timer 3000 */
+	/* 5 missed expiries: now 18000 -> miss = 15000/3000 = 5 -> 6 periods:
+	 * G = 101 >> 6 = 1; next 3000 + 15000 + 3000 = 21000 */
+	writeout_period(&g, 18000, PLEN);
+	assert_int_equal(g.events, 1);
+	assert_int_equal(g.period_time, 21000);
+	writeout_period(&g, 21000, PLEN); /* G <= 1: timer stops */
+	assert_int_equal(g.period_time, 0);
+	/* the bdi is then capped at 1 % (max_prop_frac 10). L = 100 >> 6 = 1, G 1:
+	 * n/d = 1/1, tmp = 1*10 - 1*1024 < 0: the event is dropped ... */
+	wb_domain_writeout_add(&g, &l, 10, 8, 30000, PLEN);
+	fprop_fraction(&g, &l, &n, &d);
+	assert_int_equal(n, 1);
+	assert_int_equal(d, 1);
+	assert_int_equal(g.events, 1);
+	/* ... but the timer is re-armed: wp_next_time(30000) = 33000 */
+	assert_int_equal(g.period_time, 33000);
+}
+
+/* ------------------------------------------------------------------ */
+/* §5 position ratio                                                   */
+/* ------------------------------------------------------------------ */
+
+static void test_polynom_landmarks(void **state)
+{
+	(void)state;
+	/* thresh 1000, bg 500: freerun 750, limit 1000, setpoint (750+1000)/2 = 875;
+	 * denominator (1000 - 875) | 1 = 125 */
+	/* freerun: x = (125 << 10)/125 = 1024; 1024^3 >> 20 = 1024; + 1024 = 2048 */
+	assert_int_equal(pos_ratio_polynom(875, 750, 1000), 2048);
+	/* setpoint: x = 0 -> 1024 */
+	assert_int_equal(pos_ratio_polynom(875, 875, 1000), 1024);
+	/* limit: x = -1024; 1024*1024>>10 = 1024; 1024*-1024>>10 = -1024; + 1024 = 0 */
+	assert_int_equal(pos_ratio_polynom(875, 1000, 1000), 0);
+}
+
+static void test_polynom_clamp(void **state)
+{
+	(void)state;
+	/* dirty 0: x = 875*1024/125 = 7168: 7168^2 >> 10 = 50176;
+	 * 50176 * 7168 >> 10 = 351232; + 1024 -> clamp 2048 */
+	assert_int_equal(pos_ratio_polynom(875, 0, 1000), 2048);
+	/* dirty 1100: x = -225*1024/125 = -1843 (trunc of -1843.2);
+	 * 1843^2 = 3396649 >> 10 = 3317; 3317 * -1843 = -6113231 >> 10 = -5970;
+	 * + 1024 = -4946 -> clamp 0 */
+	assert_int_equal(pos_ratio_polynom(875, 1100, 1000), 0);
+}
+
+static void test_polynom_rounding(void **state)
+{
+	(void)state;
+	/* dirty 900: x = -25600/125 = -204 (trunc toward 0, not -205);
+	 * (-204)^2 = 41616 >> 10 = 40; 40 * -204 = -8160 >> 10 = -8 (floor of -7.97,
+	 * arithmetic shift); 1024 - 8 = 1016 */
+	assert_int_equal(pos_ratio_polynom(875, 900, 1000), 1016);
+	/* dirty 850: x = 25600/125 = 204; 41616 >> 10 = 40; 8160 >> 10 = 7; 1031 */
+	assert_int_equal(pos_ratio_polynom(875, 850, 1000), 1031);
+	/* dirty 950: x = -76800/125 = -614 (-614.4); 376996 >> 10 = 368;
+	 * 368 * -614 = -225952 >> 10 = -221 (floor of -220.66); 1024 - 221 = 803 */
+	assert_int_equal(pos_ratio_polynom(875, 950, 1000), 803);
+	/* odd denominator: setpoint 150, limit 200: (200-150)|1 = 51.
+	 * dirty 175: x = -25600/51 = -501 (-501.96); 251001 >> 10 = 245;
+	 * 245 * -501 = -122745 >> 10 = -120 (floor of -119.87); 904 */
+	assert_int_equal(pos_ratio_polynom(150, 175, 200), 904);
+}
+
+static struct dtc mkdtc(uint64_t thresh, uint64_t bg, uint64_t limit, uint64_t dirty,
+			uint64_t wb_thresh, uint64_t wb_bg_thresh, uint64_t wb_dirty)
+{
+	struct dtc d;
+
+	memset(&d, 0, sizeof(d));
+	d.thresh = thresh;
+	d.bg_thresh = bg;
+	d.limit = limit;
+	d.dirty = dirty;
+	d.wb_thresh = wb_thresh;
+	d.wb_bg_thresh = wb_bg_thresh;
+	d.wb_dirty = wb_dirty;
+	return d;
+}
+
+static void test_position_strict(void **state)
+{
+	struct dtc d;
+
+	(void)state;
+	/* global: dirty 750 = freerun -> 2048. wb: thresh 200, bg 100 ->
+	 * wb_setpoint 150; wb_dirty 175 -> 904 (see test_polynom_rounding);
+	 * min(2048, 904) = 904 */
+	d = mkdtc(1000, 500, 1000, 750, 200, 100, 175);
+	wb_position_ratio(&d, true, 25600);
+	assert_int_equal(d.pos_ratio, 904);
+	/* wb at its setpoint: x = 0 -> 1024 */
+	d = mkdtc(1000, 500, 1000, 750, 200, 100, 150);
+	wb_position_ratio(&d, true, 25600);
+	assert_int_equal(d.pos_ratio, 1024);
+	/* global lower: dirty 900 -> 1016; wb_dirty 100: x = 51200/51 = 1003;
+	 * 1003^2 = 1006009 >> 10 = 982; 982 * 1003 = 984946 >> 10 = 961; 1985;
+	 * min(1016, 1985) = 1016 */
+	d = mkdtc(1000, 500, 1000, 900, 200, 100, 100);
+	wb_position_ratio(&d, true, 25600);
+	assert_int_equal(d.pos_ratio, 1016);
+}
+
+static void test_position_strict_stops(void **state)
+{
+	struct dtc d;
+
+	(void)state;
+	/* wb_dirty >= wb_thresh: 0, whatever the global position */
+	d = mkdtc(1000, 500, 1000, 100, 200, 100, 200);
+	wb_position_ratio(&d, true, 25600);
+	assert_int_equal(d.pos_ratio, 0);
+	/* degenerate: wb_thresh 1, wb_bg 0 -> wb_setpoint (1+0)/2 = 0 -> 0 */
+	d = mkdtc(1000, 500, 1000, 100, 1, 0, 0);
+	wb_position_ratio(&d, true, 25600);
+	assert_int_equal(d.pos_ratio, 0);
+	/* degenerate: wb_thresh 2, wb_bg 2 -> setpoint 2 == wb_thresh -> 0 */
+	d = mkdtc(1000, 500, 1000, 100, 2, 2, 0);
+	wb_position_ratio(&d, true, 25600);
+	assert_int_equal(d.pos_ratio, 0);
+	/* global dirty >= limit: 0 (strict or not) */
+	d = mkdtc(1000, 500, 1000, 1000, 200, 100, 10);
+	wb_position_ratio(&d, true, 25600);
+	assert_int_equal(d.pos_ratio, 0);
+	d = mkdtc(1000, 500, 1000, 1000, 1000, 500, 10);
+	wb_position_ratio(&d, false, 25600);
+	assert_int_equal(d.pos_ratio, 0);
+}
+
+/* Non-strict, single device: thresh 1000, bg 500, limit 1000, dirty 875
+ * (global setpoint -> p = 1024), wb_thresh 1000, write_bw 25 pages/s:
+ *   x16 = (1000 << 16) / (1000 | 1 = 1001) = 65536000/1001 = 65470
+ *   wb_setpoint = 875 * 65470 >> 16 = 57286250 >> 16 = 874
+ *   span = (1000 - 1000 + 8*25) * 65470 >> 16 = 13094000 >> 16 = 199
+ *   x_intercept = 874 + 199 = 1073; floor from 1073 - 199/4 = 1073 - 49 = 1024
+ *   reserve area h = 1000/2 = 500, h/8 = 62 */
+static void test_position_wb_line(void **state)
+{
+	struct dtc d;
+
+	(void)state;
+	/* wb_dirty 874: p = 1024 * (1073 - 874) / (199 | 1 = 199) = 1024 */
+	d = mkdtc(1000, 500, 1000, 875, 1000, 500, 874);
+	wb_position_ratio(&d, false, 25);
+	assert_int_equal(d.pos_ratio, 1024);
+	/* wb_dirty 1000 < 1024: p = 1024 * 73 / 199 = 74752/199 = 375 */
+	d = mkdtc(1000, 500, 1000, 875, 1000, 500, 1000);
+	wb_position_ratio(&d, false, 25);
+	assert_int_equal(d.pos_ratio, 375);
+	/* wb_thresh 1500 > thresh is clamped to 1000: same 375 */
+	d = mkdtc(1000, 500, 1000, 875, 1500, 750, 1000);
+	wb_position_ratio(&d, false, 25);
+	assert_int_equal(d.pos_ratio, 375);
+}
+
+static void test_position_wb_line_floor(void **state)
+{
+	struct dtc d;
+
+	(void)state;
+	/* wb_dirty 1030 >= 1024: p = 1024/4 = 256 */
+	d = mkdtc(1000, 500, 1000, 875, 1000, 500, 1030);
+	wb_position_ratio(&d, false, 25);
+	assert_int_equal(d.pos_ratio, 256);
+	/* far past the wb threshold, still 1/4 of the global value: only dirty >= limit stops */
+	d = mkdtc(1000, 500, 1000, 875, 1000, 500, 5000);
+	wb_position_ratio(&d, false, 25);
+	assert_int_equal(d.pos_ratio, 256);
+}
+
+static void test_position_reserve_area(void **state)
+{
+	struct dtc d;
+
+	(void)state;
+	/* wb_dirty 300 (62 < 300 < 500): line p = 1024 * (1073-300)/199 = 791552/199 = 3977;
+	 * then p = 3977 * 500 / 300 = 1988500/300 = 6628 (not clamped to 2048) */
+	d = mkdtc(1000, 500, 1000, 875, 1000, 500, 300);
+	wb_position_ratio(&d, false, 25);
+	assert_int_equal(d.pos_ratio, 6628);
+	/* wb_dirty 50 <= 62: line p = 1024 * 1023 / 199 = 1047552/199 = 5264; * 8 = 42112 */
+	d = mkdtc(1000, 500, 1000, 875, 1000, 500, 50);
+	wb_position_ratio(&d, false, 25);
+	assert_int_equal(d.pos_ratio, 42112);
+}
+
+static void test_position_jbod(void **state)
+{
+	struct dtc d;
+
+	(void)state;
+	/* wb_thresh 500 of 1000: x16 = (500 << 16)/1001 = 32768000/1001 = 32735;
+	 * wb_setpoint = 875 * 32735 >> 16 = 28643125 >> 16 = 437;
+	 * span = (1000 - 500 + 200) * 32735 >> 16 = 22914500 >> 16 = 349;
+	 * x_intercept = 786; floor from 786 - 87 = 699; h = 250.
+	 * wb_dirty 600: p = 1024 * (786 - 600) / (349 | 1 = 349) = 190464/349 = 545 */
+	d = mkdtc(1000, 500, 1000, 875, 500, 250, 600);
+	wb_position_ratio(&d, false, 25);
+	assert_int_equal(d.pos_ratio, 545);
+	/* wb_dirty 437 = wb_setpoint: 1024 * 349 / 349 = 1024 */
+	d = mkdtc(1000, 500, 1000, 875, 500, 250, 437);
+	wb_position_ratio(&d, false, 25);
+	assert_int_equal(d.pos_ratio, 1024);
+}
+
+static void test_dirty_exceeded_and_freerun(void **state)
+{
+	struct dtc d;
+
+	(void)state;
+	/* non-strict freerun: dirty <= (1000 + 500)/2 = 750 */
+	d = mkdtc(1000, 500, 1000, 750, 200, 100, 190);
+	assert_true(domain_dirty_freerun(&d, false));
+	d.dirty = 751;
+	assert_false(domain_dirty_freerun(&d, false));
+	/* strict: wb_dirty <= (200 + 100)/2 = 150, global ignored (dirty 5000) */
+	d = mkdtc(1000, 500, 1000, 5000, 200, 100, 150);
+	assert_true(domain_dirty_freerun(&d, true));
+	d.wb_dirty = 151;
+	assert_false(domain_dirty_freerun(&d, true));
+	/* wb_bg_thresh = wb_thresh * bg / thresh = 200 * 500 / 1000 = 100; thresh 0 -> 0 */
+	d = mkdtc(1000, 500, 1000, 0, 200, 0, 0);
+	assert_int_equal(wb_bg_thresh_of(&d), 100);
+	d.thresh = 0;
+	assert_int_equal(wb_bg_thresh_of(&d), 0);
+	/* dirty_exceeded = wb_dirty > wb_thresh && (dirty > thresh || strict) */
+	d = mkdtc(1000, 500, 1000, 900, 200, 100, 201);
+	assert_false(wb_dirty_exceeded(&d, false));
+	assert_true(wb_dirty_exceeded(&d, true));
+	d.dirty = 1001;
+	assert_true(wb_dirty_exceeded(&d, false));
+	d.wb_dirty = 200;
+	assert_false(wb_dirty_exceeded(&d, true));
+}
+
+/* ------------------------------------------------------------------ */
+/* §4, §6 poll interval, pauses, one throttled pass                    */
+/* ------------------------------------------------------------------ */
+
+static void test_dirty_poll_interval(void **state)
+{
+	(void)state;
+	/* 1 << (ilog2(thresh - dirty) / 2) */
+	assert_int_equal(dirty_poll_interval(0, 10000), 64);      /* ilog2 13 -> 6 */
+	assert_int_equal(dirty_poll_interval(0, 1048576), 1024);  /* ilog2 20 -> 10 */
+	assert_int_equal(dirty_poll_interval(9997, 10000), 1);    /* ilog2 3 = 1 -> 0 */
+	assert_int_equal(dirty_poll_interval(9996, 10000), 2);    /* ilog2 4 = 2 -> 1 */
+	assert_int_equal(dirty_poll_interval(9999, 10000), 1);    /* ilog2 1 = 0 */
+	assert_int_equal(dirty_poll_interval(10000, 10000), 1);   /* thresh <= dirty */
+	assert_int_equal(dirty_poll_interval(20000, 10000), 1);
+}
+
+static void test_max_pause(void **state)
+{
+	(void)state;
+	/* HZ 1000: rp2(1 + 125) = 128; bw 25600/128 = 200; t = wb_dirty/201 + 1;
+	 * MAX_PAUSE = 200 */
+	assert_int_equal(wb_max_pause(&K1000, 25600, 10000), 50);  /* 49 + 1 */
+	assert_int_equal(wb_max_pause(&K1000, 25600, 100000), 200); /* 497 + 1 -> 200 */
+	assert_int_equal(wb_max_pause(&K1000, 25600, 0), 1);
+	assert_int_equal(wb_max_pause(&K1000, 25600, 500), 3);     /* 2 + 1 */
+	/* HZ 250: rp2(1 + 31) = 32; 25600/32 = 800; t = wb_dirty/801 + 1; MAX_PAUSE 50 */
+	assert_int_equal(wb_max_pause(&K250, 25600, 10000), 13);   /* 12 + 1 */
+	assert_int_equal(wb_max_pause(&K250, 25600, 100000), 50);  /* 124 + 1 -> 50 */
+	/* slow device, bw 100 < 128: 1 + 0 = 1 -> t = wb_dirty + 1 */
+	assert_int_equal(wb_max_pause(&K1000, 100, 37), 38);
+}
+
+static void test_min_pause_hz1000(void **state)
+{
+	uint64_t nrp;
+
+	(void)state;
+	/* one dd: hi = lo = ilog2(25600) = 14; t = max(1, 10) = 10; min(10, 1 + 200/2);
+	 * pages = 25600 * 10 / rp2(1000) = 256000/1024 = 250; pause = 1000*250/25601 = 9
+	 * <= 200; pages >= 32 -> min_pause = 1 + 10/2 = 6 */
+	assert_int_equal(wb_min_pause(&K1000, 25600, 25600, 200, 25600, &nrp), 6);
+	assert_int_equal(nrp, 250);
+	/* 4 writers: rl 6400, lo = 12; t = 10 + 2*10000/1024 = 10 + 19 = 29;
+	 * pages = 6400*29/1024 = 181; pause = 181000/6401 = 28; 1 + 29/2 = 15 */
+	assert_int_equal(wb_min_pause(&K1000, 25600, 6400, 200, 6400, &nrp), 15);
+	assert_int_equal(nrp, 181);
+	/* rl 1000, lo = 9: t = 10 + 5*10000/1024 = 10 + 48 = 58; pages = 58000/1024 = 56;
+	 * pause = 56000/1001 = 55; 1 + 58/2 = 30 */
+	assert_int_equal(wb_min_pause(&K1000, 25600, 1000, 200, 1000, &nrp), 30);
+	assert_int_equal(nrp, 56);
+}
+
+static void test_min_pause_poll_thresh(void **state)
+{
+	uint64_t nrp;
+
+	(void)state;
+	/* rl 300, lo = 8: t = 10 + 6*10000/1024 = 10 + 58 = 68; pages = 20400/1024 = 19 < 32
+	 * -> t = max_pause 200, pages = 60000/1024 = 58 > 32 -> pages 32,
+	 * t = 1000*32/300 = 106; pause = 32000/301 = 106 <= 200; 1 + 106/2 = 54 */
+	assert_int_equal(wb_min_pause(&K1000, 25600, 300, 200, 300, &nrp), 54);
+	assert_int_equal(nrp, 32);
+	/* task_rl tiny (100): t 10, pages 250; pause = 250000/101 = 2475 > 200
+	 * -> t = 200, pages = 100 * 200 / 1024 = 19 < 32 -> min_pause = t = 200 */
+	assert_int_equal(wb_min_pause(&K1000, 25600, 25600, 200, 100, &nrp), 200);
+	assert_int_equal(nrp, 19);
+	/* task_rl 0: pause = 250000/1 > max 50 -> t = 50, pages = 0: nr_dirtied_pause 0 */
+	assert_int_equal(wb_min_pause(&K1000, 25600, 25600, 50, 0, &nrp), 50);
+	assert_int_equal(nrp, 0);
+}
+
+static void test_min_pause_hz250(void **state)
+{
+	uint64_t nrp;
+
+	(void)state;
+	/* HZ 250: t = max(1, 2) = 2; rp2(250) = 256; max_pause 50 -> min(2, 26) = 2;
+	 * pages = 25600*2/256 = 200; pause = 250*200/25601 = 1; 1 + 2/2 = 2 */
+	assert_int_equal(wb_min_pause(&K250, 25600, 25600, 50, 25600, &nrp), 2);
+	assert_int_equal(nrp, 200);
+	/* 4 writers: t = 2 + 2*2500/1024 = 2 + 4 = 6; pages = 6400*6/256 = 150;
+	 * pause = 37500/6401 = 5; 1 + 6/2 = 4 */
+	assert_int_equal(wb_min_pause(&K250, 25600, 6400, 50, 6400, &nrp), 4);
+	assert_int_equal(nrp, 150);
+}
+
+static struct bdp_throttle_in bdp_in(uint64_t pages_dirtied, uint64_t now, int64_t pos_ratio,
+				     uint64_t wb_dirty)
+{
+	struct bdp_throttle_in in;
+
+	memset(&in, 0, sizeof(in));
+	in.pages_dirtied = pages_dirtied;
+	in.now = now;
+	in.dirty_ratelimit = 25600;
+	in.avg_write_bw = 25600;
+	in.pos_ratio = pos_ratio;
+	in.wb_dirty = wb_dirty;
+	in.wb_stat_error = 640; /* 16 CPUs */
+	return in;
+}
+
+static void test_bdp_zero_ratelimit(void **state)
+{
+	struct task_dirty t;
+	struct bdp_throttle_in in = bdp_in(32, 1000, 0, 10000);
+	uint64_t trl, pause;
+	bool again;
+
+	(void)state;
+	task_dirty_init(&t);
+	t.nr_dirtied = 32;
+	/* task_ratelimit = 25600 * 0 >> 10 = 0 -> period = pause = max_pause
+	 * = 10000/201 + 1 = 50; sleeps, then loops (wb_dirty 10000 > 640) */
+	pause = bdp_throttle(&K1000, &t, &in, &trl, &again);
+	assert_int_equal(trl, 0);
+	assert_int_equal(pause, 50);
+	assert_true(again);
+	assert_int_equal(t.dirty_paused_when, 1050); /* now + pause */
+	assert_int_equal(t.nr_dirtied, 0);
+	assert_int_equal(t.nr_dirtied_pause, 0);     /* wb_min_pause with task_rl 0 */
+	/* wb_dirty 500 <= wb_stat_error 640: the pipe is let through, no loop;
+	 * max_pause = 500/201 + 1 = 3 */
+	in = bdp_in(32, 2000, 0, 500);
+	pause = bdp_throttle(&K1000, &t, &in, &trl, &again);
+	assert_int_equal(pause, 3);
+	assert_false(again);
+}
+
+static void test_bdp_bank_short_pause(void **state)
+{
+	struct task_dirty t;
+	struct bdp_throttle_in in = bdp_in(32, 1000, 1024, 100000);
+	uint64_t trl, pause;
+	bool again;
+
+	(void)state;
+	task_dirty_init(&t);
+	t.dirty_paused_when = 1000;
+	t.nr_dirtied = 32;
+	/* task_rl = 25600; period = 1000*32/25600 = 1; pause = 1 - (1000 - 1000) = 1;
+	 * min_pause 6 (see test_min_pause_hz1000): 1 < 6, period != 0
+	 * -> dirty_paused_when += 1, nr_dirtied = 0, no sleep */
+	pause = bdp_throttle(&K1000, &t, &in, &trl, &again);
+	assert_int_equal(trl, 25600);
+	assert_int_equal(pause, 0);
+	assert_false(again);
+	assert_int_equal(t.dirty_paused_when, 1001);
+	assert_int_equal(t.nr_dirtied, 0);
+	assert_int_equal(t.nr_dirtied_pause, 32); /* untouched */
+}
+
+static void test_bdp_reset_after_long_think(void **state)
+{
+	struct task_dirty t;
+	struct bdp_throttle_in in = bdp_in(32, 3000, 1024, 100000);
+	uint64_t trl, pause;
+	bool again;
+
+	(void)state;
+	task_dirty_init(&t);
+	t.dirty_paused_when = 1000;
+	t.nr_dirtied = 32;
+	/* period 1; pause = 1 - (3000 - 1000) = -1999 < -HZ -> reset to now */
+	pause = bdp_throttle(&K1000, &t, &in, &trl, &again);
+	assert_int_equal(pause, 0);
+	assert_int_equal(t.dirty_paused_when, 3000);
+	assert_int_equal(t.nr_dirtied, 0);
+}
+
+static void test_bdp_zero_period_grows_poll(void **state)
+{
+	struct task_dirty t;
+	struct bdp_throttle_in in = bdp_in(16, 1000, 1024, 100000);
+	uint64_t trl, pause;
+	bool again;
+
+	(void)state;
+	task_dirty_init(&t);
+	t.dirty_paused_when = 1000;
+	t.nr_dirtied = 16;
+	t.nr_dirtied_pause = 16;
+	/* period = 16000/25600 = 0; pause 0 < 6; period 0 and 16 <= 16
+	 * -> nr_dirtied_pause += 16 = 32; nr_dirtied and the clock untouched */
+	pause = bdp_throttle(&K1000, &t, &in, &trl, &again);
+	assert_int_equal(pause, 0);
+	assert_int_equal(t.nr_dirtied_pause, 32);
+	assert_int_equal(t.nr_dirtied, 16);
+	assert_int_equal(t.dirty_paused_when, 1000);
+	/* nr_dirtied_pause 32 > 16: unchanged */
+	pause = bdp_throttle(&K1000, &t, &in, &trl, &again);
+	assert_int_equal(t.nr_dirtied_pause, 32);
+}
+
+static void test_bdp_normal_sleep(void **state)
+{
+	struct task_dirty t;
+	struct bdp_throttle_in in = bdp_in(250, 1000, 512, 100000);
+	uint64_t trl, pause;
+	bool again;
+
+	(void)state;
+	task_dirty_init(&t);
+	t.dirty_paused_when = 1000;
+	/* task_rl = 25600*512 >> 10 = 12800; period = 250000/12800 = 19; pause 19;
+	 * max 200; min_pause: t 10, pages 250, 250000/12801 = 19 <= 200 -> 6.
+	 * 6 <= 19 <= 200: sleep 19 */
+	pause = bdp_throttle(&K1000, &t, &in, &trl, &again);
+	assert_int_equal(trl, 12800);
+	assert_int_equal(pause, 19);
+	assert_false(again);
+	assert_int_equal(t.dirty_paused_when, 1019);
+	assert_int_equal(t.nr_dirtied_pause, 250);
+	/* first pass of a task (dirty_paused_when 0): pause = period, nothing subtracted */
+	task_dirty_init(&t);
+	in.now = 50000;
+	pause = bdp_throttle(&K1000, &t, &in, &trl, &again);
+	assert_int_equal(pause, 19);
+	assert_int_equal(t.dirty_paused_when, 50019);
+}
+
+static void test_bdp_trim_long_pause(void **state)
+{
+	struct task_dirty t;
+	struct bdp_throttle_in in = bdp_in(100, 5000, 10, 100000);
+	uint64_t trl, pause;
+	bool again;
+
+	(void)state;
+	task_dirty_init(&t);
+	t.dirty_paused_when = 5000;
+	/* task_rl = 25600*10 >> 10 = 250; period = 100000/250 = 400; pause 400 > max 200
+	 * -> now += min(400 - 200, 200) = 5200; pause = 200;
+	 * dirty_paused_when = 5200 + 200 = 5400.
+	 * nr_dirtied_pause: 250000/251 = 996 > 200 -> pages = 250*200/1024 = 48 */
+	pause = bdp_throttle(&K1000, &t, &in, &trl, &again);
+	assert_int_equal(trl, 250);
+	assert_int_equal(pause, 200);
+	assert_false(again);
+	assert_int_equal(t.dirty_paused_when, 5400);
+	assert_int_equal(t.nr_dirtied_pause, 48);
+	/* 60 pages: period = 60000/250 = 240 -> now += 40; paused_when = 5040 + 200 */
+	task_dirty_init(&t);
+	t.dirty_paused_when = 5000;
+	in.pages_dirtied = 60;
+	pause = bdp_throttle(&K1000, &t, &in, &trl, &again);
+	assert_int_equal(pause, 200);
+	assert_int_equal(t.dirty_paused_when, 5240);
+}
+
+static void test_bdp_freerun_exit_and_enter(void **state)
+{
+	struct task_dirty t;
+	uint64_t cpu;
+
+	(void)state;
+	task_dirty_init(&t);
+	assert_int_equal(t.nr_dirtied_pause, 32); /* 128 >> (12 - 10) */
+	/* freerun exit: paused_when = now, nr_dirtied 0, poll = interval */
+	t.nr_dirtied = 40;
+	bdp_freerun_exit(&t, 777, 64);
+	assert_int_equal(t.dirty_paused_when, 777);
+	assert_int_equal(t.nr_dirtied, 0);
+	assert_int_equal(t.nr_dirtied_pause, 64);
+
+	/* nr_dirtied 10 < ratelimit 64, cpu 10 < ratelimit_pages 195: no entry */
+	t.nr_dirtied = 10;
+	cpu = 10;
+	assert_false(bdp_ratelimited_enter(&t, false, &cpu, 195));
+	assert_int_equal(cpu, 10);
+	/* dirty_exceeded: ratelimit = min(64, 32 >> 2 = 8) = 8 <= 10: enter, cpu reset */
+	assert_true(bdp_ratelimited_enter(&t, true, &cpu, 195));
+	assert_int_equal(cpu, 0);
+	/* this CPU's count reached ratelimit_pages: forced entry, reset */
+	cpu = 195;
+	assert_true(bdp_ratelimited_enter(&t, false, &cpu, 195));
+	assert_int_equal(cpu, 0);
+	/* nr_dirtied 64 >= 64: enter */
+	t.nr_dirtied = 64;
+	cpu = 3;
+	assert_true(bdp_ratelimited_enter(&t, false, &cpu, 195));
+	assert_int_equal(cpu, 0);
+}
+
+static void test_wb_stat_error(void **state)
+{
+	struct kcfg k = K1000;
+
+	(void)state;
+	/* nr_cpu_ids * 8 * (1 + ilog2(nr_cpu_ids)): 16 * 8 * 5 = 640 */
+	assert_int_equal(wb_stat_error(&k), 640);
+	k.ncpus = 1; /* 1 * 8 * 1 */
+	assert_int_equal(wb_stat_error(&k), 8);
+	k.ncpus = 6; /* 6 * 8 * (1 + 2) = 144 */
+	assert_int_equal(wb_stat_error(&k), 144);
+}
+
+/* ------------------------------------------------------------------ */
+/* §7 bandwidth, §6.3 dirty_ratelimit, §8.4 chunk size                 */
+/* ------------------------------------------------------------------ */
+
+static void test_write_bw_ewma(void **state)
+{
+	struct wb_bw b;
+
+	(void)state;
+	wb_bw_init(&b, 0);
+	assert_int_equal(b.write_bandwidth, 25600); /* INIT_BW = 100 << 8 */
+	assert_int_equal(b.avg_write_bandwidth, 25600);
+	/* HZ 1000: P = rp2(3000) = 4096 (log2 12). 12800 pages in 1000 jiffies:
+	 * bw = (12800*1000 + 25600*(4096 - 1000)) >> 12 = (12800000 + 79257600) / 4096
+	 *    = 92057600 / 4096 = 22475. avg == old: no smoothing step */
+	assert_int_equal(wb_update_write_bandwidth(&K1000, &b, 1000, 12800), 0);
+	assert_int_equal(b.write_bandwidth, 22475);
+	assert_int_equal(b.avg_write_bandwidth, 25600);
+	/* next second, another 12800: bw = (12800000 + 22475*3096) >> 12
+	 * = (12800000 + 69582600) / 4096 = 82382600/4096 = 20112;
+	 * avg 25600 > old 22475 >= bw 20112: avg -= (25600 - 22475) >> 3 = 390 -> 25210 */
+	b.written_stamp = 12800;
+	assert_int_equal(wb_update_write_bandwidth(&K1000, &b, 1000, 25600), -390);
+	assert_int_equal(b.write_bandwidth, 20112);
+	assert_int_equal(b.avg_write_bandwidth, 25210);
+}
+
+static void test_write_bw_avg_follows_only_same_direction(void **state)
+{
+	struct wb_bw b;
+
+	(void)state;
+	wb_bw_init(&b, 0);
+	b.write_bandwidth = 30000;
+	/* rising: bw = (40000*1000 + 30000*3096) >> 12 = 132880000/4096 = 32441;
+	 * avg 25600 < old 30000 <= 32441: avg += (30000 - 25600) >> 3 = 550 -> 26150 */
+	assert_int_equal(wb_update_write_bandwidth(&K1000, &b, 1000, 40000), 550);
+	assert_int_equal(b.write_bandwidth, 32441);
+	assert_int_equal(b.avg_write_bandwidth, 26150);
+	/* spike then drop: old 32441, new bw below it; avg 26150 < old but old > bw:
+	 * avg unchanged. bw = (0 + 32441*3096) >> 12 = 100437336/4096 = 24520 */
+	b.written_stamp = 40000;
+	assert_int_equal(wb_update_write_bandwidth(&K1000, &b, 1000, 40000), 0);
+	assert_int_equal(b.write_bandwidth, 24520);
+	assert_int_equal(b.avg_write_bandwidth, 26150);
+}
+
+static void test_write_bw_reset_after_period(void **state)
+{
+	struct wb_bw b;
+
+	(void)state;
+	wb_bw_init(&b, 0);
+	/* elapsed 5000 > P 4096: bw = 10000*1000/5000 = 2000; avg = bw */
+	assert_int_equal(wb_update_write_bandwidth(&K1000, &b, 5000, 10000), 2000 - 25600);
+	assert_int_equal(b.write_bandwidth, 2000);
+	assert_int_equal(b.avg_write_bandwidth, 2000);
+	/* nothing written: bw 0, avg = max(0, 1) = 1 */
+	wb_bw_init(&b, 0);
+	wb_update_write_bandwidth(&K1000, &b, 5000, 0);
+	assert_int_equal(b.write_bandwidth, 0);
+	assert_int_equal(b.avg_write_bandwidth, 1);
+	/* written went backwards (redirty): delta = written - min(written, stamp) = 0 */
+	wb_bw_init(&b, 0);
+	b.written_stamp = 500;
+	wb_update_write_bandwidth(&K1000, &b, 5000, 400);
+	assert_int_equal(b.write_bandwidth, 0);
+}
+
+static void test_write_bw_hz250(void **state)
+{
+	struct wb_bw b;
+
+	(void)state;
+	/* HZ 250: P = rp2(750) = 1024 (log2 10). 12800 pages in 250 jiffies:
+	 * (12800*250 + 25600*774) >> 10 = (3200000 + 19814400)/1024 = 23014400/1024 = 22475 */
+	wb_bw_init(&b, 0);
+	wb_update_write_bandwidth(&K250, &b, 250, 12800);
+	assert_int_equal(b.write_bandwidth, 22475);
+	/* elapsed = P exactly is not a reset: (5120*250 + 25600*0) >> 10 = 1280000/1024 = 1250;
+	 * avg == old: unchanged */
+	wb_bw_init(&b, 0);
+	wb_update_write_bandwidth(&K250, &b, 1024, 5120);
+	assert_int_equal(b.write_bandwidth, 1250);
+	assert_int_equal(b.avg_write_bandwidth, 25600);
+	/* elapsed 1025 > P: 5120*250/1025 = 1280000/1025 = 1248; avg = 1248 */
+	wb_bw_init(&b, 0);
+	wb_update_write_bandwidth(&K250, &b, 1025, 5120);
+	assert_int_equal(b.write_bandwidth, 1248);
+	assert_int_equal(b.avg_write_bandwidth, 1248);
+}
+
+static void test_update_bandwidth_stamps(void **state)
+{
+	struct wb_bw b;
+	struct wb_domain dom = { 0 };
+
+	(void)state;
+	wb_bw_init(&b, 0);
+	/* elapsed 1000, 12800 written: as test_write_bw_ewma -> 22475; stamps move */
+	wb_update_bandwidth_at(&K1000, &b, &dom, NULL, false, false, 300, 12800, 1000);
+	assert_int_equal(b.write_bandwidth, 22475);
+	assert_int_equal(b.written_stamp, 12800);
+	assert_int_equal(b.dirtied_stamp, 300);
+	assert_int_equal(b.bw_time_stamp, 1000);
+	assert_int_equal(b.dirty_ratelimit, 25600); /* no ratelimit update */
+	/* now == stamp: elapsed = max(0, 1) = 1; nothing written:
+	 * (0 + 22475 * 4095) >> 12 = 92035125/4096 = 22469 */
+	wb_update_bandwidth_at(&K1000, &b, &dom, NULL, false, false, 300, 12800, 1000);
+	assert_int_equal(b.write_bandwidth, 22469);
+}
+
+static void test_bandwidth_estimate_start(void **state)
+{
+	struct wb_bw b;
+
+	(void)state;
+	wb_bw_init(&b, 0);
+	/* elapsed 1000 is not > HZ: stamps kept */
+	wb_bandwidth_estimate_start(&K1000, &b, 50, 60, 1000, false);
+	assert_int_equal(b.bw_time_stamp, 0);
+	/* inodes under writeback: kept */
+	wb_bandwidth_estimate_start(&K1000, &b, 50, 60, 1001, true);
+	assert_int_equal(b.bw_time_stamp, 0);
+	/* idle > 1 s: restart at now with the current counters */
+	wb_bandwidth_estimate_start(&K1000, &b, 50, 60, 1001, false);
+	assert_int_equal(b.bw_time_stamp, 1001);
+	assert_int_equal(b.dirtied_stamp, 50);
+	assert_int_equal(b.written_stamp, 60);
+}
+
+/* wb_update_dirty_ratelimit(): thresh 1000, bg 500, limit 1000 ->
+ * global setpoint 875; write_bw 25600; 200 jiffies at HZ 1000. */
+static void test_ratelimit_step_down(void **state)
+{
+	struct wb_bw b;
+	struct dtc d = mkdtc(1000, 500, 1000, 950, 1000, 500, 950);
+
+	(void)state;
+	wb_bw_init(&b, 0);
+	b.balanced_dirty_ratelimit = 10000;
+	d.pos_ratio = 803; /* pos_ratio_polynom(875, 950, 1000) */
+	/* dirty_rate = 20000 * 1000 / 200 = 100000;
+	 * task_rl = (25600 * 803 >> 10) + 1 = 20556800/1024 + 1 = 20075 + 1 = 20076;
+	 * balanced = 20076 * 25600 / (100000 | 1 = 100001) = 513945600/100001 = 5139;
+	 * dirty 950 >= 875: x = max(10000, 5139, 20076) = 20076; rl 25600 > x
+	 * -> step = 5524; shift = 25600 / 11049 = 2; step = ceil((5524 >> 2 = 1381)/8) = 173;
+	 * rl >= balanced -> 25600 - 173 = 25427 */
+	wb_update_dirty_ratelimit(&K1000, &b, &d, false, 20000, 200);
+	assert_int_equal(b.dirty_ratelimit, 25427);
+	assert_int_equal(b.balanced_dirty_ratelimit, 5139);
+}
+
+static void test_ratelimit_step_up(void **state)
+{
+	struct wb_bw b;
+	struct dtc d = mkdtc(1000, 500, 1000, 800, 1000, 500, 800);
+
+	(void)state;
+	wb_bw_init(&b, 0);
+	b.dirty_ratelimit = 10000;
+	b.balanced_dirty_ratelimit = 20000;
+	d.pos_ratio = 1244; /* pos_ratio_polynom(875, 800, 1000) */
+	/* dirty_rate = 2000*1000/200 = 10000; task_rl = (10000*1244 >> 10) + 1
+	 * = 12440000/1024 + 1 = 12148 + 1 = 12149; balanced = 12149*25600/10001
+	 * = 311014400/10001 = 31098 > write_bw -> 25600;
+	 * dirty 800 < 875: x = min(20000, 25600, 12149) = 12149; step = 2149;
+	 * shift = 10000/4299 = 2; step = ceil((2149 >> 2 = 537)/8) = 68; 10000 + 68 */
+	wb_update_dirty_ratelimit(&K1000, &b, &d, false, 2000, 200);
+	assert_int_equal(b.dirty_ratelimit, 10068);
+	assert_int_equal(b.balanced_dirty_ratelimit, 25600);
+}
+
+static void test_ratelimit_no_step_when_signals_disagree(void **state)
+{
+	struct wb_bw b;
+	struct dtc d = mkdtc(1000, 500, 1000, 950, 1000, 500, 950);
+
+	(void)state;
+	/* same rates as test_ratelimit_step_up but global dirty 950 >= setpoint:
+	 * x = max(20000, 25600, 12149) = 25600; rl 10000 > x? no -> step 0 */
+	wb_bw_init(&b, 0);
+	b.dirty_ratelimit = 10000;
+	b.balanced_dirty_ratelimit = 20000;
+	d.pos_ratio = 1244;
+	wb_update_dirty_ratelimit(&K1000, &b, &d, false, 2000, 200);
+	assert_int_equal(b.dirty_ratelimit, 10000);
+	assert_int_equal(b.balanced_dirty_ratelimit, 25600);
+	/* strict: dirty = wb_dirty 100, setpoint = (200 + 100)/2 = 150 -> rising branch
+	 * as in test_ratelimit_step_up: 10068 */
+	wb_bw_init(&b, 0);
+	b.dirty_ratelimit = 10000;
+	b.balanced_dirty_ratelimit = 20000;
+	d = mkdtc(1000, 500, 1000, 950, 200, 100, 100);
+	d.pos_ratio = 1244;
+	wb_update_dirty_ratelimit(&K1000, &b, &d, true, 2000, 200);
+	assert_int_equal(b.dirty_ratelimit, 10068);
+}
+
+static void test_ratelimit_small_gap_shift(void **state)
+{
+	struct wb_bw b;
+	struct dtc d = mkdtc(1000, 500, 1000, 900, 1000, 500, 900);
+
+	(void)state;
+	wb_bw_init(&b, 0);
+	b.balanced_dirty_ratelimit = 6502;
+	d.pos_ratio = 1016; /* pos_ratio_polynom(875, 900, 1000) */
+	/* task_rl = (25600*1016 >> 10) + 1 = 25400 + 1 = 25401; dirty_rate 100000;
+	 * balanced = 25401*25600/100001 = 6502; x = max(6502, 6502, 25401) = 25401;
+	 * step = 199; shift = 25600/399 = 64 -> not < 64 -> step 0 */
+	wb_update_dirty_ratelimit(&K1000, &b, &d, false, 20000, 200);
+	assert_int_equal(b.dirty_ratelimit, 25600);
+	assert_int_equal(b.balanced_dirty_ratelimit, 6502);
+}
+
+static void test_chunk_size(void **state)
+{
+	(void)state;
+	/* INIT_BW: min(25600/2 = 12800, 1000000/8 = 125000, nr) = 12800;
+	 * round_down(12800 + 1024, 1024) = 13312 pages = 52 MiB */
+	assert_int_equal(writeback_chunk_size(25600, 1000000, UINT64_MAX, false), 13312);
+	assert_int_equal(13312ULL * 4096, 52 * MIB);
+	/* slow device: 100/2 = 50 -> round_down(1074, 1024) = 1024 (4 MiB minimum) */
+	assert_int_equal(writeback_chunk_size(100, 1000000, UINT64_MAX, false), 1024);
+	/* bounded by dirty_limit/8: 40000/8 = 5000 -> round_down(6024) = 5120 */
+	assert_int_equal(writeback_chunk_size(25600, 40000, UINT64_MAX, false), 5120);
+	/* bounded by work.nr_pages 10 -> 1034 -> 1024 */
+	assert_int_equal(writeback_chunk_size(25600, 1000000, 10, false), 1024);
+	/* exact multiple: 2048/2 = 1024 -> 2048 -> 2048 */
+	assert_int_equal(writeback_chunk_size(2048, 1000000, UINT64_MAX, false), 2048);
+	/* WB_SYNC_ALL / tagged: the whole inode */
+	assert_int_equal(writeback_chunk_size(25600, 1000000, 10, true), UINT64_MAX);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dirtyable_reserve_and_file_lru),
+		cmocka_unit_test(test_dirtyable_reserve_above_free),
+		cmocka_unit_test(test_dirtyable_never_zero),
+		cmocka_unit_test(test_dirtyable_highmem_subtracted),
+		cmocka_unit_test(test_dirtyable_cap_1g),
+		cmocka_unit_test(test_limits_ratio_quantised),
+		cmocka_unit_test(test_limits_ratio_zero),
+		cmocka_unit_test(test_limits_bytes_ceil),
+		cmocka_unit_test(test_limits_bytes_mixed_with_ratio),
+		cmocka_unit_test(test_limits_bg_above_thresh_halved),
+		cmocka_unit_test(test_limits_rt_boost),
+		cmocka_unit_test(test_limits_rt_boost_then_clamp_then_bg_rule),
+		cmocka_unit_test(test_sysctl_last_written_wins),
+		cmocka_unit_test(test_sysctl_dirty_ratio_same_value_keeps_bytes),
+		cmocka_unit_test(test_sysctl_dirty_bytes_minimum),
+		cmocka_unit_test(test_sysctl_bytes_erange),
+		cmocka_unit_test(test_sysctl_background_bytes_minimum),
+		cmocka_unit_test(test_sysctl_background_ratio_always_zeroes_bytes),
+		cmocka_unit_test(test_sysctl_ratio_range),
+		cmocka_unit_test(test_sysctl_writeback_centisecs_flush),
+		cmocka_unit_test(test_set_ratelimit),
+		cmocka_unit_test(test_hard_dirty_limit),
+		cmocka_unit_test(test_update_dirty_limit_follow_up),
+		cmocka_unit_test(test_update_dirty_limit_decay),
+		cmocka_unit_test(test_update_dirty_limit_hz250),
+		cmocka_unit_test(test_bdi_defaults),
+		cmocka_unit_test(test_bdi_max_prop_frac_truncation),
+		cmocka_unit_test(test_bdi_max_below_min_refused),
+		cmocka_unit_test(test_bdi_min_ratio_sum_strict),
+		cmocka_unit_test(test_bdi_set_max_bytes_conversion),
+		cmocka_unit_test(test_bdi_set_max_bytes_einval),
+		cmocka_unit_test(test_bdi_set_min_bytes),
+		cmocka_unit_test(test_bdi_get_bytes_drift),
+		cmocka_unit_test(test_wb_thresh_share),
+		cmocka_unit_test(test_wb_thresh_min_ratio),
+		cmocka_unit_test(test_wb_thresh_idle_floor),
+		cmocka_unit_test(test_wb_thresh_cap_applies_to_floor),
+		cmocka_unit_test(test_wb_thresh_32bit_wrap),
+		cmocka_unit_test(test_wb_min_max_ratio_split),
+		cmocka_unit_test(test_fprop_init),
+		cmocka_unit_test(test_fprop_fresh_fraction),
+		cmocka_unit_test(test_fprop_aging_and_lazy_local),
+		cmocka_unit_test(test_fprop_missed_periods),
+		cmocka_unit_test(test_fprop_lazy_aging_skips_periods),
+		cmocka_unit_test(test_fprop_new_period_64),
+		cmocka_unit_test(test_fprop_timer_stops_when_idle),
+		cmocka_unit_test(test_fprop_max_frac_saturation),
+		cmocka_unit_test(test_fprop_max_frac_drop),
+		cmocka_unit_test(test_fprop_max_frac_zero_never_credited),
+		cmocka_unit_test(test_fprop_dropped_event_rearms_timer),
+		cmocka_unit_test(test_polynom_landmarks),
+		cmocka_unit_test(test_polynom_clamp),
+		cmocka_unit_test(test_polynom_rounding),
+		cmocka_unit_test(test_position_strict),
+		cmocka_unit_test(test_position_strict_stops),
+		cmocka_unit_test(test_position_wb_line),
+		cmocka_unit_test(test_position_wb_line_floor),
+		cmocka_unit_test(test_position_reserve_area),
+		cmocka_unit_test(test_position_jbod),
+		cmocka_unit_test(test_dirty_exceeded_and_freerun),
+		cmocka_unit_test(test_dirty_poll_interval),
+		cmocka_unit_test(test_max_pause),
+		cmocka_unit_test(test_min_pause_hz1000),
+		cmocka_unit_test(test_min_pause_poll_thresh),
+		cmocka_unit_test(test_min_pause_hz250),
+		cmocka_unit_test(test_bdp_zero_ratelimit),
+		cmocka_unit_test(test_bdp_bank_short_pause),
+		cmocka_unit_test(test_bdp_reset_after_long_think),
+		cmocka_unit_test(test_bdp_zero_period_grows_poll),
+		cmocka_unit_test(test_bdp_normal_sleep),
+		cmocka_unit_test(test_bdp_trim_long_pause),
+		cmocka_unit_test(test_bdp_freerun_exit_and_enter),
+		cmocka_unit_test(test_wb_stat_error),
+		cmocka_unit_test(test_write_bw_ewma),
+		cmocka_unit_test(test_write_bw_avg_follows_only_same_direction),
+		cmocka_unit_test(test_write_bw_reset_after_period),
+		cmocka_unit_test(test_write_bw_hz250),
+		cmocka_unit_test(test_update_bandwidth_stamps),
+		cmocka_unit_test(test_bandwidth_estimate_start),
+		cmocka_unit_test(test_ratelimit_step_down),
+		cmocka_unit_test(test_ratelimit_step_up),
+		cmocka_unit_test(test_ratelimit_no_step_when_signals_disagree),
+		cmocka_unit_test(test_ratelimit_small_gap_shift),
+		cmocka_unit_test(test_chunk_size),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
