@@ -18,7 +18,7 @@ void gov_config_defaults(struct gov_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->target_ms = 1000;
-	c->floor_bytes = 8 * MIB;
+	c->floor_bytes = 4 * MIB;
 	c->ceiling_bytes = 256 * MIB;
 	c->initial_bytes = 16 * MIB;
 }

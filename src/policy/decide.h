@@ -30,7 +30,7 @@ struct gov_config {
 	int nrules;
 };
 
-/* target 1 s, floor 8 MiB, ceiling 256 MiB, 16 MiB before a measurement. */
+/* target 1 s, floor 4 MiB, ceiling 256 MiB, 16 MiB before a measurement. */
 void gov_config_defaults(struct gov_config *c);
 
 enum gov_why {

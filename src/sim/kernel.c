@@ -1312,7 +1312,8 @@ void sim_dev_stat(const struct sim_kernel *s, int dev, struct sim_dev_stat *ret)
 {
 	const struct device *d = &s->dev[dev];
 
-	ret->sectors_written = pages_to_bytes(d->completed) / 512 + d->head_done_bytes / 512;
+	/* completed pages, plus the part of a page the device is writing */
+	ret->sectors_written = (pages_to_bytes(d->completed) + d->head_done_bytes % PAGE_SIZE) / 512;
 	ret->io_ticks_ms = d->busy_usec / 1000;
 	ret->inflight = d->qlen;
 }

@@ -1,0 +1,122 @@
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "knobs/knobs_sim.h"
+
+static void devnum(const struct sim_kernel *s, int dev, unsigned *maj, unsigned *min)
+{
+	if (sim_dev_cfg(s, dev)->bus == BUS_NVME) {
+		*maj = 259;
+		*min = (unsigned)dev;
+	} else {
+		*maj = 8;
+		*min = 16u * (unsigned)dev;
+	}
+}
+
+void knobs_sim_bdi_name(const struct sim_kernel *s, int dev, char *buf, size_t len)
+{
+	unsigned maj, min;
+
+	devnum(s, dev, &maj, &min);
+	snprintf(buf, len, "%u:%u", maj, min);
+}
+
+static int find(const struct sim_kernel *s, const char *bdi)
+{
+	char name[32];
+
+	for (int d = 0; d < sim_ndev(s); d++) {
+		knobs_sim_bdi_name(s, d, name, sizeof(name));
+		if (!strcmp(name, bdi))
+			return d;
+	}
+	return -1;
+}
+
+static int vm_read(void *ctx, enum vm_knob k, uint64_t *ret)
+{
+	*ret = sim_vm_read(ctx, k);
+	return 0;
+}
+
+static int vm_write(void *ctx, enum vm_knob k, uint64_t v)
+{
+	return sim_vm_write(ctx, k, v);
+}
+
+static int bdi_read(void *ctx, const char *bdi, enum bdi_attr a, uint64_t *ret)
+{
+	int d = find(ctx, bdi);
+
+	if (d < 0)
+		return -ENOENT;
+	*ret = sim_bdi_read(ctx, d, a);
+	return 0;
+}
+
+static int bdi_write(void *ctx, const char *bdi, enum bdi_attr a, uint64_t v)
+{
+	int d = find(ctx, bdi);
+
+	if (d < 0)
+		return -ENOENT;
+	return sim_bdi_write(ctx, d, a, v);
+}
+
+static int dev_stat(void *ctx, const struct knobs_dev *kd, struct knobs_stat *ret)
+{
+	struct sim_dev_stat st;
+	int d = find(ctx, kd->bdi);
+
+	if (d < 0)
+		return -ENOENT;
+	sim_dev_stat(ctx, d, &st);
+	ret->sectors_written = st.sectors_written;
+	ret->io_ticks_ms = st.io_ticks_ms;
+	ret->inflight = st.inflight;
+	return 0;
+}
+
+static int meminfo(void *ctx, uint64_t *ret_dirty, uint64_t *ret_writeback)
+{
+	*ret_dirty = pages_to_bytes(sim_global_dirty(ctx));
+	*ret_writeback = pages_to_bytes(sim_global_writeback(ctx));
+	return 0;
+}
+
+static int devices(void *ctx, struct knobs_dev *out, int max)
+{
+	const struct sim_kernel *s = ctx;
+	int n = 0;
+
+	for (int d = 0; d < sim_ndev(s) && n < max; d++) {
+		const struct sim_dev_cfg *c = sim_dev_cfg(s, d);
+		struct knobs_dev *o = &out[n++];
+
+		memset(o, 0, sizeof(*o));
+		knobs_sim_bdi_name(s, d, o->bdi, sizeof(o->bdi));
+		snprintf(o->disk, sizeof(o->disk), "%s", c->name);
+		snprintf(o->model, sizeof(o->model), "%s", c->model);
+		snprintf(o->serial, sizeof(o->serial), "%s", c->serial);
+		snprintf(o->bus, sizeof(o->bus), "%s",
+			 c->bus == BUS_USB ? "usb" : c->bus == BUS_SATA ? "ata" :
+			 c->bus == BUS_NVME ? "nvme" : "virtual");
+		devnum(s, d, &o->major, &o->minor);
+		o->removable = c->removable;
+		o->rotational = c->rotational;
+	}
+	return n;
+}
+
+static int features(void *ctx)
+{
+	(void)ctx;
+	return KNOBS_BDI_BYTES; /* the simulated kernel is 6.12-6.18 */
+}
+
+const struct knobs_ops knobs_sim_ops = {
+	.vm_read = vm_read, .vm_write = vm_write, .bdi_read = bdi_read, .bdi_write = bdi_write,
+	.dev_stat = dev_stat, .meminfo = meminfo, .devices = devices, .features = features,
+};

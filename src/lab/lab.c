@@ -1,0 +1,76 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "knobs/knobs_sim.h"
+#include "lab/lab.h"
+#include "policy/governor.h"
+
+struct gov_ctl {
+	struct governor gov;
+	uint64_t next_usec;
+};
+
+static void trace_decision(void *ctx, const struct gov_dev *d)
+{
+	(void)ctx;
+	fprintf(stderr, "gov %s: bw %llu B/s -> strict %d max_bytes %llu (%s) err %d\n", d->info.disk,
+		(unsigned long long)d->meter.est_bps, d->dec.strict,
+		(unsigned long long)d->dec.max_bytes, gov_why_text[d->dec.why], d->err);
+}
+
+static int ctl_attach(void *ctx, struct sim_kernel *s, const struct sim_params *p)
+{
+	struct gov_ctl *c = ctx;
+	struct gov_config cfg;
+
+	gov_config_defaults(&cfg);
+	if (p->target_ms)
+		cfg.target_ms = p->target_ms;
+	if (p->floor_bytes)
+		cfg.floor_bytes = p->floor_bytes;
+	if (p->ceiling_bytes)
+		cfg.ceiling_bytes = p->ceiling_bytes;
+	struct gov_hooks h = { .decided = trace_decision };
+	gov_init(&c->gov, &cfg, &knobs_sim_ops, s, getenv("WBSIM_TRACE") ? &h : NULL);
+	c->next_usec = 0;
+	return 0;
+}
+
+static void ctl_tick(void *ctx, uint64_t now_usec)
+{
+	struct gov_ctl *c = ctx;
+
+	if (now_usec < c->next_usec)
+		return;
+	c->next_usec = now_usec + gov_tick(&c->gov, now_usec);
+}
+
+static void ctl_detach(void *ctx)
+{
+	struct gov_ctl *c = ctx;
+
+	gov_restore(&c->gov);
+}
+
+int lab_run(const char *scenario, const char *policy, const struct sim_params *p,
+	    bool want_series, struct run_result *ret)
+{
+	struct scenario sc;
+	struct gov_ctl *c;
+	struct sim_controller ctl = {
+		.period_usec = 10000, .attach = ctl_attach, .tick = ctl_tick, .detach = ctl_detach,
+	};
+	int r;
+
+	r = scenario_build(scenario, p, &sc);
+	if (r)
+		return r;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	ctl.ctx = c;
+	r = sim_run(&sc, policy, p, &ctl, want_series, ret);
+	free(c);
+	return r;
+}

@@ -1,0 +1,80 @@
+/* The governor: every bdi gets a dirty-cache limit worth `target` seconds of
+ * its measured write bandwidth, through whatever knobs the kernel offers,
+ * and every knob it changed goes back on restore. The same code runs against
+ * the real kernel (wbgovd) and the simulated one (wbsim's wbgov policy).
+ * No I/O of its own: everything goes through the knobs ops table; events
+ * reach the caller through hooks. */
+#ifndef WBGOV_POLICY_GOVERNOR_H
+#define WBGOV_POLICY_GOVERNOR_H
+
+#include "knobs/knobs.h"
+#include "policy/bwmeter.h"
+#include "policy/decide.h"
+
+#define GOV_MAX_DEV 64
+
+/* Polling: quick while data is waiting (a device's speed changes, an SLC
+ * cache runs out), slow when the system is clean. */
+#define GOV_POLL_BUSY_USEC 250000ULL
+#define GOV_POLL_IDLE_USEC 1000000ULL
+
+struct gov_orig {
+	uint64_t strict_limit;
+	uint64_t max_ratio_fine;
+};
+
+struct gov_dev {
+	struct knobs_dev info;
+	struct bwmeter meter;
+	struct gov_decision dec;
+	bool decided;          /* dec holds a decision */
+	bool saved;            /* orig holds what we found */
+	bool changed;          /* we wrote a knob of this bdi */
+	struct gov_orig orig;
+	uint64_t max_bytes;    /* last read back */
+	int err;               /* last knob error, 0 if none */
+	enum bdi_attr err_attr;
+};
+
+struct gov_hooks {
+	void *ctx;
+	/* Before the first change of a bdi: persist its originals. Non-zero
+	 * means "not safe to change" and the bdi is left alone. */
+	int (*save)(void *ctx, const struct gov_dev *d);
+	/* After a restore of a bdi: its record may go. */
+	void (*restored)(void *ctx, const struct gov_dev *d);
+	/* A new decision was applied (or failed: d->err). */
+	void (*decided)(void *ctx, const struct gov_dev *d);
+	/* A bdi disappeared. */
+	void (*gone)(void *ctx, const struct gov_dev *d);
+};
+
+struct governor {
+	struct gov_config cfg;
+	const struct knobs_ops *ops;
+	void *kctx;
+	struct gov_hooks hooks;
+	int features;
+	struct gov_dev dev[GOV_MAX_DEV];
+	int ndev;
+	struct knobs_dev scan[GOV_MAX_DEV]; /* scratch for rescans */
+	bool want_rescan;
+	uint64_t pending_bytes;
+};
+
+/* `hooks` may be NULL. Does not touch the machine. */
+void gov_init(struct governor *g, const struct gov_config *cfg, const struct knobs_ops *ops,
+	      void *kctx, const struct gov_hooks *hooks);
+/* Replace the configuration (SIGHUP): every device is decided anew. */
+void gov_set_config(struct governor *g, const struct gov_config *cfg);
+/* Ask for a device rescan at the next tick (a uevent arrived). */
+static inline void gov_request_rescan(struct governor *g) { g->want_rescan = true; }
+/* One poll: rescan if asked, measure, decide, apply. Returns the delay until
+ * the next poll, in microseconds. */
+uint64_t gov_tick(struct governor *g, uint64_t now_usec);
+/* Give back every knob changed. 0, or the first error (all are tried). */
+int gov_restore(struct governor *g);
+
+struct gov_dev *gov_find(struct governor *g, const char *bdi);
+
+#endif
