@@ -1,18 +1,202 @@
+/* wbsim: the kernel's dirty throttling and writeback, simulated; every
+ * proposal of the seeds and wbgov's own policy side by side. */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sysexits.h>
+
 #include "lab/lab.h"
+#include "lab/plot.h"
+#include "lab/report.h"
+
+#define VERSION "0.1"
+#define MAX_POLICIES 32
+
+static void usage(FILE *f)
+{
+	fputs("Usage: wbsim list\n"
+	      "       wbsim run SCENARIO [--policy P]... [--param KEY=VALUE]...\n"
+	      "                 [--format table|csv|json] [--plot FILE.png|FILE.svg]\n"
+	      "       wbsim table [--param KEY=VALUE]... [--format table|csv|json]\n"
+	      "       wbsim --help | --version\n"
+	      "\n"
+	      "Simulates the Linux kernel's dirty-page throttling and writeback and runs the\n"
+	      "seeds' scenarios under each proposal. `run` without --policy runs them all.\n"
+	      "\n"
+	      "Params: mem=16G  speed=5MB/s  size=4G  target=1s  hz=250  bits=64\n"
+	      "        floor=4M  ceiling=256M   (sizes binary K/M/G, speeds decimal)\n"
+	      "\n"
+	      "Exit status: 0 ok, 64 bad usage or input, 69 gnuplot missing, 70 internal error,\n"
+	      "73 the plot could not be written. See wbsim(1).\n",
+	      f);
+}
+
+static int bad(const char *what, const char *arg)
+{
+	fprintf(stderr, "wbsim: %s: %s\n", what, arg);
+	return EX_USAGE;
+}
+
+static void list(void)
+{
+	printf("scenarios:\n");
+	for (int i = 0; i < scenario_count; i++)
+		printf("  %-18s %s\n", scenario_names[i], scenario_summary(scenario_names[i]));
+	printf("policies:\n");
+	for (int i = 0; i < proposal_count; i++)
+		printf("  %-13s %-26s %s\n", proposals[i].name, proposals[i].from, proposals[i].rule);
+}
+
+struct job {
+	const char *scenario;
+	const char *policy;
+};
+
+/* Run every job; on success fill res[] and, for each, its linux-64 base. */
+static int run_jobs(const struct job *jobs, int n, const struct sim_params *p, bool series,
+		    struct run_result *res, const struct run_result **base)
+{
+	for (int i = 0; i < n; i++) {
+		int r = lab_run(jobs[i].scenario, jobs[i].policy, p, series, &res[i]);
+		if (r) {
+			fprintf(stderr, "wbsim: %s under %s: %s\n", jobs[i].scenario, jobs[i].policy,
+				strerror(-r));
+			for (int k = 0; k < i; k++)
+				run_result_free(&res[k]);
+			return EX_SOFTWARE;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		base[i] = NULL;
+		for (int k = 0; k < n; k++)
+			if (!strcmp(res[k].scenario, res[i].scenario) &&
+			    !strcmp(res[k].policy, "linux-64"))
+				base[i] = &res[k];
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "param", required_argument, NULL, 'P' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "plot", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *policies[MAX_POLICIES];
+	int npol = 0, c, n = 0, rc = 0;
+	const char *cmd, *scenario = NULL, *plot = NULL;
+	enum report_format fmt = FMT_TABLE;
 	struct sim_params p = { 0 };
 	struct scenario sc;
-	struct run_result r;
-	if (argc < 3) return 64;
-	for (int i = 3; i < argc; i++) sim_param_set(&p, argv[i]);
-	if (scenario_build(argv[1], &p, &sc)) return 64;
-	int e = lab_run(argv[1], argv[2], &p, false, &r);
-	if (e) { fprintf(stderr, "err %d\n", e); return 1; }
-	printf("%s %s sim=%.1fs", r.scenario, r.policy, r.sim_seconds);
-	for (int c = 0; c < COL_COUNT; c++) if (r.has[c]) printf(" %s=%.2f", run_col_names[c], r.val[c]);
-	printf("\n");
-	return 0;
+	struct job *jobs;
+	struct run_result *res;
+	const struct run_result **base;
+
+	while ((c = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("wbsim %s\n", VERSION); return 0;
+		default: usage(stderr); return EX_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	cmd = argv[optind++];
+	if (strcmp(cmd, "list") && strcmp(cmd, "run") && strcmp(cmd, "table"))
+		return bad("unknown command", cmd);
+	if (!strcmp(cmd, "run")) {
+		if (optind >= argc || argv[optind][0] == '-')
+			return bad("run needs a scenario", "see `wbsim list`");
+		scenario = argv[optind++];
+	}
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		int r;
+		switch (c) {
+		case 'p':
+			if (!proposal_find(optarg))
+				return bad("unknown policy", optarg);
+			if (strcmp(cmd, "run"))
+				return bad("--policy goes with run", optarg);
+			if (npol == MAX_POLICIES)
+				return bad("too many policies", optarg);
+			policies[npol++] = optarg;
+			break;
+		case 'P':
+			r = sim_param_set(&p, optarg);
+			if (r == -ENOENT)
+				return bad("unknown param", optarg);
+			if (r)
+				return bad("malformed param value", optarg);
+			break;
+		case 'f':
+			if (report_format_parse(optarg, &fmt))
+				return bad("unknown format", optarg);
+			break;
+		case 'o':
+			if (strcmp(cmd, "run"))
+				return bad("--plot goes with run", optarg);
+			if (!strrchr(optarg, '.') ||
+			    (strcmp(strrchr(optarg, '.'), ".png") && strcmp(strrchr(optarg, '.'), ".svg")))
+				return bad("the plot file must end in .png or .svg", optarg);
+			plot = optarg;
+			break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return EX_USAGE;
+		}
+	}
+	if (optind < argc)
+		return bad("unexpected argument", argv[optind]);
+	if (!strcmp(cmd, "list")) {
+		list();
+		return 0;
+	}
+	if (scenario && scenario_build(scenario, &p, &sc))
+		return bad("unknown scenario", scenario);
+	if (!npol)
+		for (int i = 0; i < proposal_count; i++)
+			policies[npol++] = proposals[i].name;
+
+	n = scenario ? npol : scenario_count * proposal_count;
+	jobs = calloc((size_t)n, sizeof(*jobs));
+	res = calloc((size_t)n, sizeof(*res));
+	base = calloc((size_t)n, sizeof(*base));
+	if (!jobs || !res || !base) {
+		fprintf(stderr, "wbsim: out of memory\n");
+		return EX_OSERR;
+	}
+	for (int i = 0; i < n; i++) {
+		jobs[i].scenario = scenario ? scenario : scenario_names[i / proposal_count];
+		jobs[i].policy = scenario ? policies[i] : proposals[i % proposal_count].name;
+	}
+	rc = run_jobs(jobs, n, &p, plot != NULL, res, base);
+	if (!rc && plot) {
+		int r = plot_write(plot, res, n);
+		if (r == -ENOENT) {
+			fprintf(stderr, "wbsim: gnuplot is not installed: no plot written to %s\n", plot);
+			rc = EX_UNAVAILABLE;
+		} else if (r) {
+			fprintf(stderr, "wbsim: %s: the plot could not be written\n", plot);
+			rc = EX_CANTCREAT;
+		}
+	}
+	if (!rc && report_print(stdout, fmt, res, base, n)) {
+		fprintf(stderr, "wbsim: writing the results: %s\n", strerror(errno));
+		rc = EX_IOERR;
+	}
+	if (!rc || rc == EX_UNAVAILABLE || rc == EX_CANTCREAT)
+		for (int i = 0; i < n; i++)
+			run_result_free(&res[i]);
+	free(jobs);
+	free(res);
+	free(base);
+	return rc;
 }

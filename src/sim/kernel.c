@@ -48,6 +48,7 @@ struct device {
 };
 
 enum work_kind { W_NONE, W_SYNC, W_START_ALL, W_PERFILE, W_KUPDATE, W_BACKGROUND };
+enum flusher_phase { PH_WORKS, PH_START_ALL, PH_KUPDATE, PH_BACKGROUND, PH_END };
 
 /* One bdi with its root wb and its flusher. */
 struct wb {
@@ -76,6 +77,7 @@ struct wb {
 	uint64_t sync_queued, sync_done;
 	uint64_t sync_done_mark; /* dev->submitted when the last sync work finished */
 	enum work_kind work;
+	enum flusher_phase phase;
 	int64_t nr_pages;
 	uint64_t dirtied_before;
 	bool pass_active;
@@ -657,7 +659,55 @@ static void finish_work(struct sim_kernel *s, struct wb *w)
 	w->pass_active = false;
 }
 
-/* wb_workfn() -> wb_do_writeback(): works, start-all, kupdate, background. */
+/* The next work of one wb_do_writeback() pass: queued works, start-all,
+ * kupdate, background, each checked once per pass; W_NONE ends the pass. */
+static enum work_kind next_work(struct sim_kernel *s, struct wb *w)
+{
+	uint64_t interval = msecs_to_jiffies(&s->k, s->vm.dirty_writeback_centisecs * 10ULL);
+
+	w->dirtied_before = s->jif;
+	w->nr_pages = INT64_MAX;
+	switch (w->phase) {
+	case PH_WORKS:
+		if (sync_queued(w))
+			return W_SYNC;
+		if (w->perfile_kick) {
+			w->perfile_kick = false;
+			return W_PERFILE;
+		}
+		w->phase = PH_START_ALL;
+		/* fall through */
+	case PH_START_ALL: /* wb_check_start_all() */
+		w->phase = PH_KUPDATE;
+		if (w->start_all) {
+			w->start_all = false;
+			w->nr_pages = (int64_t)s->nr_dirty;
+			return W_START_ALL;
+		}
+		/* fall through */
+	case PH_KUPDATE: /* wb_check_old_data_flush() */
+		w->phase = PH_BACKGROUND;
+		if (s->vm.dirty_writeback_centisecs && s->jif >= w->last_old_flush + interval) {
+			w->last_old_flush = s->jif;
+			if (s->nr_dirty) {
+				w->nr_pages = (int64_t)s->nr_dirty;
+				return W_KUPDATE;
+			}
+		}
+		/* fall through */
+	case PH_BACKGROUND: /* wb_check_background_flush() */
+		w->phase = PH_END;
+		if (wb_over_bg_thresh(s, w))
+			return W_BACKGROUND;
+		/* fall through */
+	case PH_END:
+		break;
+	}
+	return W_NONE;
+}
+
+/* wb_workfn(): passes of wb_do_writeback() while works are queued, then
+ * sleep until the next wakeup. */
 static void flusher_run(struct sim_kernel *s, struct wb *w)
 {
 	int guard = 0;
@@ -670,36 +720,17 @@ static void flusher_run(struct sim_kernel *s, struct wb *w)
 		w->kick = false;
 		if (due)
 			w->wakeup_at = 0;
+		w->phase = PH_WORKS;
 	}
 	while (guard++ < 64) {
 		if (w->work == W_NONE) {
-			uint64_t interval = msecs_to_jiffies(&s->k, s->vm.dirty_writeback_centisecs * 10ULL);
-
-			w->dirtied_before = s->jif;
-			if (sync_queued(w)) {
-				w->work = W_SYNC;
-				w->nr_pages = INT64_MAX;
-			} else if (w->start_all) {
-				w->start_all = false;
-				w->work = W_START_ALL;
-				w->nr_pages = (int64_t)s->nr_dirty;
-			} else if (w->perfile_kick) {
-				w->perfile_kick = false;
-				w->work = W_PERFILE;
-				w->nr_pages = INT64_MAX;
-			} else if (s->vm.dirty_writeback_centisecs &&
-				   s->jif >= w->last_old_flush + interval && s->nr_dirty) {
-				w->last_old_flush = s->jif;
-				w->work = W_KUPDATE;
-				w->nr_pages = (int64_t)s->nr_dirty;
-			} else if (wb_over_bg_thresh(s, w)) {
-				w->work = W_BACKGROUND;
-				w->nr_pages = INT64_MAX;
-			} else {
+			w->work = next_work(s, w);
+			if (w->work == W_NONE) {
+				if (sync_queued(w) || w->perfile_kick) {
+					w->phase = PH_WORKS; /* another pass */
+					continue;
+				}
 				w->running = false;
-				if (s->vm.dirty_writeback_centisecs &&
-				    s->jif >= w->last_old_flush + interval)
-					w->last_old_flush = s->jif;
 				if (wb_has_dirty_io(w))
 					wb_wakeup_delayed(s, w);
 				return;

@@ -1,0 +1,151 @@
+#include <errno.h>
+#include <string.h>
+
+#include "lab/report.h"
+
+int report_format_parse(const char *s, enum report_format *ret)
+{
+	if (!strcmp(s, "table"))
+		*ret = FMT_TABLE;
+	else if (!strcmp(s, "csv"))
+		*ret = FMT_CSV;
+	else if (!strcmp(s, "json"))
+		*ret = FMT_JSON;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* Decimals per column: seconds to the millisecond, MiB to a tenth. */
+static const int decimals[COL_COUNT] = { 3, 3, 3, 1, 1, 3, 1, 1 };
+
+/* The thresholds behind each tag are explained in docs/proposals.md. */
+void report_verdict(const struct run_result *r, const struct run_result *base, char *buf,
+		    size_t len)
+{
+	size_t used = 0;
+
+#define TAG(cond, text)                                                                       \
+	do {                                                                                   \
+		if (cond)                                                                      \
+			used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", \
+						 used ? "," : "", text);                       \
+	} while (0)
+#define HAS(res, c) ((res) && (res)->has[c])
+	buf[0] = 0;
+	/* the seeds' complaint: sync (umount, eject) hangs */
+	TAG(HAS(r, COL_SYNC_AFTER) && r->val[COL_SYNC_AFTER] > 5.0, "sync-stall");
+	/* the copy "finished" long before the data was safe */
+	TAG(HAS(r, COL_WRITE_RETURN) && HAS(r, COL_DURABLE) &&
+		    r->val[COL_WRITE_RETURN] < 0.5 * r->val[COL_DURABLE],
+	    "lying-progress");
+	if (base && base != r) {
+		TAG(HAS(r, COL_FAST_WRITE) && HAS(base, COL_FAST_WRITE) &&
+			    r->val[COL_FAST_WRITE] < 0.97 * base->val[COL_FAST_WRITE],
+		    "slower-fast-device");
+		TAG(HAS(r, COL_DEVICE_WRITTEN) && HAS(base, COL_DEVICE_WRITTEN) &&
+			    r->val[COL_DEVICE_WRITTEN] > 1.05 * base->val[COL_DEVICE_WRITTEN] + 1.0,
+		    "more-io");
+		TAG(HAS(r, COL_FSYNC_P99) && HAS(base, COL_FSYNC_P99) &&
+			    r->val[COL_FSYNC_P99] > 1.5 * base->val[COL_FSYNC_P99] + 1.0,
+		    "fsync-latency");
+	}
+	/* another device's writers stalled for a visible time */
+	TAG(HAS(r, COL_OTHER_MAX_PAUSE) && r->val[COL_OTHER_MAX_PAUSE] >= 100.0, "stalls-others");
+#undef TAG
+#undef HAS
+	if (used >= len && len)
+		buf[len - 1] = 0;
+}
+
+static void cell(FILE *f, const struct run_result *r, int c, const char *none)
+{
+	if (r->has[c])
+		fprintf(f, "%.*f", decimals[c], r->val[c]);
+	else
+		fputs(none, f);
+}
+
+static void print_table(FILE *f, const struct run_result *res,
+			const struct run_result *const *base, int n)
+{
+	static const char *const head[COL_COUNT] = {
+		"write_s", "durable_s", "sync_s", "peak_MiB", "oth_pause_ms", "fsync99_ms",
+		"fast_MB/s", "dev_MiB",
+	};
+	const char *last = "";
+
+	for (int i = 0; i < n; i++) {
+		const struct run_result *r = &res[i];
+		char v[128];
+
+		if (strcmp(last, r->scenario)) {
+			fprintf(f, "%s%-18s %-13s", i ? "\n" : "", r->scenario, "policy");
+			for (int c = 0; c < COL_COUNT; c++)
+				fprintf(f, " %12s", head[c]);
+			fprintf(f, "  loses\n");
+			last = r->scenario;
+		}
+		fprintf(f, "%-18s %-13s", "", r->policy);
+		for (int c = 0; c < COL_COUNT; c++) {
+			char num[32] = "-";
+			if (r->has[c])
+				snprintf(num, sizeof(num), "%.*f", decimals[c], r->val[c]);
+			fprintf(f, " %12s", num);
+		}
+		report_verdict(r, base[i], v, sizeof(v));
+		fprintf(f, "  %s\n", v[0] ? v : "-");
+	}
+}
+
+static void print_csv(FILE *f, const struct run_result *res, int n)
+{
+	fputs("scenario,policy", f);
+	for (int c = 0; c < COL_COUNT; c++)
+		fprintf(f, ",%s", run_col_names[c]);
+	fputc('\n', f);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "%s,%s", res[i].scenario, res[i].policy);
+		for (int c = 0; c < COL_COUNT; c++) {
+			fputc(',', f);
+			cell(f, &res[i], c, "");
+		}
+		fputc('\n', f);
+	}
+}
+
+static void print_json(FILE *f, const struct run_result *res,
+		       const struct run_result *const *base, int n)
+{
+	fputs("[", f);
+	for (int i = 0; i < n; i++) {
+		char v[128], *p, *tok;
+
+		fprintf(f, "%s\n  {\"scenario\": \"%s\", \"policy\": \"%s\"", i ? "," : "",
+			res[i].scenario, res[i].policy);
+		for (int c = 0; c < COL_COUNT; c++) {
+			fprintf(f, ", \"%s\": ", run_col_names[c]);
+			cell(f, &res[i], c, "null");
+		}
+		report_verdict(&res[i], base[i], v, sizeof(v));
+		fputs(", \"loses\": [", f);
+		p = v;
+		for (int k = 0; (tok = strsep(&p, ",")) && *tok; k++)
+			fprintf(f, "%s\"%s\"", k ? ", " : "", tok);
+		fputs("]}", f);
+	}
+	fputs(n ? "\n]\n" : "]\n", f);
+}
+
+int report_print(FILE *f, enum report_format fmt, const struct run_result *res,
+		 const struct run_result *const *base, int n)
+{
+	switch (fmt) {
+	case FMT_TABLE: print_table(f, res, base, n); break;
+	case FMT_CSV: print_csv(f, res, n); break;
+	case FMT_JSON: print_json(f, res, base, n); break;
+	}
+	if (fflush(f) || ferror(f))
+		return -EIO;
+	return 0;
+}
