@@ -1,0 +1,330 @@
+/* The simulated kernel's behaviour on small machines built by hand, the
+ * simulated knobs, the parsers, and determinism of whole runs. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lab/lab.h"
+#include "sim/kernel.h"
+#include "sim/scenario.h"
+
+#define MB 1000000ULL
+
+static struct sim_kernel_cfg machine(void)
+{
+	struct sim_kernel_cfg k = {
+		.k = { .hz = 250, .long_bits = 64, .ncpus = 2 },
+		.mem_bytes = 4 * GIB, .kernel_bytes = 64 * MIB, .anon_bytes = 512 * MIB,
+		.reserve_bytes = 32 * MIB, .lowmem_bytes = 896 * MIB,
+	};
+	return k;
+}
+
+static struct sim_dev_cfg disk(uint64_t bps)
+{
+	struct sim_dev_cfg d = { .name = "sdx", .bus = BUS_USB, .fast_bps = bps, .slow_bps = bps,
+				 .queue_bytes = 16 * MIB };
+	return d;
+}
+
+static struct sim_task_cfg writer(uint64_t bytes, enum sim_task_end end)
+{
+	struct sim_task_cfg t = { .kind = TASK_COPY, .dev = 0, .files = 1, .file_bytes = bytes,
+				  .rate_bps = 1000 * MB, .end = end };
+	return t;
+}
+
+static void run_until(struct sim_kernel *s, uint64_t usec)
+{
+	while (sim_now_usec(s) < usec)
+		sim_step(s);
+}
+
+static void run_done(struct sim_kernel *s)
+{
+	while (!(sim_done(s, false) && sim_global_writeback(s) == 0) && sim_now_usec(s) < 3600000000ULL)
+		sim_step(s);
+}
+
+/* Thresholds on a 4 GiB machine: dirtyable = 4096 - 64 - 512 - 32 MiB
+ * = 3488 MiB = 892928 pages (+1); 20 % -> 819 * 892929 / 4096 = 178553. */
+static void test_global_limits(void **state)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(5 * MB);
+	struct sim_kernel *s = sim_kernel_new(&k, &d, 1, NULL, 0);
+	uint64_t thresh, bg, avail;
+
+	(void)state;
+	sim_global_limits(s, &thresh, &bg, &avail);
+	assert_int_equal(avail, 892929);
+	assert_int_equal(thresh, 819ULL * 892929 / 4096);
+	assert_int_equal(bg, 409ULL * 892929 / 4096);
+	sim_kernel_free(s);
+}
+
+/* 20 MiB below every threshold: nothing is written until the inode
+ * expires (30 s, seen at a 5 s kupdate wakeup), then all of it. */
+static void test_expiry_writes_old_data(void **state)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(100 * MB);
+	struct sim_task_cfg t = writer(20 * MIB, END_NONE);
+	struct sim_kernel *s;
+
+	(void)state;
+	k.k.ncpus = 1;
+	s = sim_kernel_new(&k, &d, 1, &t, 1);
+	/* give the device a writeout history so its share is not 0 */
+	run_until(s, 1000000);
+	assert_int_equal(sim_dev_dirty(s, 0) + sim_dev_writeback(s, 0) + bytes_to_pages(sim_dev_written_bytes(s, 0)),
+			 bytes_to_pages(20 * MIB));
+	run_until(s, 29000000);
+	run_until(s, 40000000);
+	assert_int_equal(sim_dev_written_bytes(s, 0), 20 * MIB);
+	assert_int_equal(sim_global_dirty(s), 0);
+	sim_kernel_free(s);
+}
+
+/* sync(2) waits for everything; it cannot be faster than dirty/bandwidth. */
+static void test_sync_waits_for_all(void **state)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(10 * MB);
+	struct sim_task_cfg t = writer(200 * MIB, END_SYNC);
+	struct sim_kernel *s = sim_kernel_new(&k, &d, 1, &t, 1);
+	const struct sim_task_stats *st;
+
+	(void)state;
+	run_done(s);
+	st = sim_task_stats(s, 0);
+	assert_true(st->finished);
+	assert_int_equal(sim_dev_written_bytes(s, 0), 200 * MIB);
+	/* 200 MiB fit under the 4 GiB machine's limits: write() returns at RAM speed */
+	assert_true(st->write_return_usec < 1000000);
+	/* the sync lasts until the device has it all: 209.7 MB at 10 MB/s */
+	assert_true(st->end_done_usec >= 20900000);
+	assert_true(st->end_done_usec <= 21300000);
+	assert_true(st->durable_usec <= st->end_done_usec);
+	sim_kernel_free(s);
+}
+
+/* strict_limit + max_bytes bound the device's dirty + writeback and pace
+ * the writer to the device. */
+static void test_strict_cap_bounds_dirty(void **state)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(10 * MB);
+	struct sim_task_cfg t = writer(100 * MIB, END_SYNC);
+	struct sim_kernel *s = sim_kernel_new(&k, &d, 1, &t, 1);
+	uint64_t peak = 0;
+	const struct sim_task_stats *st;
+
+	(void)state;
+	assert_int_equal(sim_bdi_write(s, 0, BDI_MAX_BYTES, 8 * MIB), 0);
+	assert_int_equal(sim_bdi_write(s, 0, BDI_STRICT_LIMIT, 1), 0);
+	while (!(sim_done(s, false) && sim_global_writeback(s) == 0)) {
+		uint64_t w = sim_dev_dirty(s, 0) + sim_dev_writeback(s, 0);
+		if (w > peak)
+			peak = w;
+		sim_step(s);
+	}
+	/* 8 MiB, plus what one poll interval may overshoot */
+	assert_true(pages_to_bytes(peak) <= 8 * MIB + MIB);
+	st = sim_task_stats(s, 0);
+	/* an honest progress bar: 104.9 MB at 10 MB/s */
+	assert_true(st->write_return_usec >= 9400000);
+	assert_true(st->end_done_usec - st->end_call_usec <= 1000000);
+	sim_kernel_free(s);
+}
+
+/* max_bytes alone does nothing below the global freerun point. */
+static void test_cap_without_strict_bounds_nothing(void **state)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(10 * MB);
+	struct sim_task_cfg t = writer(100 * MIB, END_NONE);
+	struct sim_kernel *s = sim_kernel_new(&k, &d, 1, &t, 1);
+
+	(void)state;
+	assert_int_equal(sim_bdi_write(s, 0, BDI_MAX_BYTES, 8 * MIB), 0);
+	run_until(s, 500000);
+	assert_true(sim_task_stats(s, 0)->write_return_usec > 0);
+	assert_true(pages_to_bytes(sim_dev_dirty(s, 0) + sim_dev_writeback(s, 0)) > 90 * MIB);
+	sim_kernel_free(s);
+}
+
+/* The kernel's knob semantics, through the simulated sysfs. */
+static void test_knob_semantics(void **state)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(10 * MB);
+	struct sim_kernel *s = sim_kernel_new(&k, &d, 1, NULL, 0);
+	uint64_t thresh, bg, avail, mb;
+
+	(void)state;
+	sim_global_limits(s, &thresh, &bg, &avail);
+	/* above the current global threshold: EINVAL, the old value stays */
+	assert_int_equal(sim_bdi_write(s, 0, BDI_MAX_BYTES, pages_to_bytes(thresh) + 2 * PAGE_SIZE), -EINVAL);
+	assert_int_equal(sim_bdi_read(s, 0, BDI_MAX_RATIO_FINE), RATIO_FULL);
+	/* 4 MiB of a 697 MiB threshold: 5734 ppm, below 1 % */
+	assert_int_equal(sim_bdi_write(s, 0, BDI_MAX_BYTES, 4 * MIB), 0);
+	assert_int_equal(sim_bdi_read(s, 0, BDI_MAX_RATIO_FINE), 1024ULL * 1000000 / thresh);
+	mb = sim_bdi_read(s, 0, BDI_MAX_BYTES);
+	assert_in_range(mb, 4 * MIB - 8192, 4 * MIB);
+	assert_int_equal(sim_bdi_read(s, 0, BDI_MAX_RATIO), 0); /* below 1 %: reads 0 */
+	/* dirty_bytes rescales the cap: it is a ratio of the threshold */
+	assert_int_equal(sim_vm_write(s, VM_DIRTY_BYTES, 64 * MIB), 0);
+	assert_int_equal(sim_vm_read(s, VM_DIRTY_RATIO), 0);
+	assert_true(sim_bdi_read(s, 0, BDI_MAX_BYTES) < MIB);
+	/* with dirty_bytes set no bdi can get a cap above it */
+	assert_int_equal(sim_bdi_write(s, 0, BDI_MAX_BYTES, 128 * MIB), -EINVAL);
+	assert_int_equal(sim_vm_write(s, VM_DIRTY_BYTES, 4096), -EINVAL);
+	assert_int_equal(sim_vm_write(s, VM_DIRTY_RATIO, 20), 0);
+	assert_int_equal(sim_vm_read(s, VM_DIRTY_BYTES), 0);
+	assert_int_equal(sim_bdi_write(s, 0, BDI_STRICT_LIMIT, 2), -EINVAL);
+	sim_kernel_free(s);
+}
+
+/* Linus's bytes: global dirty stays near 48 MiB. */
+static void test_bytes_limit_holds(void **state)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(20 * MB);
+	struct sim_task_cfg t = writer(300 * MIB, END_SYNC);
+	struct sim_kernel *s = sim_kernel_new(&k, &d, 1, &t, 1);
+	uint64_t peak = 0;
+
+	(void)state;
+	assert_int_equal(sim_vm_write(s, VM_DIRTY_BACKGROUND_BYTES, 16 * MIB), 0);
+	assert_int_equal(sim_vm_write(s, VM_DIRTY_BYTES, 48 * MIB), 0);
+	while (!(sim_done(s, false) && sim_global_writeback(s) == 0)) {
+		uint64_t g = sim_global_dirty(s) + sim_global_writeback(s);
+		if (g > peak)
+			peak = g;
+		sim_step(s);
+	}
+	assert_true(pages_to_bytes(peak) <= 50 * MIB);
+	assert_true(pages_to_bytes(peak) >= 40 * MIB);
+	sim_kernel_free(s);
+}
+
+/* A deleted file's dirty pages never reach the device. */
+static void test_delete_cancels_dirty(void **state)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(500 * MB);
+	struct sim_task_cfg t = writer(50 * MIB, END_NONE);
+	struct sim_kernel *s;
+
+	(void)state;
+	t.delete_at_usec = 2000000;
+	s = sim_kernel_new(&k, &d, 1, &t, 1);
+	run_until(s, 60000000);
+	assert_int_equal(sim_dev_written_bytes(s, 0), 0);
+	assert_int_equal(sim_global_dirty(s), 0);
+	sim_kernel_free(s);
+}
+
+static void test_parsers(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(parse_size("16G", &v), 0);
+	assert_int_equal(v, 16 * GIB);
+	assert_int_equal(parse_size("1.5MiB", &v), 0);
+	assert_int_equal(v, 3 * MIB / 2);
+	assert_int_equal(parse_size("4096", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(parse_size("4X", &v), -EINVAL);
+	assert_int_equal(parse_size("", &v), -EINVAL);
+	assert_int_equal(parse_size("-1", &v), -EINVAL);
+	assert_int_equal(parse_size("1.", &v), -EINVAL);
+	assert_int_equal(parse_speed("5", &v), 0);
+	assert_int_equal(v, 5 * MB);
+	assert_int_equal(parse_speed("5MB/s", &v), 0);
+	assert_int_equal(v, 5 * MB);
+	assert_int_equal(parse_speed("2.5G", &v), 0);
+	assert_int_equal(v, 2500 * MB);
+	assert_int_equal(parse_speed("300kB/s", &v), 0);
+	assert_int_equal(v, 300000);
+	assert_int_equal(parse_speed("5 MB", &v), -EINVAL);
+	assert_int_equal(parse_ms("1.25", &v), 0);
+	assert_int_equal(v, 1250);
+	assert_int_equal(parse_ms("2s", &v), 0);
+	assert_int_equal(v, 2000);
+	assert_int_equal(parse_ms("0.0001", &v), -EINVAL);
+	assert_int_equal(parse_size("99999999999999999999G", &v), -EINVAL);
+}
+
+static void test_params(void **state)
+{
+	struct sim_params p = { 0 };
+
+	(void)state;
+	assert_int_equal(sim_param_set(&p, "mem=8G"), 0);
+	assert_int_equal(p.mem_bytes, 8 * GIB);
+	assert_int_equal(sim_param_set(&p, "bits=32"), 0);
+	assert_int_equal(sim_param_set(&p, "bits=16"), -EINVAL);
+	assert_int_equal(sim_param_set(&p, "hz=999"), -EINVAL);
+	assert_int_equal(sim_param_set(&p, "colour=red"), -ENOENT);
+	assert_int_equal(sim_param_set(&p, "target"), -EINVAL);
+	assert_int_equal(sim_param_set(&p, "mem=1M"), -EINVAL); /* too small a machine */
+	assert_int_equal(sim_param_set(&p, "speed=0"), -EINVAL);
+}
+
+static void test_runs_are_deterministic(void **state)
+{
+	struct sim_params p = { 0 };
+	struct run_result a, b;
+
+	(void)state;
+	assert_int_equal(lab_run("slc-cliff", "wbgov", &p, true, &a), 0);
+	assert_int_equal(lab_run("slc-cliff", "wbgov", &p, true, &b), 0);
+	assert_memory_equal(a.val, b.val, sizeof(a.val));
+	assert_int_equal(a.series->n, b.series->n);
+	assert_memory_equal(a.series, b.series, sizeof(*a.series));
+	run_result_free(&a);
+	run_result_free(&b);
+	assert_int_equal(lab_run("nosuch", "wbgov", &p, false, &a), -ENOENT);
+	assert_int_equal(lab_run("usb-iso", "nosuch", &p, false, &a), -ENOENT);
+}
+
+/* The seeds: the 32-bit kernel stalls far less than the 64-bit one. */
+static void test_32_vs_64(void **state)
+{
+	struct sim_params p = { 0 };
+	struct run_result r64, r32;
+
+	(void)state;
+	assert_int_equal(lab_run("usb-iso", "linux-64", &p, false, &r64), 0);
+	assert_int_equal(lab_run("usb-iso", "linux-32", &p, false, &r32), 0);
+	assert_true(r64.val[COL_SYNC_AFTER] >= 60);
+	assert_true(r64.val[COL_WRITE_RETURN] < r64.val[COL_DURABLE] / 2);
+	assert_true(r32.val[COL_PEAK_DIRTY] <= r64.val[COL_PEAK_DIRTY] / 4);
+	assert_true(r32.val[COL_SYNC_AFTER] <= r64.val[COL_SYNC_AFTER] / 4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_global_limits),
+		cmocka_unit_test(test_expiry_writes_old_data),
+		cmocka_unit_test(test_sync_waits_for_all),
+		cmocka_unit_test(test_strict_cap_bounds_dirty),
+		cmocka_unit_test(test_cap_without_strict_bounds_nothing),
+		cmocka_unit_test(test_knob_semantics),
+		cmocka_unit_test(test_bytes_limit_holds),
+		cmocka_unit_test(test_delete_cancels_dirty),
+		cmocka_unit_test(test_parsers),
+		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_runs_are_deterministic),
+		cmocka_unit_test(test_32_vs_64),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
