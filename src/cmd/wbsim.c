@@ -103,13 +103,11 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("wbsim %s\n", VERSION); return 0;
-		default: usage(stderr); return EX_USAGE;
+		default: return EX_USAGE; /* getopt said which option */
 		}
 	}
-	if (optind >= argc) {
-		usage(stderr);
-		return EX_USAGE;
-	}
+	if (optind >= argc)
+		return bad("no command given", "try `wbsim --help`");
 	cmd = argv[optind++];
 	if (strcmp(cmd, "list") && strcmp(cmd, "run") && strcmp(cmd, "table"))
 		return bad("unknown command", cmd);
@@ -150,7 +148,7 @@ int main(int argc, char **argv)
 			plot = optarg;
 			break;
 		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return EX_USAGE;
+		default: return EX_USAGE; /* getopt said which option */
 		}
 	}
 	if (optind < argc)

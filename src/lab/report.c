@@ -127,6 +127,7 @@ static void print_json(FILE *f, const struct run_result *res,
 			fprintf(f, ", \"%s\": ", run_col_names[c]);
 			cell(f, &res[i], c, "null");
 		}
+		fprintf(f, ", \"simulated_s\": %.3f", res[i].sim_seconds);
 		report_verdict(&res[i], base[i], v, sizeof(v));
 		fputs(", \"loses\": [", f);
 		p = v;

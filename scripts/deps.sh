@@ -1,0 +1,20 @@
+#!/bin/sh
+# Installs the Debian packages wbgov needs to build, test and demo; does
+# nothing when they are all there. Needs root only when something is missing.
+set -eu
+PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev scdoc
+gnuplot-nox python3 time e2fsprogs btrfs-progs exfat-fuse exfatprogs fio util-linux"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	echo "scripts/deps.sh: missing Debian packages:$missing — run as root (sudo)" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# shellcheck disable=SC2086
+apt-get install -y -q $missing

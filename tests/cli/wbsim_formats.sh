@@ -1,0 +1,120 @@
+#!/bin/sh
+# Output formats: the CSV header and shape (10 fields a row, empty cells for
+# columns that do not apply), and JSON that parses, holds one object per
+# scenario x policy with null for the same cells, and a "loses" array.
+set -eu
+W="${BUILD:-build}/wbsim"
+me=${0##*/}
+fail() {
+	printf '%s: FAIL: %s\n' "$me" "$*" >&2
+	exit 1
+}
+[ -x "$W" ] || fail "no executable at $W (build it first: make)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' HUP INT TERM
+
+# ok NAME ARG...: wbsim ARG... must exit 0; stdout goes to $tmp/NAME
+ok() {
+	name=$1
+	shift
+	rc=0
+	"$W" "$@" >"$tmp/$name" 2>"$tmp/$name.err" || rc=$?
+	[ "$rc" -eq 0 ] || fail "wbsim $* exited $rc: $(head -n 3 "$tmp/$name.err")"
+	[ -s "$tmp/$name" ] || fail "wbsim $* wrote nothing to stdout"
+}
+
+header='scenario,policy,write_return_s,durable_s,sync_after_s,peak_dirty_mib,other_max_pause_ms,fsync_p99_ms,fast_write_mbps,device_written_mib'
+
+ok table.csv table --format csv
+ok run.csv run usb-iso --format csv
+
+# --- CSV ---
+for f in table.csv run.csv; do
+	got=$(head -n 1 "$tmp/$f")
+	[ "$got" = "$header" ] || fail "$f: CSV header is
+  '$got'
+want
+  '$header'"
+	# every row (header included) has exactly 10 comma-separated fields
+	bad=$(awk -F, 'NF != 10 { printf "line %d has %d fields: %s\n", NR, NF, $0; exit }' "$tmp/$f")
+	[ -z "$bad" ] || fail "$f: $bad"
+	# each value cell is empty or a plain decimal number
+	bad=$(awk -F, 'NR > 1 { for (i = 3; i <= 10; i++) if ($i != "" && $i !~ /^-?[0-9]+(\.[0-9]+)?$/) { printf "line %d field %d is \"%s\"\n", NR, i, $i; exit } }' "$tmp/$f")
+	[ -z "$bad" ] || fail "$f: value cell not a number: $bad"
+	[ "$(awk 'END { print NR }' "$tmp/$f")" -gt 1 ] || fail "$f: no data rows"
+done
+
+# cells that do not apply are empty: tempfiles has no durable_s/sync_after_s
+# (the files are deleted), usb-iso has no fsync_p99_ms (nothing fsyncs)
+n=$(awk -F, '$1 == "tempfiles"' "$tmp/table.csv" | awk 'END { print NR }')
+[ "$n" -gt 0 ] || fail "table CSV has no tempfiles rows"
+bad=$(awk -F, '$1 == "tempfiles" && ($4 != "" || $5 != "") { print; exit }' "$tmp/table.csv")
+[ -z "$bad" ] || fail "tempfiles row has non-empty durable_s or sync_after_s: $bad"
+bad=$(awk -F, '$1 == "usb-iso" && $8 != "" { print; exit }' "$tmp/table.csv" "$tmp/run.csv")
+[ -z "$bad" ] || fail "usb-iso row has non-empty fsync_p99_ms: $bad"
+# ...and cells that do apply are not: usb-iso's times, fsync-behind-slow's fsync
+bad=$(awk -F, '$1 == "usb-iso" && ($3 == "" || $4 == "" || $5 == "" || $10 == "") { print; exit }' "$tmp/run.csv")
+[ -z "$bad" ] || fail "usb-iso row is missing write_return_s/durable_s/sync_after_s/device_written_mib: $bad"
+bad=$(awk -F, '$1 == "fsync-behind-slow" && $8 == "" { print; exit }' "$tmp/table.csv")
+[ -z "$bad" ] || fail "fsync-behind-slow row is missing fsync_p99_ms: $bad"
+
+# --- table (the default format) ---
+ok default run usb-iso
+ok table.txt run usb-iso --format table
+cmp -s "$tmp/default" "$tmp/table.txt" || fail "run usb-iso without --format differs from --format table"
+
+# --- JSON ---
+command -v python3 >/dev/null 2>&1 || fail "python3 is required to validate the JSON output but was not found in PATH"
+python3 -c 'import json' 2>/dev/null || fail "python3 is in PATH but does not run (python3 -c 'import json' failed)"
+
+ok table.json table --format json
+ok run.json run usb-iso --format json
+
+for pair in "table.json table.csv" "run.json run.csv"; do
+	set -- $pair
+	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/$1" 2>"$tmp/pyerr" ||
+		fail "$1 is not valid JSON: $(tail -n 1 "$tmp/pyerr")"
+	# compare with the CSV of the same command: same objects in the same
+	# order, null exactly where the CSV cell is empty, equal numbers
+	python3 - "$tmp/$1" "$tmp/$2" >"$tmp/pyout" 2>&1 <<'EOF' || fail "$1: $(cat "$tmp/pyout")"
+import csv, json, sys
+doc = json.load(open(sys.argv[1]))
+rows = list(csv.reader(open(sys.argv[2])))
+head, rows = rows[0], rows[1:]
+if not isinstance(doc, list):
+    sys.exit("top level is %s, want an array" % type(doc).__name__)
+if len(doc) != len(rows):
+    sys.exit("%d objects, the CSV has %d rows" % (len(doc), len(rows)))
+want_keys = set(head) | {"loses"}
+seen = set()
+for i, (o, r) in enumerate(zip(doc, rows)):
+    where = "object %d" % i
+    if not isinstance(o, dict):
+        sys.exit("%s is a %s, want an object" % (where, type(o).__name__))
+    if set(o) != want_keys:
+        sys.exit("%s keys %s, want %s" % (where, sorted(o), sorted(want_keys)))
+    key = (o["scenario"], o["policy"])
+    where = "object %d (%s/%s)" % (i, key[0], key[1])
+    if key in seen:
+        sys.exit("%s appears twice" % where)
+    seen.add(key)
+    if [o["scenario"], o["policy"]] != r[:2]:
+        sys.exit("%s but CSV row %d is %s/%s" % (where, i + 1, r[0], r[1]))
+    for name, cell in zip(head[2:], r[2:]):
+        v = o[name]
+        if cell == "":
+            if v is not None:
+                sys.exit("%s: %s is %r, want null (empty in CSV)" % (where, name, v))
+        elif isinstance(v, bool) or not isinstance(v, (int, float)):
+            sys.exit("%s: %s is %r, want a number (CSV has %s)" % (where, name, v, cell))
+        elif abs(v - float(cell)) > 1e-9 * max(1.0, abs(v)):
+            sys.exit("%s: %s is %r, CSV has %s" % (where, name, v, cell))
+    if not isinstance(o["loses"], list) or not all(isinstance(t, str) and t for t in o["loses"]):
+        sys.exit("%s: loses is %r, want an array of strings" % (where, o["loses"]))
+if not any(o["loses"] for o in doc):
+    sys.exit("every loses array is empty")
+EOF
+done
+
+echo "$me: ok"

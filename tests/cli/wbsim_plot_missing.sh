@@ -1,0 +1,32 @@
+#!/bin/sh
+# --plot without gnuplot: exit status 69 (EX_UNAVAILABLE), a message about
+# gnuplot on stderr, and no plot file. gnuplot is hidden by running wbsim
+# with a PATH of one empty directory (popen() runs /bin/sh by its full path).
+set -eu
+W="${BUILD:-build}/wbsim"
+me=${0##*/}
+fail() {
+	printf '%s: FAIL: %s\n' "$me" "$*" >&2
+	exit 1
+}
+[ -x "$W" ] || fail "no executable at $W (build it first: make)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' HUP INT TERM
+mkdir "$tmp/emptybin"
+
+for ext in png svg; do
+	f=$tmp/none.$ext
+	rc=0
+	PATH=$tmp/emptybin "$W" run usb-iso --policy linux-64 --policy wbgov --plot "$f" \
+		>"$tmp/out" 2>"$tmp/err" || rc=$?
+	if [ "$rc" -ne 69 ]; then
+		how="exited $rc"
+		[ "$rc" -le 128 ] || how="$how (killed by signal $((rc - 128))$([ "$rc" -eq 141 ] && echo ', SIGPIPE'))"
+		fail "with no gnuplot in PATH, run usb-iso --plot $f $how, want 69; stderr: $(tr '\n' '|' <"$tmp/err")"
+	fi
+	grep -qi gnuplot "$tmp/err" || fail "with no gnuplot in PATH, stderr does not mention gnuplot: $(head -n 3 "$tmp/err")"
+	[ ! -s "$f" ] || fail "with no gnuplot in PATH, a plot file $f was written anyway"
+done
+
+echo "$me: ok"
