@@ -1,7 +1,11 @@
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "lab/plot.h"
 
@@ -69,23 +73,46 @@ int plot_script(FILE *f, const char *file, const struct run_result *res, int n)
 	return ferror(f) ? -EIO : 0;
 }
 
+/* Is `prog` an executable somewhere on PATH? */
+static bool on_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char dir[4096];
+
+	while (path && *path) {
+		size_t n = strcspn(path, ":");
+		if (n && n < sizeof(dir) - strlen(prog) - 2) {
+			snprintf(dir, sizeof(dir), "%.*s/%s", (int)n, path, prog);
+			if (access(dir, X_OK) == 0)
+				return true;
+		}
+		path += n + (path[n] == ':');
+	}
+	return false;
+}
+
 int plot_write(const char *file, const struct run_result *res, int n)
 {
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	FILE *p;
 	int r, st;
 
 	if (strcmp(ext(file), "png") && strcmp(ext(file), "svg"))
 		return -EINVAL;
+	if (!on_path("gnuplot"))
+		return -ENOENT;
 	p = popen("exec gnuplot >&2", "w"); /* its words go to stderr */
 	if (!p)
 		return -errno;
+	sigaction(SIGPIPE, &ign, &old); /* a gnuplot that dies is an error, not a signal */
 	r = plot_script(p, file, res, n);
 	st = pclose(p);
-	if (r)
-		return r;
+	sigaction(SIGPIPE, &old, NULL);
 	if (st == -1)
 		return -EIO;
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
-		return -ENOENT; /* the shell found no gnuplot */
+		return -ENOENT;
+	if (r)
+		return r;
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -EIO;
 }

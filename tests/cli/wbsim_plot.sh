@@ -21,8 +21,9 @@ trap 'exit 130' HUP INT TERM
 rc=0
 "$W" run usb-iso --policy linux-64 --policy wbgov >"$tmp/plain" 2>"$tmp/plain.err" || rc=$?
 [ "$rc" -eq 0 ] || fail "wbsim run usb-iso --policy linux-64 --policy wbgov exited $rc: $(head -n 3 "$tmp/plain.err")"
-grep -q usb-iso "$tmp/plain" && grep -q linux-64 "$tmp/plain" && grep -q wbgov "$tmp/plain" ||
-	fail "the table of run usb-iso --policy linux-64 --policy wbgov does not show usb-iso, linux-64 and wbgov"
+for w in usb-iso linux-64 wbgov; do
+	grep -q -e "$w" "$tmp/plain" || fail "the table of run usb-iso --policy linux-64 --policy wbgov does not show $w"
+done
 
 for ext in png svg; do
 	f=$tmp/p.$ext
