@@ -12,17 +12,22 @@ LDLIBS  += -lm
 
 MODEL_SRC  := $(wildcard src/model/*.c)
 POLICY_SRC := $(wildcard src/policy/*.c)
-KNOBS_SRC  := $(wildcard src/knobs/*.c)
+KNOBS_SRC  := src/knobs/knobs.c src/knobs/knobs_sim.c
 SIM_SRC    := $(wildcard src/sim/*.c)
 LAB_SRC    := $(wildcard src/lab/*.c)
 LIB_SRC    := $(MODEL_SRC) $(POLICY_SRC) $(KNOBS_SRC) $(SIM_SRC) $(LAB_SRC)
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# the real system: only wbgovd, wbgov and their tests link it
+SYS_SRC    := $(wildcard src/sys/*.c) src/knobs/knobs_real.c
+SYS_OBJ    := $(SYS_SRC:%.c=$(BUILD)/%.o)
+SYS_LIBS   := -linih -ludev
 
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check demo clean install man
-all: $(BUILD)/wbsim
+.PHONY: all check demo clean install man uninstall
+all: $(BUILD)/wbsim $(BUILD)/wbgovd $(BUILD)/wbgov
+.SECONDARY:
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -32,20 +37,65 @@ $(BUILD)/libwbgov.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+$(BUILD)/libwbgovsys.a: $(SYS_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
 $(BUILD)/wbsim: $(BUILD)/src/cmd/wbsim.o $(BUILD)/libwbgov.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libwbgov.a
+$(BUILD)/wbgovd: $(BUILD)/src/cmd/wbgovd.o $(BUILD)/libwbgovsys.a $(BUILD)/libwbgov.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(SYS_LIBS) $(LDLIBS)
+
+$(BUILD)/wbgov: $(BUILD)/src/cmd/wbgov.o $(BUILD)/libwbgovsys.a $(BUILD)/libwbgov.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(SYS_LIBS) $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libwbgovsys.a $(BUILD)/libwbgov.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(SYS_LIBS) $(LDLIBS)
 
 check: all $(UNIT_BIN)
 	@BUILD=$(BUILD) sh tests/run.sh
 
 demo: all
-	@sh tests/demo.sh $(BUILD)
+	@sh scripts/demo.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Man pages: man/NAME.N.scd -> $(BUILD)/man/NAME.N through scdoc; N is the
+# section. Separate from `all` so building needs no scdoc. The date in the
+# page is the last commit's, so a rebuild of the same tree gives the same page.
+SCDOC     ?= scdoc
+BINDIR    ?= $(PREFIX)/bin
+MANDIR    ?= $(PREFIX)/share/man
+BIN_PROGS := wbsim wbgovd wbgov
+MAN_SRC   := $(wildcard man/*.scd)
+MAN_PAGES := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
+
+man: $(MAN_PAGES)
+check: man
+
+$(BUILD)/man/%: man/%.scd
+	@mkdir -p $(dir $@)
+	SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || date +%s)} \
+		$(SCDOC) <$< >$@.tmp && mv $@.tmp $@
+
+install: all man
+	install -d '$(DESTDIR)$(BINDIR)'
+	install -m 755 $(BIN_PROGS:%=$(BUILD)/%) '$(DESTDIR)$(BINDIR)/'
+	@set -e; for p in $(MAN_PAGES); do \
+		d='$(DESTDIR)$(MANDIR)'/man$${p##*.}; \
+		echo "install -m 644 $$p $$d/"; \
+		install -d "$$d"; \
+		install -m 644 "$$p" "$$d/"; \
+	done
+
+uninstall:
+	rm -f $(BIN_PROGS:%='$(DESTDIR)$(BINDIR)'/%)
+	@set -e; for p in $(MAN_SRC:man/%.scd=%); do \
+		echo "rm -f '$(DESTDIR)$(MANDIR)'/man$${p##*.}/$$p"; \
+		rm -f '$(DESTDIR)$(MANDIR)'/man$${p##*.}/"$$p"; \
+	done

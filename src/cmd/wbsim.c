@@ -29,7 +29,7 @@ static void usage(FILE *f)
 	      "        floor=4M  ceiling=256M   (sizes binary K/M/G, speeds decimal)\n"
 	      "\n"
 	      "Exit status: 0 ok, 64 bad usage or input, 69 gnuplot missing, 70 internal error,\n"
-	      "73 the plot could not be written. See wbsim(1).\n",
+	      "71 out of memory, 73 the plot could not be written, 74 output error. See wbsim(1).\n",
 	      f);
 }
 

@@ -101,7 +101,8 @@ int plot_write(const char *file, const struct run_result *res, int n)
 		return -EINVAL;
 	if (!on_path("gnuplot"))
 		return -ENOENT;
-	p = popen("exec gnuplot >&2", "w"); /* its words go to stderr */
+	/* gnuplot prints the picture to stdout when it cannot open the file */
+	p = popen("exec gnuplot >/dev/null", "w");
 	if (!p)
 		return -errno;
 	sigaction(SIGPIPE, &ign, &old); /* a gnuplot that dies is an error, not a signal */

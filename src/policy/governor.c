@@ -31,8 +31,14 @@ struct gov_dev *gov_find(struct governor *g, const char *bdi)
 	return NULL;
 }
 
+static int restore_dev(struct governor *g, struct gov_dev *d);
+
+/* A bdi left the list. A pulled disk's bdi is gone with its knobs; a loop
+ * device's stays after detach and would hand our cap to its next user, so
+ * give back what is still there. */
 static void forget(struct governor *g, int i)
 {
+	restore_dev(g, &g->dev[i]);
 	if (g->hooks.gone)
 		g->hooks.gone(g->hooks.ctx, &g->dev[i]);
 	g->dev[i] = g->dev[--g->ndev];

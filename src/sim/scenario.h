@@ -2,6 +2,7 @@
 #ifndef WBGOV_SIM_SCENARIO_H
 #define WBGOV_SIM_SCENARIO_H
 
+#include "model/parse.h"
 #include "sim/kernel.h"
 
 enum task_role { ROLE_MAIN, ROLE_FAST, ROLE_MAIN_FAST, ROLE_OTHER };
@@ -40,12 +41,5 @@ const char *scenario_summary(const char *name);
 
 /* Parse "key=value" into `p`. 0; -ENOENT unknown key; -EINVAL bad value. */
 int sim_param_set(struct sim_params *p, const char *kv);
-
-/* Numbers with units: sizes take K/M/G/T (binary, optional "iB"), speeds
- * take k/M/G (decimal, optional "B/s"; a bare number is MB/s), durations in
- * seconds with up to three decimals. 0 or -EINVAL. */
-int parse_size(const char *s, uint64_t *ret);
-int parse_speed(const char *s, uint64_t *ret);
-int parse_ms(const char *s, uint64_t *ret);
 
 #endif

@@ -1,0 +1,364 @@
+/* wbgovd: gives every block device a dirty-cache limit worth a few seconds
+ * of its measured write speed, and gives every knob back on exit. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sysexits.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "knobs/knobs_real.h"
+#include "policy/governor.h"
+#include "sys/config.h"
+#include "sys/log.h"
+#include "sys/state.h"
+#include "sys/status.h"
+#include "sys/uevent.h"
+
+#define VERSION "0.1"
+
+static volatile sig_atomic_t got_term, got_hup;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		got_hup = 1;
+	else
+		got_term = 1;
+}
+
+struct daemon {
+	const char *config_path;
+	char state_path[PATH_MAX];
+	char status_path[PATH_MAX];
+	char pid_path[PATH_MAX];
+	struct knobs_real real;
+	struct state state;
+	struct governor gov;
+	bool status_dirty;
+	/* what was last logged per bdi, to log decisions, not every re-measure */
+	struct {
+		char bdi[KNOBS_NAME_MAX];
+		int why;
+		uint64_t max_bytes;
+		int err;
+	} logged[GOV_MAX_DEV];
+	int nlogged;
+};
+
+static uint64_t now_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000ULL + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static void usage(FILE *f)
+{
+	fputs("Usage: wbgovd [-c FILE] [--root DIR] [--state-dir DIR] [-v]\n"
+	      "       wbgovd -n [-c FILE]\n"
+	      "       wbgovd --help | --version\n"
+	      "\n"
+	      "Gives every block device a dirty page cache limit worth a few seconds of its\n"
+	      "measured write speed (strict_limit + max_bytes) and every knob back on exit.\n"
+	      "\n"
+	      "  -c, --config FILE   configuration (default " CONFIG_DEFAULT_PATH ")\n"
+	      "  -n, --check         check the configuration and exit\n"
+	      "      --root DIR      find /proc and /sys under DIR (tests)\n"
+	      "      --state-dir DIR where originals and status go (default /run/wbgov)\n"
+	      "  -v, --verbose       log measurements too\n"
+	      "\n"
+	      "Signals: TERM/INT restore and exit, HUP reloads the configuration.\n"
+	      "Exit status: 0 ok, 64 usage, 71 a knob could not be restored, 73 state dir,\n"
+	      "75 already running, 78 configuration. See wbgovd(8).\n",
+	      f);
+}
+
+static void fmt_bytes(char *buf, size_t len, uint64_t b)
+{
+	if (b >= GIB)
+		snprintf(buf, len, "%.1f GiB", (double)b / GIB);
+	else
+		snprintf(buf, len, "%.1f MiB", (double)b / MIB);
+}
+
+/* `sdb (SanDisk Cruzer, usb): 5.1 MB/s -> max_bytes 5.1 MiB, strict` */
+static void log_decision(struct daemon *dm, const struct gov_dev *d)
+{
+	char cap[32], bw[32], who[320];
+	int i;
+
+	for (i = 0; i < dm->nlogged && strcmp(dm->logged[i].bdi, d->info.bdi); i++)
+		;
+	if (i < dm->nlogged) {
+		uint64_t a = dm->logged[i].max_bytes, b = d->dec.max_bytes;
+		uint64_t diff = a > b ? a - b : b - a;
+		if (dm->logged[i].why == (int)d->dec.why && dm->logged[i].err == d->err &&
+		    diff * 10 <= a)
+			return; /* within 10 %: a re-measurement, not news */
+	} else if (dm->nlogged < GOV_MAX_DEV) {
+		i = dm->nlogged++;
+	} else {
+		return;
+	}
+	snprintf(dm->logged[i].bdi, sizeof(dm->logged[i].bdi), "%s", d->info.bdi);
+	dm->logged[i].why = (int)d->dec.why;
+	dm->logged[i].max_bytes = d->dec.max_bytes;
+	dm->logged[i].err = d->err;
+
+	snprintf(who, sizeof(who), "%s%s%s (%s%s%s)", d->info.disk,
+		 strcmp(d->info.disk, d->info.bdi) ? " bdi " : "",
+		 strcmp(d->info.disk, d->info.bdi) ? d->info.bdi : "",
+		 d->info.model[0] ? d->info.model : "unknown model", d->info.bus[0] ? ", " : "",
+		 d->info.bus);
+	if (d->meter.est_bps)
+		snprintf(bw, sizeof(bw), "%.1f MB/s", (double)d->meter.est_bps / 1e6);
+	else
+		snprintf(bw, sizeof(bw), "not measured yet");
+	fmt_bytes(cap, sizeof(cap), d->dec.max_bytes);
+	if (d->err)
+		log_warn("%s: %s -> max_bytes %s refused: %s %s (the previous value stays)", who, bw,
+			 cap, bdi_attr_names[d->err_attr], strerror(-d->err));
+	else if (!d->dec.govern)
+		log_info("%s: left alone (%s)", who, gov_why_text[d->dec.why]);
+	else if (!d->dec.strict)
+		log_info("%s: %s -> no cap (%s)", who, bw, gov_why_text[d->dec.why]);
+	else
+		log_info("%s: %s -> max_bytes %s, strict (%s)", who, bw, cap, gov_why_text[d->dec.why]);
+}
+
+static int hook_save(void *ctx, const struct gov_dev *d)
+{
+	struct daemon *dm = ctx;
+	int r = state_put_bdi(&dm->state, d->info.bdi, d->orig.strict_limit, d->orig.max_ratio_fine);
+
+	if (!r)
+		r = state_save(dm->state_path, &dm->state);
+	if (r)
+		log_err("%s: cannot record the original values in %s: %s; not changing it",
+			d->info.bdi, dm->state_path, strerror(-r));
+	return r;
+}
+
+static void hook_restored(void *ctx, const struct gov_dev *d)
+{
+	struct daemon *dm = ctx;
+
+	state_del_bdi(&dm->state, d->info.bdi);
+	state_save(dm->state_path, &dm->state);
+	log_info("%s: knobs given back (strict_limit %llu, max_ratio_fine %llu)", d->info.bdi,
+		 (unsigned long long)d->orig.strict_limit, (unsigned long long)d->orig.max_ratio_fine);
+}
+
+static void hook_decided(void *ctx, const struct gov_dev *d)
+{
+	struct daemon *dm = ctx;
+
+	dm->status_dirty = true;
+	log_decision(dm, d);
+}
+
+static void hook_gone(void *ctx, const struct gov_dev *d)
+{
+	struct daemon *dm = ctx;
+
+	dm->status_dirty = true;
+	log_info("%s (%s): gone", d->info.disk, d->info.bdi);
+	for (int i = 0; i < dm->nlogged; i++)
+		if (!strcmp(dm->logged[i].bdi, d->info.bdi))
+			dm->logged[i] = dm->logged[--dm->nlogged];
+}
+
+static void report_restore(void *ctx, const char *owner, const char *knob, int err)
+{
+	(void)ctx;
+	log_err("%s: could not give back %s: %s", owner, knob, strerror(-err));
+}
+
+/* Knobs a previous run left changed (SIGKILL, a crash): give them back first. */
+static int restore_leftovers(struct daemon *dm)
+{
+	int r = state_load(dm->state_path, &dm->state);
+
+	if (r == -ENOENT)
+		return 0;
+	if (r) {
+		log_err("%s: unreadable (%s); remove it after checking the knobs by hand",
+			dm->state_path, strerror(-r));
+		return r;
+	}
+	log_notice("%s: a previous run did not finish; giving its knobs back", dm->state_path);
+	if (state_restore(&knobs_real_ops, &dm->real, &dm->state, report_restore, dm))
+		return -EIO;
+	return state_save(dm->state_path, &dm->state);
+}
+
+/* One instance per state dir: a lock on the pid file. */
+static int take_lock(struct daemon *dm)
+{
+	char buf[32];
+	int fd = open(dm->pid_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+		buf[n > 0 ? n : 0] = 0;
+		buf[strcspn(buf, "\n")] = 0;
+		log_err("already running (pid %s, lock %s)", buf[0] ? buf : "?", dm->pid_path);
+		close(fd);
+		return -EBUSY;
+	}
+	if (ftruncate(fd, 0) == 0) {
+		int n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+		if (write(fd, buf, (size_t)n) != n)
+			log_warn("%s: could not write the pid", dm->pid_path);
+	}
+	return fd; /* kept open: the lock lives as long as the process */
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "check", no_argument, NULL, 'n' },
+		{ "root", required_argument, NULL, 'R' },
+		{ "state-dir", required_argument, NULL, 'S' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct daemon dm; /* large: not on the stack */
+	const char *state_dir = "/run/wbgov";
+	bool check = false;
+	struct gov_config cfg;
+	struct gov_hooks hooks = { .ctx = &dm, .save = hook_save, .restored = hook_restored,
+				   .decided = hook_decided, .gone = hook_gone };
+	struct uevent_mon *mon = NULL;
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block, orig;
+	char err[512];
+	int c, lockfd, rc = 0;
+
+	dm.config_path = CONFIG_DEFAULT_PATH;
+	dm.real.root = "/";
+	while ((c = getopt_long(argc, argv, "c:nvhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': dm.config_path = optarg; break;
+		case 'n': check = true; break;
+		case 'R': dm.real.root = optarg; break;
+		case 'S': state_dir = optarg; break;
+		case 'v': log_set_level(LOG_DEBUG_); break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("wbgovd %s\n", VERSION); return 0;
+		default: return EX_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "wbgovd: unexpected argument: %s\n", argv[optind]);
+		return EX_USAGE;
+	}
+	/* -n: a missing default file is fine (defaults), a named one must exist */
+	if (config_load(dm.config_path, strcmp(dm.config_path, CONFIG_DEFAULT_PATH) == 0, &cfg, err,
+			sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return EX_CONFIG;
+	}
+	if (check) {
+		printf("configuration OK\n");
+		return 0;
+	}
+	if (snprintf(dm.state_path, sizeof(dm.state_path), "%s/state", state_dir) >= PATH_MAX ||
+	    snprintf(dm.status_path, sizeof(dm.status_path), "%s/status", state_dir) >= PATH_MAX ||
+	    snprintf(dm.pid_path, sizeof(dm.pid_path), "%s/wbgovd.pid", state_dir) >= PATH_MAX) {
+		fprintf(stderr, "wbgovd: --state-dir too long\n");
+		return EX_USAGE;
+	}
+	if (mkdir(state_dir, 0755) < 0 && errno != EEXIST) {
+		log_err("%s: %s", state_dir, strerror(errno));
+		return EX_CANTCREAT;
+	}
+	lockfd = take_lock(&dm);
+	if (lockfd < 0)
+		return lockfd == -EBUSY ? EX_TEMPFAIL : EX_CANTCREAT;
+	if (restore_leftovers(&dm)) {
+		log_err("refusing to start over knobs whose original values are unknown");
+		return EX_SOFTWARE;
+	}
+
+	/* signals only interrupt ppoll(): no race between a flag and the wait */
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	if (uevent_open(&mon) < 0) {
+		log_warn("no uevents (netlink): rescanning devices every second instead");
+		mon = NULL;
+	}
+	gov_init(&dm.gov, &cfg, &knobs_real_ops, &dm.real, &hooks);
+	if (!(knobs_real_ops.features(&dm.real) & KNOBS_BDI_BYTES))
+		log_warn("this kernel has no per-device strict_limit/max_bytes (Linux < 6.2): "
+			 "devices are measured but not limited");
+	log_info("started: target %.1f s, floor %.1f MiB, ceiling %.1f MiB, %d [device] sections",
+		 (double)cfg.target_ms / 1000, (double)cfg.floor_bytes / MIB,
+		 (double)cfg.ceiling_bytes / MIB, cfg.nrules);
+
+	while (!got_term) {
+		uint64_t delay = gov_tick(&dm.gov, now_usec());
+		struct pollfd pfd = { .fd = mon ? uevent_fd(mon) : -1, .events = POLLIN };
+		struct timespec ts;
+
+		if (dm.status_dirty) {
+			status_write(dm.status_path, &dm.gov);
+			dm.status_dirty = false;
+		}
+		if (!mon && delay > GOV_POLL_IDLE_USEC)
+			delay = GOV_POLL_IDLE_USEC;
+		ts.tv_sec = (time_t)(delay / 1000000);
+		ts.tv_nsec = (long)(delay % 1000000) * 1000;
+		if (ppoll(mon ? &pfd : NULL, mon ? 1 : 0, &ts, &orig) > 0 && mon) {
+			if (uevent_drain(mon) > 0)
+				gov_request_rescan(&dm.gov);
+		}
+		if (!mon)
+			gov_request_rescan(&dm.gov);
+		if (got_hup) {
+			got_hup = 0;
+			if (config_load(dm.config_path, true, &cfg, err, sizeof(err)))
+				log_err("reload refused, keeping the running configuration: %s", err);
+			else {
+				gov_set_config(&dm.gov, &cfg);
+				log_info("configuration reloaded: %d [device] sections", cfg.nrules);
+			}
+		}
+	}
+	log_info("stopping: giving the knobs back");
+	if (gov_restore(&dm.gov)) {
+		log_err("some knobs could not be given back; they are recorded in %s (wbgov restore)",
+			dm.state_path);
+		rc = EX_OSERR;
+	} else if (state_restore(&knobs_real_ops, &dm.real, &dm.state, report_restore, &dm) ||
+		   state_save(dm.state_path, &dm.state)) {
+		rc = EX_OSERR;
+	}
+	unlink(dm.status_path);
+	uevent_close(mon);
+	unlink(dm.pid_path);
+	close(lockfd);
+	return rc;
+}

@@ -1,0 +1,14 @@
+/* The knobs backend over the running kernel: /proc and /sys under a root
+ * prefix ("/" in production, a fixture tree in tests). */
+#ifndef WBGOV_KNOBS_REAL_H
+#define WBGOV_KNOBS_REAL_H
+
+#include "knobs/knobs.h"
+
+struct knobs_real {
+	const char *root;
+};
+
+extern const struct knobs_ops knobs_real_ops;
+
+#endif

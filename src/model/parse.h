@@ -1,0 +1,15 @@
+/* Human units for the command line and the config file: sizes, speeds,
+ * durations. Pure. */
+#ifndef WBGOV_MODEL_PARSE_H
+#define WBGOV_MODEL_PARSE_H
+
+#include <stdint.h>
+
+/* Sizes take K/M/G/T (binary, optional "iB" or "B"); speeds take k/M/G
+ * (decimal, optional "B/s"; a bare number is MB/s); durations are seconds
+ * with up to three decimals and an optional "s", or "ms". 0 or -EINVAL. */
+int parse_size(const char *s, uint64_t *ret);
+int parse_speed(const char *s, uint64_t *ret);
+int parse_ms(const char *s, uint64_t *ret);
+
+#endif

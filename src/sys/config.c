@@ -1,0 +1,259 @@
+#include <errno.h>
+#include <stdarg.h>
+#include <ini.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/parse.h"
+#include "model/units.h"
+#include "sys/config.h"
+
+struct ctx {
+	const char *name;
+	struct gov_config *c;
+	char *err;
+	size_t errlen;
+	int line;          /* the line the reader gave last */
+	int err_line;      /* the first error's */
+	const char *text;  /* string input */
+	FILE *f;           /* file input */
+	char section[64];  /* the current [device ...] section */
+	char names[GOV_MAX_RULES][64];
+	int rule;          /* its index in c->rules, -1 in [global] */
+	unsigned nmatch[GOV_MAX_RULES];
+	bool fixed_size[GOV_MAX_RULES];
+	bool has_target[GOV_MAX_RULES];
+	unsigned seen_global; /* bit per global key: duplicates are errors */
+};
+
+static int fail(struct ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Keep the first error, as "FILE:LINE: what"; returns 0 for inih. */
+static int fail(struct ctx *x, const char *fmt, ...)
+{
+	if (!x->err_line) {
+		char what[256];
+		va_list ap;
+		x->err_line = x->line;
+		va_start(ap, fmt);
+		vsnprintf(what, sizeof(what), fmt, ap);
+		va_end(ap);
+		snprintf(x->err, x->errlen, "%s:%d: %s", x->name, x->line, what);
+	}
+	return 0;
+}
+
+/* ini_reader: one line per call, counting lines for the messages. */
+static char *reader(char *str, int num, void *stream)
+{
+	struct ctx *x = stream;
+
+	if (x->f) {
+		if (!fgets(str, num, x->f))
+			return NULL;
+	} else {
+		size_t n = 0;
+		if (!*x->text)
+			return NULL;
+		while (x->text[n] && x->text[n] != '\n' && n + 2 < (size_t)num)
+			n++;
+		if (x->text[n] == '\n')
+			n++;
+		memcpy(str, x->text, n);
+		str[n] = 0;
+		x->text += n;
+	}
+	x->line++;
+	return str;
+}
+
+static int new_rule(struct ctx *x, const char *section)
+{
+	struct gov_config *c = x->c;
+
+	for (int i = 0; i < c->nrules; i++)
+		if (!strcmp(x->names[i], section))
+			return fail(x, "[%s] appears twice", section);
+	if (c->nrules == GOV_MAX_RULES)
+		return fail(x, "too many [device] sections (at most %s)", "32");
+	x->rule = c->nrules++;
+	memset(&c->rules[x->rule], 0, sizeof(c->rules[x->rule]));
+	c->rules[x->rule].mode = MODE_TIME;
+	c->rules[x->rule].line = (unsigned)x->line;
+	snprintf(x->section, sizeof(x->section), "%.63s", section);
+	snprintf(x->names[x->rule], sizeof(x->names[x->rule]), "%.63s", section);
+	return 1;
+}
+
+static int global_key(struct ctx *x, const char *key, const char *val)
+{
+	static const char *const keys[] = { "target", "floor", "ceiling", "initial" };
+	struct gov_config *c = x->c;
+	uint64_t v;
+	int k;
+
+	for (k = 0; k < 4 && strcmp(key, keys[k]); k++)
+		;
+	if (k == 4)
+		return fail(x, "unknown key \"%s\" in [global] (target, floor, ceiling, initial)", key);
+	if (x->seen_global & (1u << k))
+		return fail(x, "\"%s\" is set twice", key);
+	x->seen_global |= 1u << k;
+	if (k == 0) {
+		if (parse_ms(val, &v) || v < 100 || v > 60000)
+			return fail(x, "target = \"%s\": want seconds from 0.1 to 60, like 1s or 1500ms", val);
+		c->target_ms = v;
+		return 1;
+	}
+	if (parse_size(val, &v) || v < PAGE_SIZE)
+		return fail(x, "%s = \"%s\": want a size of at least 4096 bytes, like 4M", key, val);
+	if (k == 1)
+		c->floor_bytes = v;
+	else if (k == 2)
+		c->ceiling_bytes = v;
+	else
+		c->initial_bytes = v;
+	return 1;
+}
+
+static int device_key(struct ctx *x, const char *key, const char *val)
+{
+	struct gov_rule *r = &x->c->rules[x->rule];
+	uint64_t v;
+
+	if (!strcmp(key, "serial") || !strcmp(key, "model") || !strcmp(key, "bus") ||
+	    !strcmp(key, "devnum")) {
+		unsigned a, b;
+		char tail;
+		if (x->nmatch[x->rule]++)
+			return fail(x, "[%s] already has a match key; one of serial, model, bus, devnum",
+				    x->section);
+		if (!*val || strlen(val) >= sizeof(r->value))
+			return fail(x, "%s = \"%s\": want a non-empty value of at most 63 characters", key, val);
+		if (!strcmp(key, "devnum") && sscanf(val, "%u:%u%c", &a, &b, &tail) != 2)
+			return fail(x, "devnum = \"%s\": want MAJOR:MINOR, like 8:16", val);
+		r->kind = key[0] == 's' ? MATCH_SERIAL : key[0] == 'm' ? MATCH_MODEL :
+			  key[0] == 'b' ? MATCH_BUS : MATCH_DEVNUM;
+		snprintf(r->value, sizeof(r->value), "%s", val);
+		return 1;
+	}
+	if (!strcmp(key, "mode")) {
+		if (!strcmp(val, "time"))
+			r->mode = MODE_TIME;
+		else if (!strcmp(val, "fixed"))
+			r->mode = MODE_FIXED;
+		else if (!strcmp(val, "off"))
+			r->mode = MODE_OFF;
+		else
+			return fail(x, "mode = \"%s\": want time, fixed or off", val);
+		return 1;
+	}
+	if (!strcmp(key, "max_bytes")) {
+		if (parse_size(val, &v) || v < PAGE_SIZE)
+			return fail(x, "max_bytes = \"%s\": want a size of at least 4096 bytes, like 16M", val);
+		r->fixed_bytes = v;
+		x->fixed_size[x->rule] = true;
+		return 1;
+	}
+	if (!strcmp(key, "target")) {
+		if (parse_ms(val, &v) || v < 100 || v > 60000)
+			return fail(x, "target = \"%s\": want seconds from 0.1 to 60, like 2s", val);
+		r->target_ms = v;
+		x->has_target[x->rule] = true;
+		return 1;
+	}
+	return fail(x, "unknown key \"%s\" in [%s] (serial, model, bus, devnum, mode, max_bytes, target)",
+		    key, x->section);
+}
+
+static int handler(void *user, const char *section, const char *key, const char *val)
+{
+	struct ctx *x = user;
+
+	if (!*section || !strcmp(section, "global")) {
+		x->rule = -1;
+		return global_key(x, key, val);
+	}
+	if (strncmp(section, "device", 6) || (section[6] && section[6] != ' '))
+		return fail(x, "unknown section [%s] (global, or device NAME)", section);
+	if (x->rule < 0 || strcmp(x->section, section)) {
+		if (!new_rule(x, section))
+			return 0;
+	}
+	return device_key(x, key, val);
+}
+
+/* Checks that need a whole section. */
+static int finish(struct ctx *x)
+{
+	struct gov_config *c = x->c;
+
+	for (int i = 0; i < c->nrules && !x->err_line; i++) {
+		struct gov_rule *r = &c->rules[i];
+		x->line = (int)r->line;
+		if (!x->nmatch[i])
+			fail(x, "this [device] section has no match key (serial, model, bus or devnum)");
+		else if (r->mode == MODE_FIXED && !x->fixed_size[i])
+			fail(x, "mode fixed needs max_bytes");
+		else if (r->mode != MODE_FIXED && x->fixed_size[i])
+			fail(x, "max_bytes goes with mode fixed");
+		else if (r->mode != MODE_TIME && x->has_target[i])
+			fail(x, "target goes with mode time");
+	}
+	if (!x->err_line && c->floor_bytes > c->ceiling_bytes) {
+		x->line = 0;
+		snprintf(x->err, x->errlen, "%s: floor is above ceiling", x->name);
+		return -EINVAL;
+	}
+	return x->err_line ? -EINVAL : 0;
+}
+
+static int parse(struct ctx *x)
+{
+	int r;
+
+	gov_config_defaults(x->c);
+	x->rule = -1;
+	r = ini_parse_stream(reader, x, handler, x);
+	if (r > 0 && !x->err_line) { /* a syntax error inih found itself */
+		x->err_line = r;
+		snprintf(x->err, x->errlen, "%s:%d: not a section, key = value, or comment", x->name, r);
+	}
+	if (x->err_line)
+		return -EINVAL;
+	if (r < 0) {
+		snprintf(x->err, x->errlen, "%s: out of memory", x->name);
+		return -ENOMEM;
+	}
+	return finish(x);
+}
+
+int config_parse_string(const char *name, const char *text, struct gov_config *c, char *err,
+			size_t errlen)
+{
+	struct ctx x = { .name = name, .c = c, .err = err, .errlen = errlen, .text = text };
+
+	err[0] = 0;
+	return parse(&x);
+}
+
+int config_load(const char *path, bool missing_ok, struct gov_config *c, char *err, size_t errlen)
+{
+	struct ctx x = { .name = path, .c = c, .err = err, .errlen = errlen };
+	int r;
+
+	err[0] = 0;
+	x.f = fopen(path, "re");
+	if (!x.f) {
+		r = -errno;
+		if (r == -ENOENT && missing_ok) {
+			gov_config_defaults(c);
+			return 0;
+		}
+		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+		return r;
+	}
+	r = parse(&x);
+	fclose(x.f);
+	return r;
+}

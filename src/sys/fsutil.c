@@ -1,0 +1,105 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sys/fsutil.h"
+
+int path_at(char *buf, size_t len, const char *root, const char *fmt, ...)
+{
+	va_list ap;
+	size_t rl;
+	int n;
+
+	if (!root || !strcmp(root, "/"))
+		root = "";
+	rl = strlen(root);
+	if (rl >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, root, rl);
+	va_start(ap, fmt);
+	n = vsnprintf(buf + rl, len - rl, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - rl)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int read_text(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < len) {
+		ssize_t n = read(fd, buf + got, len - 1 - got);
+		if (n < 0) {
+			int e = errno;
+			if (e == EINTR)
+				continue;
+			close(fd);
+			return -e;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = 0;
+	if (got && buf[got - 1] == '\n')
+		buf[got - 1] = 0;
+	return 0;
+}
+
+int parse_u64(const char *s, uint64_t *ret)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		if (v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10)
+			return -ERANGE;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*ret = v;
+	return 0;
+}
+
+int read_u64(const char *path, uint64_t *ret)
+{
+	char buf[32];
+	int r = read_text(path, buf, sizeof(buf));
+
+	if (r)
+		return r;
+	return parse_u64(buf, ret);
+}
+
+int write_u64(const char *path, uint64_t v)
+{
+	char buf[32];
+	int fd, n;
+	ssize_t w;
+
+	n = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)v);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do
+		w = write(fd, buf, (size_t)n);
+	while (w < 0 && errno == EINTR);
+	if (w < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	if (close(fd) < 0)
+		return -errno;
+	return w == n ? 0 : -EIO;
+}

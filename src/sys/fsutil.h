@@ -1,0 +1,28 @@
+/* Small files of /proc and /sys, every path under a root prefix (tests point
+ * it at a fixture tree). Readers return 0 or -errno and fill ret_* only on
+ * success. */
+#ifndef WBGOV_SYS_FSUTIL_H
+#define WBGOV_SYS_FSUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* root + the formatted path; -ENAMETOOLONG if it does not fit. */
+int path_at(char *buf, size_t len, const char *root, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* The whole file (at most len - 1 bytes), NUL-terminated, one trailing
+ * newline removed. */
+int read_text(const char *path, char *buf, size_t len);
+
+/* A file holding one unsigned decimal number (and a newline). */
+int read_u64(const char *path, uint64_t *ret);
+
+/* Write a decimal number the way `echo N > file` does; -errno on failure
+ * (the kernel keeps the previous value). */
+int write_u64(const char *path, uint64_t v);
+
+/* Parse an unsigned decimal number that fills the whole string. */
+int parse_u64(const char *s, uint64_t *ret);
+
+#endif

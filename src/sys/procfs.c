@@ -1,0 +1,147 @@
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "sys/fsutil.h"
+#include "sys/procfs.h"
+
+int procfs_parse_meminfo(const char *text, uint64_t *ret_dirty, uint64_t *ret_writeback)
+{
+	const char *p;
+	unsigned long long d, w;
+
+	p = strstr(text, "\nDirty:");
+	if (!p || sscanf(p + 7, "%llu kB", &d) != 1)
+		return -EINVAL;
+	p = strstr(text, "\nWriteback:");
+	if (!p || sscanf(p + 11, "%llu kB", &w) != 1)
+		return -EINVAL;
+	*ret_dirty = d * 1024;
+	*ret_writeback = w * 1024;
+	return 0;
+}
+
+int procfs_meminfo(const char *root, uint64_t *ret_dirty, uint64_t *ret_writeback)
+{
+	char p[PATH_MAX], buf[8192];
+	int r;
+
+	if ((r = path_at(p, sizeof(p), root, "/proc/meminfo")))
+		return r;
+	if ((r = read_text(p, buf + 1, sizeof(buf) - 1)))
+		return r;
+	buf[0] = '\n'; /* so that the first line matches "\nName:" too */
+	return procfs_parse_meminfo(buf, ret_dirty, ret_writeback);
+}
+
+int procfs_vm_read(const char *root, enum vm_knob k, uint64_t *ret)
+{
+	char p[PATH_MAX];
+	int r;
+
+	if ((r = path_at(p, sizeof(p), root, "/proc/sys/vm/%s", vm_knob_names[k])))
+		return r;
+	return read_u64(p, ret);
+}
+
+int procfs_vm_write(const char *root, enum vm_knob k, uint64_t v)
+{
+	char p[PATH_MAX];
+	int r;
+
+	if ((r = path_at(p, sizeof(p), root, "/proc/sys/vm/%s", vm_knob_names[k])))
+		return r;
+	return write_u64(p, v);
+}
+
+/* The whole disk a block device name belongs to ("sdb1" -> "sdb"). */
+static void whole_disk(const char *root, const char *name, char *disk, size_t len)
+{
+	char p[PATH_MAX], real[PATH_MAX];
+
+	snprintf(disk, len, "%s", name);
+	if (path_at(p, sizeof(p), root, "/sys/class/block/%s/partition", name))
+		return;
+	if (access(p, F_OK) != 0)
+		return;
+	path_at(p, sizeof(p), root, "/sys/class/block/%s/..", name);
+	if (realpath(p, real)) {
+		char *base = strrchr(real, '/');
+		if (base)
+			snprintf(disk, len, "%s", base + 1);
+	}
+}
+
+/* mountinfo escapes blanks as \040 etc. */
+static void unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] && s[3]) {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = 0;
+}
+
+int procfs_mounts(const char *root, const char *disk, char *buf, size_t len)
+{
+	char p[PATH_MAX], line[4096];
+	FILE *f;
+	int n = 0, r;
+	size_t used = 0;
+
+	buf[0] = 0;
+	if ((r = path_at(p, sizeof(p), root, "/proc/self/mountinfo")))
+		return r;
+	f = fopen(p, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char mnt[PATH_MAX], src[PATH_MAX], d[64];
+		char *dash = strstr(line, " - ");
+
+		if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(dash + 3, "%*s %4095s", src) != 1)
+			continue;
+		if (strncmp(src, "/dev/", 5))
+			continue;
+		whole_disk(root, src + 5, d, sizeof(d));
+		if (strcmp(d, disk))
+			continue;
+		unescape(mnt);
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", n ? " " : "", mnt);
+		n++;
+	}
+	fclose(f);
+	if (used >= len && len)
+		buf[len - 1] = 0;
+	return n;
+}
+
+int procfs_disk_of_path(const char *root, const char *path, char *disk, size_t len)
+{
+	struct stat st;
+	char p[PATH_MAX], real[PATH_MAX], *base;
+	dev_t dev;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+	if (path_at(p, sizeof(p), root, "/sys/dev/block/%u:%u", major(dev), minor(dev)))
+		return -ENAMETOOLONG;
+	if (!realpath(p, real))
+		return -ENOENT; /* btrfs, tmpfs...: an anonymous device */
+	base = strrchr(real, '/');
+	whole_disk(root, base ? base + 1 : real, disk, len);
+	return 0;
+}

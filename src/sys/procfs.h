@@ -1,0 +1,25 @@
+/* /proc: meminfo, the vm.dirty_* sysctls, mountinfo. Paths under `root`. */
+#ifndef WBGOV_SYS_PROCFS_H
+#define WBGOV_SYS_PROCFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/limits.h"
+
+/* Dirty and Writeback of /proc/meminfo, in bytes. */
+int procfs_meminfo(const char *root, uint64_t *ret_dirty, uint64_t *ret_writeback);
+/* Parse meminfo text (for tests): both fields are required. */
+int procfs_parse_meminfo(const char *text, uint64_t *ret_dirty, uint64_t *ret_writeback);
+
+int procfs_vm_read(const char *root, enum vm_knob k, uint64_t *ret);
+int procfs_vm_write(const char *root, enum vm_knob k, uint64_t v);
+
+/* The mount points of `disk` and its partitions, space-separated into buf
+ * ("" when none). Returns the count or -errno. */
+int procfs_mounts(const char *root, const char *disk, char *buf, size_t len);
+
+/* The disk holding `path` (a file, directory or /dev node): fills `disk`. */
+int procfs_disk_of_path(const char *root, const char *path, char *disk, size_t len);
+
+#endif

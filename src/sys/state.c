@@ -1,0 +1,173 @@
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sys/state.h"
+
+int state_load(const char *path, struct state *st)
+{
+	char line[512];
+	FILE *f;
+	int lineno = 0, r = 0;
+
+	memset(st, 0, sizeof(*st));
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char bdi[KNOBS_NAME_MAX];
+		unsigned long long a, b;
+
+		lineno++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (sscanf(line, "bdi %63s strict_limit %llu max_ratio_fine %llu", bdi, &a, &b) == 3) {
+			if (state_put_bdi(st, bdi, a, b)) {
+				r = -E2BIG;
+				break;
+			}
+		} else if (!strncmp(line, "vm ", 3)) {
+			char *p = line + 3, *tok, *save = NULL;
+			int k = 0;
+			for (tok = strtok_r(p, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save), k++) {
+				unsigned long long v;
+				if (k >= 2 * VM_KNOB_COUNT)
+					break;
+				if (k % 2 == 0) {
+					if (strcmp(tok, vm_knob_names[k / 2]))
+						break;
+				} else {
+					if (sscanf(tok, "%llu", &v) != 1)
+						break;
+					st->vm[k / 2] = v;
+				}
+			}
+			if (k != 2 * VM_KNOB_COUNT) {
+				r = -EINVAL;
+				break;
+			}
+			st->vm_saved = true;
+		} else {
+			r = -EINVAL;
+			break;
+		}
+	}
+	fclose(f);
+	return r;
+}
+
+int state_save(const char *path, const struct state *st)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+
+	if (!st->n && !st->vm_saved) {
+		if (unlink(path) < 0 && errno != ENOENT)
+			return -errno;
+		return 0;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	fprintf(f, "# wbgov: the values found on the knobs wbgovd changed; `wbgov restore` gives them back\n");
+	for (int i = 0; i < st->n; i++)
+		fprintf(f, "bdi %s strict_limit %llu max_ratio_fine %llu\n", st->bdi[i].bdi,
+			(unsigned long long)st->bdi[i].strict_limit,
+			(unsigned long long)st->bdi[i].max_ratio_fine);
+	if (st->vm_saved) {
+		fputs("vm", f);
+		for (int k = 0; k < VM_KNOB_COUNT; k++)
+			fprintf(f, " %s %llu", vm_knob_names[k], (unsigned long long)st->vm[k]);
+		fputc('\n', f);
+	}
+	if (fflush(f) || fsync(fileno(f)) || ferror(f)) {
+		int e = errno ? errno : EIO;
+		fclose(f);
+		unlink(tmp);
+		return -e;
+	}
+	if (fclose(f))
+		return -errno;
+	if (rename(tmp, path) < 0) {
+		int e = errno;
+		unlink(tmp);
+		return -e;
+	}
+	return 0;
+}
+
+int state_put_bdi(struct state *st, const char *bdi, uint64_t strict_limit, uint64_t max_ratio_fine)
+{
+	int i;
+
+	for (i = 0; i < st->n; i++)
+		if (!strcmp(st->bdi[i].bdi, bdi))
+			return 0; /* the first record is what was found; keep it */
+	if (st->n == STATE_MAX)
+		return -E2BIG;
+	snprintf(st->bdi[i].bdi, sizeof(st->bdi[i].bdi), "%s", bdi);
+	st->bdi[i].strict_limit = strict_limit;
+	st->bdi[i].max_ratio_fine = max_ratio_fine;
+	st->n++;
+	return 0;
+}
+
+void state_del_bdi(struct state *st, const char *bdi)
+{
+	for (int i = 0; i < st->n; i++)
+		if (!strcmp(st->bdi[i].bdi, bdi)) {
+			st->bdi[i] = st->bdi[--st->n];
+			return;
+		}
+}
+
+static bool gone(int r) { return r == -ENOENT || r == -ENODEV; }
+
+int state_restore(const struct knobs_ops *ops, void *kctx, struct state *st,
+		  void (*report)(void *ctx, const char *owner, const char *knob, int err), void *ctx)
+{
+	int failures = 0;
+
+	for (int i = 0; i < st->n;) {
+		struct state_bdi *b = &st->bdi[i];
+		int r1 = knobs_bdi_set(ops, kctx, b->bdi, BDI_MAX_RATIO_FINE, b->max_ratio_fine);
+		int r2 = knobs_bdi_set(ops, kctx, b->bdi, BDI_STRICT_LIMIT, b->strict_limit);
+
+		if (r1 < 0 && !gone(r1) && report)
+			report(ctx, b->bdi, "max_ratio_fine", r1);
+		if (r2 < 0 && !gone(r2) && report)
+			report(ctx, b->bdi, "strict_limit", r2);
+		if ((r1 >= 0 || gone(r1)) && (r2 >= 0 || gone(r2))) {
+			*b = st->bdi[--st->n];
+			continue;
+		}
+		failures++;
+		i++;
+	}
+	if (st->vm_saved) {
+		/* the *_bytes twin of a ratio reads 0 and cannot be written 0: write
+		 * whichever of each pair was in force, bytes or ratio */
+		static const enum vm_knob pairs[2][2] = {
+			{ VM_DIRTY_BACKGROUND_BYTES, VM_DIRTY_BACKGROUND_RATIO },
+			{ VM_DIRTY_BYTES, VM_DIRTY_RATIO },
+		};
+		int bad = 0;
+		for (int p = 0; p < 2; p++) {
+			enum vm_knob k = st->vm[pairs[p][0]] ? pairs[p][0] : pairs[p][1];
+			int r = knobs_vm_set(ops, kctx, k, st->vm[k]);
+			if (r < 0) {
+				bad++;
+				if (report)
+					report(ctx, "vm", vm_knob_names[k], r);
+			}
+		}
+		if (!bad)
+			st->vm_saved = false;
+		failures += bad;
+	}
+	return failures;
+}

@@ -1,0 +1,41 @@
+/* /run/wbgov/state: the values wbgovd found on every knob it changed,
+ * written before the change, so a restore works after a crash or SIGKILL
+ * (`wbgov restore`, or the next start). Text, one knob owner per line:
+ *   bdi 8:16 strict_limit 0 max_ratio_fine 1000000
+ *   vm dirty_bytes 0 ... (pre-6.2 kernels: the global pair)
+ * Written atomically (a temporary file renamed over it). */
+#ifndef WBGOV_SYS_STATE_H
+#define WBGOV_SYS_STATE_H
+
+#include "knobs/knobs.h"
+
+#define STATE_MAX 64
+
+struct state_bdi {
+	char bdi[KNOBS_NAME_MAX];
+	uint64_t strict_limit;
+	uint64_t max_ratio_fine;
+};
+
+struct state {
+	struct state_bdi bdi[STATE_MAX];
+	int n;
+	bool vm_saved;
+	uint64_t vm[VM_KNOB_COUNT];
+};
+
+/* -ENOENT when there is no state file; -EINVAL for a malformed one. */
+int state_load(const char *path, struct state *st);
+/* An empty state removes the file. */
+int state_save(const char *path, const struct state *st);
+int state_put_bdi(struct state *st, const char *bdi, uint64_t strict_limit,
+		  uint64_t max_ratio_fine);
+void state_del_bdi(struct state *st, const char *bdi);
+
+/* Give every recorded knob back (read-compare-write) and drop what was
+ * given back or is gone. `report(ctx, owner, knob, err)` is called for each
+ * knob that could not be written. Returns the number of failures. */
+int state_restore(const struct knobs_ops *ops, void *kctx, struct state *st,
+		  void (*report)(void *ctx, const char *owner, const char *knob, int err), void *ctx);
+
+#endif

@@ -1,0 +1,62 @@
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sys/status.h"
+
+int status_write(const char *path, const struct governor *g)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	for (int i = 0; i < g->ndev; i++) {
+		const struct gov_dev *d = &g->dev[i];
+		fprintf(f, "bdi=%s bw=%llu measures=%u why=%d max_bytes=%llu strict=%d err=%d\n",
+			d->info.bdi, (unsigned long long)d->meter.est_bps, d->meter.nmeasure,
+			d->decided ? (int)d->dec.why : -1, (unsigned long long)d->dec.max_bytes,
+			d->dec.strict, d->err);
+	}
+	if (fclose(f)) {
+		unlink(tmp);
+		return -errno;
+	}
+	if (rename(tmp, path) < 0) {
+		int e = errno;
+		unlink(tmp);
+		return -e;
+	}
+	return 0;
+}
+
+int status_read(const char *path, const char *bdi, struct status_entry *ret)
+{
+	char line[512];
+	FILE *f = fopen(path, "re");
+	int r = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		struct status_entry e = { 0 };
+		unsigned long long bw, mb;
+		if (sscanf(line, "bdi=%63s bw=%llu measures=%u why=%d max_bytes=%llu strict=%d err=%d",
+			   e.bdi, &bw, &e.measures, &e.why, &mb, &e.strict, &e.err) != 7)
+			continue;
+		if (strcmp(e.bdi, bdi))
+			continue;
+		e.bw_bps = bw;
+		e.max_bytes = mb;
+		*ret = e;
+		r = 0;
+		break;
+	}
+	fclose(f);
+	return r;
+}

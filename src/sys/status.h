@@ -1,0 +1,24 @@
+/* /run/wbgov/status: what wbgovd knows that sysfs does not — each device's
+ * measured bandwidth and the rule behind its limit — for `wbgov status`
+ * and `wbgov explain`. One line per bdi:
+ *   bdi=8:16 bw=5100000 measures=12 why=measured max_bytes=5100000 strict=1 err=0 */
+#ifndef WBGOV_SYS_STATUS_H
+#define WBGOV_SYS_STATUS_H
+
+#include "policy/governor.h"
+
+struct status_entry {
+	char bdi[KNOBS_NAME_MAX];
+	uint64_t bw_bps;
+	unsigned measures;
+	int why;
+	uint64_t max_bytes;
+	int strict;
+	int err;
+};
+
+int status_write(const char *path, const struct governor *g);
+/* The entry for `bdi`; -ENOENT without a file or a line for it. */
+int status_read(const char *path, const char *bdi, struct status_entry *ret);
+
+#endif

@@ -1,0 +1,302 @@
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sys/fsutil.h"
+#include "sys/sysfs.h"
+
+/* strlcpy: truncate to the buffer, always terminate */
+static void copy(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+/* Trim the blanks sysfs pads model and vendor strings with. */
+static void trim(char *s)
+{
+	size_t n = strlen(s);
+	char *p = s;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\n'))
+		s[--n] = 0;
+	while (*p == ' ')
+		p++;
+	memmove(s, p, strlen(p) + 1);
+}
+
+/* The transport, from where the disk sits in the device tree. */
+static void bus_from_path(const char *real, struct knobs_dev *d)
+{
+	if (strstr(real, "/virtual/block/loop")) {
+		copy(d->bus, sizeof(d->bus), "loop");
+		d->stacked = true;
+	} else if (strstr(real, "/usb")) {
+		copy(d->bus, sizeof(d->bus), "usb");
+	} else if (strstr(real, "/nvme")) {
+		copy(d->bus, sizeof(d->bus), "nvme");
+	} else if (strstr(real, "/mmc")) {
+		copy(d->bus, sizeof(d->bus), "mmc");
+	} else if (strstr(real, "/ata")) {
+		copy(d->bus, sizeof(d->bus), "ata");
+	} else if (strstr(real, "/virtio")) {
+		copy(d->bus, sizeof(d->bus), "virtio");
+	} else if (strstr(real, "/virtual/")) {
+		copy(d->bus, sizeof(d->bus), "virtual");
+	}
+}
+
+/* A USB disk's serial lives on the USB device, a few levels up. */
+static void usb_serial(const char *real, struct knobs_dev *d)
+{
+	char dir[PATH_MAX], f[PATH_MAX + 16], buf[KNOBS_NAME_MAX];
+
+	copy(dir, sizeof(dir), real);
+	while (strlen(dir) > 1) {
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			break;
+		*slash = 0;
+		snprintf(f, sizeof(f), "%s/idVendor", dir);
+		if (access(f, R_OK) == 0) {
+			snprintf(f, sizeof(f), "%s/serial", dir);
+			if (read_text(f, buf, sizeof(buf)) == 0) {
+				trim(buf);
+				copy(d->serial, sizeof(d->serial), buf);
+			}
+			return;
+		}
+	}
+}
+
+/* Facts of disk `disk` (a name under /sys/block). */
+static int disk_facts(const char *root, const char *disk, struct knobs_dev *d)
+{
+	char p[PATH_MAX], real[PATH_MAX], buf[KNOBS_NAME_MAX], vendor[KNOBS_NAME_MAX] = "";
+	uint64_t v;
+	int r;
+
+	copy(d->disk, sizeof(d->disk), disk);
+	if ((r = path_at(p, sizeof(p), root, "/sys/block/%s/size", disk)))
+		return r;
+	if (read_u64(p, &v) || v == 0)
+		return -ENOENT; /* gone, or a loop device with nothing attached */
+	path_at(p, sizeof(p), root, "/sys/block/%s/dev", disk);
+	if (read_text(p, buf, sizeof(buf)) == 0)
+		sscanf(buf, "%u:%u", &d->major, &d->minor);
+	path_at(p, sizeof(p), root, "/sys/block/%s/removable", disk);
+	d->removable = read_u64(p, &v) == 0 && v == 1;
+	path_at(p, sizeof(p), root, "/sys/block/%s/queue/rotational", disk);
+	d->rotational = read_u64(p, &v) == 0 && v == 1;
+	path_at(p, sizeof(p), root, "/sys/block/%s/device/vendor", disk);
+	if (read_text(p, vendor, sizeof(vendor)) == 0)
+		trim(vendor);
+	path_at(p, sizeof(p), root, "/sys/block/%s/device/model", disk);
+	if (read_text(p, buf, sizeof(buf)) == 0) {
+		trim(buf);
+		if (vendor[0])
+			snprintf(d->model, sizeof(d->model), "%.30s %.31s", vendor, buf);
+		else
+			copy(d->model, sizeof(d->model), buf);
+	}
+	path_at(p, sizeof(p), root, "/sys/block/%s/device/serial", disk);
+	if (read_text(p, buf, sizeof(buf)) == 0) {
+		trim(buf);
+		copy(d->serial, sizeof(d->serial), buf);
+	}
+	path_at(p, sizeof(p), root, "/sys/block/%s", disk);
+	if (realpath(p, real)) {
+		bus_from_path(real, d);
+		if (!strcmp(d->bus, "usb") && !d->serial[0])
+			usb_serial(real, d);
+	}
+	if (!strcmp(d->bus, "loop")) {
+		path_at(p, sizeof(p), root, "/sys/block/%s/loop/backing_file", disk);
+		if (read_text(p, buf, sizeof(buf)) == 0 && !d->model[0])
+			snprintf(d->model, sizeof(d->model), "loop on %.50s", buf);
+	}
+	return 0;
+}
+
+/* The disk a "MAJ:MIN" names. */
+static int disk_of_devnum(const char *root, const char *devnum, char *disk, size_t len)
+{
+	char p[PATH_MAX], real[PATH_MAX], *base;
+	int r;
+
+	if ((r = path_at(p, sizeof(p), root, "/sys/dev/block/%s", devnum)))
+		return r;
+	if (!realpath(p, real))
+		return -errno;
+	base = strrchr(real, '/');
+	if (!base)
+		return -ENOENT;
+	copy(disk, len, base + 1);
+	return 0;
+}
+
+/* A btrfs filesystem's bdi: its first member disk. */
+static int disk_of_btrfs(const char *root, const char *bdi, char *disk, size_t len)
+{
+	char p[PATH_MAX], link[PATH_MAX];
+	DIR *dir, *devs;
+	struct dirent *e, *m;
+	int r = -ENOENT;
+
+	if (path_at(p, sizeof(p), root, "/sys/fs/btrfs") || !(dir = opendir(p)))
+		return -ENOENT;
+	while (r && (e = readdir(dir))) {
+		ssize_t n;
+		char *base;
+
+		if (e->d_name[0] == '.' || strlen(e->d_name) != 36)
+			continue;
+		if (path_at(p, sizeof(p), root, "/sys/fs/btrfs/%s/bdi", e->d_name))
+			continue;
+		n = readlink(p, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = 0;
+		base = strrchr(link, '/');
+		if (strcmp(base ? base + 1 : link, bdi))
+			continue;
+		if (path_at(p, sizeof(p), root, "/sys/fs/btrfs/%s/devices", e->d_name) ||
+		    !(devs = opendir(p)))
+			continue;
+		while ((m = readdir(devs)))
+			if (m->d_name[0] != '.') {
+				copy(disk, len, m->d_name);
+				r = 0;
+				break;
+			}
+		closedir(devs);
+	}
+	closedir(dir);
+	return r;
+}
+
+int sysfs_device(const char *root, const char *bdi, struct knobs_dev *d)
+{
+	char devnum[32], disk[KNOBS_NAME_MAX];
+	int r;
+
+	memset(d, 0, sizeof(*d));
+	copy(d->bdi, sizeof(d->bdi), bdi);
+	if (!strncmp(bdi, "btrfs-", 6)) {
+		r = disk_of_btrfs(root, bdi, disk, sizeof(disk));
+	} else {
+		unsigned maj, min;
+		char rest[16] = "";
+		if (sscanf(bdi, "%u:%u%15s", &maj, &min, rest) < 2)
+			return -ENOENT;
+		if (rest[0] && strcmp(rest, "-fuseblk"))
+			return -ENOENT;
+		d->is_fuse = rest[0] != 0;
+		if (maj == 0)
+			return -ENOENT; /* FUSE without a block device, NFS: no disk to measure */
+		snprintf(devnum, sizeof(devnum), "%u:%u", maj, min);
+		r = disk_of_devnum(root, devnum, disk, sizeof(disk));
+	}
+	if (r)
+		return r;
+	return disk_facts(root, disk, d);
+}
+
+static int cmp_dev(const void *a, const void *b)
+{
+	return strcmp(((const struct knobs_dev *)a)->bdi, ((const struct knobs_dev *)b)->bdi);
+}
+
+int sysfs_devices(const char *root, struct knobs_dev *out, int max)
+{
+	char p[PATH_MAX];
+	DIR *dir;
+	struct dirent *e;
+	int n = 0, r;
+
+	if ((r = path_at(p, sizeof(p), root, "/sys/class/bdi")))
+		return r;
+	dir = opendir(p);
+	if (!dir)
+		return -errno;
+	while (n < max && (e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (sysfs_device(root, e->d_name, &out[n]) == 0)
+			n++;
+	}
+	closedir(dir);
+	qsort(out, (size_t)n, sizeof(*out), cmp_dev);
+	return n;
+}
+
+int sysfs_parse_stat(const char *line, struct knobs_stat *ret)
+{
+	unsigned long long f[11];
+
+	if (sscanf(line, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1],
+		   &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10]) != 11)
+		return -EINVAL;
+	ret->sectors_written = f[6];
+	ret->inflight = f[8];
+	ret->io_ticks_ms = f[9];
+	return 0;
+}
+
+int sysfs_disk_stat(const char *root, const char *disk, struct knobs_stat *ret)
+{
+	char p[PATH_MAX], buf[512];
+	int r;
+
+	if ((r = path_at(p, sizeof(p), root, "/sys/block/%s/stat", disk)))
+		return r;
+	if ((r = read_text(p, buf, sizeof(buf))))
+		return r;
+	return sysfs_parse_stat(buf, ret);
+}
+
+int sysfs_bdi_read(const char *root, const char *bdi, enum bdi_attr a, uint64_t *ret)
+{
+	char p[PATH_MAX];
+	int r;
+
+	if ((r = path_at(p, sizeof(p), root, "/sys/class/bdi/%s/%s", bdi, bdi_attr_names[a])))
+		return r;
+	return read_u64(p, ret);
+}
+
+int sysfs_bdi_write(const char *root, const char *bdi, enum bdi_attr a, uint64_t v)
+{
+	char p[PATH_MAX];
+	int r;
+
+	if ((r = path_at(p, sizeof(p), root, "/sys/class/bdi/%s/%s", bdi, bdi_attr_names[a])))
+		return r;
+	return write_u64(p, v);
+}
+
+bool sysfs_has_bdi_bytes(const char *root)
+{
+	char p[PATH_MAX];
+	DIR *dir;
+	struct dirent *e;
+	bool yes = false;
+
+	if (path_at(p, sizeof(p), root, "/sys/class/bdi") || !(dir = opendir(p)))
+		return false;
+	while (!yes && (e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (!path_at(p, sizeof(p), root, "/sys/class/bdi/%s/strict_limit", e->d_name))
+			yes = access(p, F_OK) == 0;
+		break;
+	}
+	closedir(dir);
+	return yes;
+}

@@ -1,0 +1,30 @@
+/* /sys: the bdis, the disks behind them and their facts, their knobs and
+ * their I/O counters. Every path is built from `root`. */
+#ifndef WBGOV_SYS_SYSFS_H
+#define WBGOV_SYS_SYSFS_H
+
+#include <stdbool.h>
+
+#include "knobs/knobs.h"
+
+/* Every bdi backed by a present disk (a detached loop device is not
+ * present), with the facts sysfs gives: bus from the device path, removable,
+ * rotational, model, serial. Returns the count or -errno. */
+int sysfs_devices(const char *root, struct knobs_dev *out, int max);
+
+/* Fill `d` for one bdi name; -ENOENT if it has no present disk. */
+int sysfs_device(const char *root, const char *bdi, struct knobs_dev *d);
+
+/* /sys/block/<disk>/stat: sectors written (field 7), io_ticks (field 10),
+ * in flight (field 9). */
+int sysfs_disk_stat(const char *root, const char *disk, struct knobs_stat *ret);
+/* Parse one stat line (for tests). */
+int sysfs_parse_stat(const char *line, struct knobs_stat *ret);
+
+int sysfs_bdi_read(const char *root, const char *bdi, enum bdi_attr a, uint64_t *ret);
+int sysfs_bdi_write(const char *root, const char *bdi, enum bdi_attr a, uint64_t v);
+
+/* Linux 6.2+: the bdis have strict_limit and max_bytes. */
+bool sysfs_has_bdi_bytes(const char *root);
+
+#endif

@@ -1,0 +1,94 @@
+#!/bin/sh
+# `make install DESTDIR=... PREFIX=/usr` puts the programs and every man
+# page (man/NAME.N.scd -> share/man/manN/NAME.N) there and nothing else; the
+# pages render; `make uninstall` takes all of it back.
+set -eu
+cd "$(dirname "$0")/../.."
+BUILD=${BUILD:-build}
+MAKE=${MAKE:-make}
+me=${0##*/}
+renderer=nothing
+fail() {
+	printf '%s: FAIL: %s\n' "$me" "$*" >&2
+	exit 1
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' HUP INT TERM
+
+mk() {
+	"$MAKE" --no-print-directory BUILD="$BUILD" DESTDIR="$tmp/root" PREFIX=/usr "$@"
+}
+
+# render PAGE OUT: the page as plain text in OUT with whatever renderer is
+# there; returns 2 when there is none (then the .TH check is all we can do).
+render() {
+	if command -v man >/dev/null 2>&1; then
+		MANWIDTH=80 MANPAGER=cat PAGER=cat man -l "$1" >"$2.raw" 2>"$tmp/err" ||
+			{ cat "$tmp/err" >&2; fail "man -l $1 failed"; }
+		renderer="man -l"
+	elif command -v mandoc >/dev/null 2>&1; then
+		mandoc -Tascii "$1" >"$2.raw" || fail "mandoc $1 failed"
+		renderer=mandoc
+	elif command -v groff >/dev/null 2>&1; then
+		groff -man -Tascii "$1" >"$2.raw" || fail "groff -man $1 failed"
+		renderer=groff
+	else
+		renderer=nothing
+		return 2
+	fi
+	# strip overstruck bold and underline
+	sed "s/.$(printf '\b')//g" "$2.raw" >"$2"
+}
+
+mk install
+
+# Every installed file is a program of $BUILD or a page of man/ in the
+# section its name says, identical to what was built; nothing else.
+root="$tmp/root"
+find "$root" -type f | sort >"$tmp/got"
+while IFS= read -r f; do
+	case $f in
+	"$root"/usr/bin/*)
+		[ -x "$f" ] || fail "$f is not executable"
+		cmp -s "$f" "$BUILD/${f##*/}" || fail "$f is not $BUILD/${f##*/}"
+		;;
+	"$root"/usr/share/man/man*/*)
+		page=${f##*/}
+		dir=${f%/*}
+		[ -f "man/$page.scd" ] || fail "$f comes from no man/$page.scd"
+		[ "${dir##*/}" = "man${page##*.}" ] || fail "$f is not in man${page##*.}/"
+		cmp -s "$f" "$BUILD/man/$page" || fail "$f is not $BUILD/man/$page"
+		;;
+	*) fail "installed outside \$PREFIX/bin and \$PREFIX/share/man: $f" ;;
+	esac
+done <"$tmp/got"
+grep -qx "$root/usr/bin/wbsim" "$tmp/got" || fail "wbsim is not in \$PREFIX/bin"
+"$root/usr/bin/wbsim" --version | grep -q '^wbsim ' || fail "the installed wbsim does not run"
+
+for src in man/*.scd; do
+	page=${src##*/}
+	page=${page%.scd}
+	name=${page%.*}
+	sec=${page##*.}
+	f="$root/usr/share/man/man$sec/$page"
+	grep -qx "$f" "$tmp/got" || fail "man/$page.scd is not installed as $f"
+	grep -q "^\.TH \"$name\" \"$sec\"" "$f" || fail "$f has no .TH \"$name\" \"$sec\" header"
+	rc=0
+	render "$f" "$tmp/text" || rc=$?
+	[ "$rc" -eq 2 ] && continue
+	grep -q '^NAME' "$tmp/text" || fail "$renderer $f shows no NAME section"
+done
+
+if [ "$renderer" != nothing ]; then
+	render "$root/usr/share/man/man1/wbsim.1" "$tmp/text"
+	for want in SYNOPSIS 'EXIT STATUS' 'wbsim - simulate' \
+		'scenario,policy,write_return_s,durable_s,sync_after_s,peak_dirty_mib,other_max_pause_ms,fsync_p99_ms,fast_write_mbps,device_written_mib'; do
+		grep -q "$want" "$tmp/text" || fail "$renderer wbsim.1 lacks \"$want\""
+	done
+fi
+
+mk uninstall
+find "$tmp/root" -type f >"$tmp/left"
+[ ! -s "$tmp/left" ] || { cat "$tmp/left" >&2; fail "make uninstall left files behind"; }
+echo "$me: ok (pages rendered with $renderer)"
