@@ -1,1 +1,660 @@
-int main(void) { return 0; }
+/* wbgov: what the governor does, per device; sync with progress; apply and
+ * restore by hand. Read-only commands need no root. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sysexits.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "knobs/knobs_real.h"
+#include "policy/governor.h"
+#include "sys/config.h"
+#include "sys/fsutil.h"
+#include "sys/procfs.h"
+#include "sys/state.h"
+#include "sys/status.h"
+#include "sys/sysfs.h"
+
+#define VERSION "0.1"
+#define MAXDEV 64
+
+struct opts {
+	const char *root;
+	const char *state_dir;
+	const char *config;
+	bool json;
+	bool once;
+	double interval;
+};
+
+static struct knobs_real real;
+static volatile sig_atomic_t interrupted;
+
+static void on_int(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void usage(FILE *f)
+{
+	fputs("Usage: wbgov status [--json]\n"
+	      "       wbgov watch [--interval SECONDS]\n"
+	      "       wbgov sync [PATH|DEVICE]\n"
+	      "       wbgov explain DEVICE\n"
+	      "       wbgov apply --once [-c FILE]\n"
+	      "       wbgov restore\n"
+	      "       wbgov --help | --version\n"
+	      "\n"
+	      "Common options: --root DIR (find /proc and /sys there), --state-dir DIR\n"
+	      "(wbgovd's, default /run/wbgov). DEVICE: sdb, /dev/sdb1, 8:16, btrfs-1, a path.\n"
+	      "status, watch and explain need no root. See wbgov(8).\n"
+	      "Exit status: 0 ok, 1 a knob could not be restored, 64 usage, 69 no such device,\n"
+	      "75 wbgovd is running, 77 permission, 130 interrupted.\n",
+	      f);
+}
+
+static int bad(const char *what, const char *arg)
+{
+	fprintf(stderr, "wbgov: %s: %s\n", what, arg);
+	return EX_USAGE;
+}
+
+static void path_in(char *buf, size_t len, const struct opts *o, const char *name)
+{
+	snprintf(buf, len, "%s/%s", o->state_dir, name);
+}
+
+/* Is wbgovd running with this state dir? (its pid file is locked) */
+static bool daemon_running(const struct opts *o)
+{
+	char p[PATH_MAX];
+	int fd;
+	bool locked = false;
+
+	path_in(p, sizeof(p), o, "wbgovd.pid");
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK)
+		locked = true;
+	close(fd);
+	return locked;
+}
+
+static void human(char *buf, size_t len, uint64_t b)
+{
+	if (b >= GIB)
+		snprintf(buf, len, "%.1fG", (double)b / GIB);
+	else if (b >= MIB)
+		snprintf(buf, len, "%.1fM", (double)b / MIB);
+	else
+		snprintf(buf, len, "%lluK", (unsigned long long)(b / 1024));
+}
+
+/* Dirty + writeback of one bdi, from debugfs when it is there and readable. */
+static int bdi_pending(const struct opts *o, const char *bdi, uint64_t *ret)
+{
+	char p[PATH_MAX], buf[2048], *s;
+	unsigned long long wb = 0, rc = 0;
+
+	if (path_at(p, sizeof(p), o->root, "/sys/kernel/debug/bdi/%s/stats", bdi) ||
+	    read_text(p, buf, sizeof(buf)))
+		return -ENOTSUP;
+	if ((s = strstr(buf, "BdiWriteback:")))
+		sscanf(s + 13, "%llu", &wb);
+	if ((s = strstr(buf, "BdiReclaimable:")))
+		sscanf(s + 15, "%llu", &rc);
+	*ret = (wb + rc) * 1024; /* kB */
+	return 0;
+}
+
+struct row {
+	struct knobs_dev d;
+	char mounts[256];
+	struct status_entry st;
+	bool has_st;
+	uint64_t strict, max_bytes, ratio;
+	bool has_knobs;
+	uint64_t pending;
+	bool has_pending;
+};
+
+static int collect(const struct opts *o, struct row *rows, int max)
+{
+	static struct knobs_dev devs[MAXDEV];
+	char sp[PATH_MAX];
+	int n = sysfs_devices(o->root, devs, max < MAXDEV ? max : MAXDEV);
+
+	if (n < 0)
+		return n;
+	path_in(sp, sizeof(sp), o, "status");
+	for (int i = 0; i < n; i++) {
+		struct row *r = &rows[i];
+		memset(r, 0, sizeof(*r));
+		r->d = devs[i];
+		procfs_mounts(o->root, r->d.disk, r->mounts, sizeof(r->mounts));
+		r->has_st = status_read(sp, r->d.bdi, &r->st) == 0;
+		r->has_knobs = sysfs_bdi_read(o->root, r->d.bdi, BDI_STRICT_LIMIT, &r->strict) == 0 &&
+			       sysfs_bdi_read(o->root, r->d.bdi, BDI_MAX_BYTES, &r->max_bytes) == 0 &&
+			       sysfs_bdi_read(o->root, r->d.bdi, BDI_MAX_RATIO_FINE, &r->ratio) == 0;
+		r->has_pending = bdi_pending(o, r->d.bdi, &r->pending) == 0;
+	}
+	return n;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static int print_status(const struct opts *o, FILE *f)
+{
+	static struct row rows[MAXDEV];
+	uint64_t dirty = 0, writeback = 0;
+	int n = collect(o, rows, MAXDEV);
+	bool running = daemon_running(o);
+
+	if (n < 0) {
+		fprintf(stderr, "wbgov: cannot list devices under %s: %s\n", o->root, strerror(-n));
+		return EX_OSFILE;
+	}
+	procfs_meminfo(o->root, &dirty, &writeback);
+	if (o->json) {
+		fprintf(f, "{\"wbgovd_running\": %s, \"dirty_bytes\": %llu, \"writeback_bytes\": %llu, "
+			   "\"devices\": [", running ? "true" : "false", (unsigned long long)dirty,
+			(unsigned long long)writeback);
+		for (int i = 0; i < n; i++) {
+			struct row *r = &rows[i];
+			fprintf(f, "%s\n  {\"bdi\": ", i ? "," : "");
+			json_str(f, r->d.bdi);
+			fputs(", \"disk\": ", f);
+			json_str(f, r->d.disk);
+			fputs(", \"model\": ", f);
+			json_str(f, r->d.model);
+			fputs(", \"bus\": ", f);
+			json_str(f, r->d.bus);
+			fputs(", \"mounts\": ", f);
+			json_str(f, r->mounts);
+			if (r->has_st && r->st.bw_bps)
+				fprintf(f, ", \"bandwidth_bps\": %llu", (unsigned long long)r->st.bw_bps);
+			else
+				fputs(", \"bandwidth_bps\": null", f);
+			if (r->has_knobs)
+				fprintf(f, ", \"strict_limit\": %llu, \"max_bytes\": %llu, \"max_ratio_fine\": %llu",
+					(unsigned long long)r->strict, (unsigned long long)r->max_bytes,
+					(unsigned long long)r->ratio);
+			if (r->has_pending) {
+				fprintf(f, ", \"dirty_writeback_bytes\": %llu", (unsigned long long)r->pending);
+				if (r->has_st && r->st.bw_bps)
+					fprintf(f, ", \"drain_s\": %.2f", (double)r->pending / (double)r->st.bw_bps);
+			} else {
+				fputs(", \"dirty_writeback_bytes\": null", f);
+			}
+			fputc('}', f);
+		}
+		fputs(n ? "\n]}\n" : "]}\n", f);
+		return 0;
+	}
+	fprintf(f, "%-9s %-12s %-26s %-6s %9s %6s %9s %9s %7s  %s\n", "DEVICE", "BDI", "MODEL", "BUS",
+		"MEASURED", "STRICT", "MAX", "DIRTY+WB", "DRAIN", "MOUNTS");
+	for (int i = 0; i < n; i++) {
+		struct row *r = &rows[i];
+		char bw[16] = "-", mx[16] = "-", pend[16] = "-", drain[16] = "-";
+
+		if (r->has_st && r->st.bw_bps)
+			snprintf(bw, sizeof(bw), "%.1fMB/s", (double)r->st.bw_bps / 1e6);
+		if (r->has_knobs)
+			human(mx, sizeof(mx), r->max_bytes);
+		if (r->has_pending) {
+			human(pend, sizeof(pend), r->pending);
+			if (r->has_st && r->st.bw_bps)
+				snprintf(drain, sizeof(drain), "%.1fs", (double)r->pending / (double)r->st.bw_bps);
+		}
+		fprintf(f, "%-9s %-12s %-26.26s %-6s %9s %6s %9s %9s %7s  %s\n", r->d.disk, r->d.bdi,
+			r->d.model[0] ? r->d.model : "-", r->d.bus[0] ? r->d.bus : "-", bw,
+			r->has_knobs ? (r->strict ? "yes" : "no") : "-", mx, pend, drain,
+			r->mounts[0] ? r->mounts : "-");
+	}
+	{
+		char d[16], w[16];
+		human(d, sizeof(d), dirty);
+		human(w, sizeof(w), writeback);
+		fprintf(f, "\nsystem: Dirty %s, Writeback %s; wbgovd %s\n", d, w,
+			running ? "running" : "not running (MEASURED needs it)");
+	}
+	return 0;
+}
+
+static int cmd_watch(const struct opts *o)
+{
+	struct sigaction sa = { .sa_handler = on_int };
+	bool tty = isatty(STDOUT_FILENO);
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	while (!interrupted) {
+		struct timespec ts = { (time_t)o->interval,
+				       (long)((o->interval - (double)(time_t)o->interval) * 1e9) };
+		if (tty)
+			fputs("\033[H\033[2J", stdout);
+		print_status(o, stdout);
+		if (!tty)
+			fputc('\n', stdout);
+		fflush(stdout);
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}
+
+/* The bdis a DEVICE argument names: a disk (sdb, /dev/sdb1), a bdi (8:16,
+ * btrfs-1) or a path on a mounted filesystem. */
+static int resolve(const struct opts *o, const char *arg, struct knobs_dev *out, int max)
+{
+	static struct knobs_dev all[MAXDEV];
+	char disk[KNOBS_NAME_MAX] = "";
+	const char *name = arg;
+	int n = sysfs_devices(o->root, all, MAXDEV), k = 0;
+
+	if (n < 0)
+		return n;
+	if (!strncmp(name, "/dev/", 5))
+		name += 5;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(all[i].bdi, arg))
+			snprintf(disk, sizeof(disk), "%s", all[i].disk);
+	if (!disk[0]) {
+		char p[PATH_MAX];
+		if (!path_at(p, sizeof(p), o->root, "/sys/class/block/%s", name) && access(p, F_OK) == 0) {
+			char part[PATH_MAX], rp[PATH_MAX];
+			snprintf(disk, sizeof(disk), "%s", name);
+			path_at(part, sizeof(part), o->root, "/sys/class/block/%s/partition", name);
+			if (access(part, F_OK) == 0) {
+				path_at(part, sizeof(part), o->root, "/sys/class/block/%s/..", name);
+				if (realpath(part, rp) && strrchr(rp, '/'))
+					snprintf(disk, sizeof(disk), "%s", strrchr(rp, '/') + 1);
+			}
+		} else if (procfs_disk_of_path(o->root, arg, disk, sizeof(disk))) {
+			return -ENODEV;
+		}
+	}
+	for (int i = 0; i < n && k < max; i++)
+		if (!strcmp(all[i].disk, disk))
+			out[k++] = all[i];
+	return k ? k : -ENODEV;
+}
+
+static int cmd_explain(const struct opts *o, const char *arg)
+{
+	static struct knobs_dev devs[MAXDEV];
+	struct gov_config cfg;
+	char err[512], sp[PATH_MAX];
+	int n = resolve(o, arg, devs, MAXDEV);
+
+	if (n < 0) {
+		fprintf(stderr, "wbgov: no such device: %s\n", arg);
+		return EX_UNAVAILABLE;
+	}
+	if (config_load(o->config, !strcmp(o->config, CONFIG_DEFAULT_PATH), &cfg, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return EX_CONFIG;
+	}
+	path_in(sp, sizeof(sp), o, "status");
+	for (int i = 0; i < n; i++) {
+		struct knobs_dev *d = &devs[i];
+		struct status_entry st;
+		struct gov_decision dec;
+		bool has_st = status_read(sp, d->bdi, &st) == 0;
+		uint64_t bw = has_st ? st.bw_bps : 0, v;
+		char mounts[256] = "";
+
+		procfs_mounts(o->root, d->disk, mounts, sizeof(mounts));
+		gov_decide(&cfg, d, bw, &dec);
+		printf("%s%s (bdi %s)\n", i ? "\n" : "", d->disk, d->bdi);
+		printf("  facts:       model \"%s\", serial \"%s\", bus %s, removable %s, rotational %s%s\n",
+		       d->model, d->serial, d->bus[0] ? d->bus : "unknown", d->removable ? "yes" : "no",
+		       d->rotational ? "yes" : "no", d->is_fuse ? ", a FUSE (fuseblk) filesystem's bdi" : "");
+		printf("  mounted on:  %s\n", mounts[0] ? mounts : "-");
+		if (has_st && bw)
+			printf("  measured:    %.1f MB/s (%u windows, /sys/block/%s/stat, %s clock)\n",
+			       (double)bw / 1e6, st.measures, d->disk, d->stacked ? "wall" : "busy-time");
+		else
+			printf("  measured:    not yet%s\n", daemon_running(o) ? "" : " (wbgovd is not running)");
+		if (dec.rule)
+			printf("  config:      section at %s:%u matches\n", o->config, dec.rule->line);
+		printf("  rule:        %s\n", gov_why_text[dec.why]);
+		if (!dec.govern)
+			printf("  limit:       none set by wbgov\n");
+		else if (!dec.strict)
+			printf("  limit:       no cap (the kernel's global limits apply)\n");
+		else
+			printf("  limit:       strict_limit 1, max_bytes %llu (%.1f MiB%s)\n",
+			       (unsigned long long)dec.max_bytes, (double)dec.max_bytes / MIB,
+			       bw ? ", about 1 s x measured bandwidth" : "");
+		if (sysfs_bdi_read(o->root, d->bdi, BDI_STRICT_LIMIT, &v) == 0) {
+			uint64_t mb = 0, fine = 0;
+			sysfs_bdi_read(o->root, d->bdi, BDI_MAX_BYTES, &mb);
+			sysfs_bdi_read(o->root, d->bdi, BDI_MAX_RATIO_FINE, &fine);
+			printf("  kernel now:  strict_limit %llu, max_bytes %llu, max_ratio_fine %llu ppm\n",
+			       (unsigned long long)v, (unsigned long long)mb, (unsigned long long)fine);
+		} else {
+			printf("  kernel now:  no per-device strict_limit/max_bytes (Linux < 6.2)\n");
+		}
+	}
+	return 0;
+}
+
+/* Bytes still to write: the device's own when debugfs tells, else the
+ * system's Dirty + Writeback. */
+static uint64_t left_bytes(const struct opts *o, const struct knobs_dev *d, int nd, bool *per_dev)
+{
+	uint64_t sum = 0, v, dirty = 0, wb = 0;
+	bool all = nd > 0;
+
+	for (int i = 0; i < nd; i++) {
+		if (bdi_pending(o, d[i].bdi, &v))
+			all = false;
+		else
+			sum += v;
+	}
+	*per_dev = all;
+	if (all)
+		return sum;
+	procfs_meminfo(o->root, &dirty, &wb);
+	return dirty + wb;
+}
+
+static int cmd_sync(const struct opts *o, const char *arg)
+{
+	static struct knobs_dev devs[MAXDEV];
+	char mounts[1024] = "";
+	int nd = 0, status = 0;
+	pid_t child;
+	struct sigaction sa = { .sa_handler = on_int };
+	uint64_t start_left, prev_left;
+	double rate = 0;
+	struct timespec t0, tp;
+	bool per_dev, tty = isatty(STDERR_FILENO);
+
+	if (arg) {
+		struct stat st;
+		if (stat(arg, &st) == 0 && !S_ISBLK(st.st_mode)) {
+			snprintf(mounts, sizeof(mounts), "%s", arg); /* a path: its filesystem */
+			nd = resolve(o, arg, devs, MAXDEV);
+			if (nd < 0)
+				nd = 0; /* tmpfs, NFS...: progress from the system counters */
+		} else {
+			nd = resolve(o, arg, devs, MAXDEV);
+			if (nd < 0) {
+				fprintf(stderr, "wbgov: no such device or path: %s\n", arg);
+				return EX_UNAVAILABLE;
+			}
+			if (procfs_mounts(o->root, devs[0].disk, mounts, sizeof(mounts)) <= 0) {
+				fprintf(stderr, "wbgov: %s is not mounted: nothing to sync\n", arg);
+				return 0;
+			}
+		}
+	}
+	start_left = prev_left = left_bytes(o, devs, nd, &per_dev);
+	child = fork();
+	if (child < 0) {
+		perror("wbgov: fork");
+		return EX_OSERR;
+	}
+	if (child == 0) {
+		/* the writing: syncfs of each filesystem, or sync() of everything;
+		 * Ctrl-C stops the watching, not this */
+		char *save = NULL, *m;
+		signal(SIGINT, SIG_IGN);
+		if (!mounts[0]) {
+			sync();
+			_exit(0);
+		}
+		for (m = strtok_r(mounts, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
+			int fd = open(m, O_RDONLY | O_CLOEXEC);
+			if (fd < 0 || syncfs(fd) < 0)
+				_exit(1);
+			close(fd);
+		}
+		_exit(0);
+	}
+	sigaction(SIGINT, &sa, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	tp = t0;
+	for (;;) {
+		struct timespec nap = { 0, 200000000 }, now;
+		uint64_t left;
+		double dt, elapsed;
+		pid_t w = waitpid(child, &status, WNOHANG);
+
+		if (w == child)
+			break;
+		if (interrupted) {
+			fprintf(stderr, "%swbgov: stopped watching; the kernel goes on writing and the "
+					"data stays safe (%s left)\n", tty ? "\n" : "", "see wbgov status");
+			return 130;
+		}
+		nanosleep(&nap, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		dt = (double)(now.tv_sec - tp.tv_sec) + (double)(now.tv_nsec - tp.tv_nsec) / 1e9;
+		elapsed = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+		if (dt < 1.0)
+			continue;
+		left = left_bytes(o, devs, nd, &per_dev);
+		if (prev_left > left) {
+			double r = (double)(prev_left - left) / dt;
+			rate = rate ? 0.7 * rate + 0.3 * r : r;
+		}
+		prev_left = left;
+		tp = now;
+		{
+			char l[16], bar[21];
+			int done = start_left ? (int)(20 * (double)(start_left - (left < start_left ? left : start_left)) / (double)start_left) : 20;
+			for (int i = 0; i < 20; i++)
+				bar[i] = i < done ? '#' : '-';
+			bar[20] = 0;
+			human(l, sizeof(l), left);
+			if (rate > 0)
+				fprintf(stderr, "%s[%s] %s left%s, %.1f MB/s, ETA %.0f s, %.0f s so far%s",
+					tty ? "\r" : "", bar, l, per_dev ? "" : " (system)", rate / 1e6,
+					(double)left / rate, elapsed, tty ? "  " : "\n");
+			else
+				fprintf(stderr, "%s[%s] %s left%s, %.0f s so far%s", tty ? "\r" : "", bar, l,
+					per_dev ? "" : " (system)", elapsed, tty ? "  " : "\n");
+		}
+	}
+	{
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		fprintf(stderr, "%swbgov: durable after %.1f s\n", tty ? "\n" : "",
+			(double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9);
+	}
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : EX_IOERR;
+}
+
+static void report_restore(void *ctx, const char *owner, const char *knob, int err)
+{
+	(void)ctx;
+	fprintf(stderr, "wbgov: %s: could not give back %s: %s\n", owner, knob, strerror(-err));
+}
+
+static int cmd_restore(const struct opts *o)
+{
+	struct state st;
+	char p[PATH_MAX];
+	int r;
+
+	if (daemon_running(o)) {
+		fprintf(stderr, "wbgov: wbgovd is running; stop it (it gives every knob back)\n");
+		return EX_TEMPFAIL;
+	}
+	path_in(p, sizeof(p), o, "state");
+	r = state_load(p, &st);
+	if (r == -ENOENT) {
+		printf("nothing to restore\n");
+		return 0;
+	}
+	if (r) {
+		fprintf(stderr, "wbgov: %s: %s\n", p, r == -EINVAL ? "malformed" : strerror(-r));
+		return EX_DATAERR;
+	}
+	{
+		int n = st.n + (st.vm_saved ? 1 : 0);
+		int bad_n = state_restore(&knobs_real_ops, &real, &st, report_restore, NULL);
+		r = state_save(p, &st);
+		if (r)
+			fprintf(stderr, "wbgov: %s: %s\n", p, strerror(-r));
+		printf("restored %d of %d\n", n - bad_n, n);
+		return bad_n || r ? 1 : 0;
+	}
+}
+
+struct apply_ctx {
+	struct state st;
+	char path[PATH_MAX];
+};
+
+/* The originals reach the state file before the knob changes. */
+static int hook_save(void *ctx, const struct gov_dev *d)
+{
+	struct apply_ctx *a = ctx;
+	int r = state_put_bdi(&a->st, d->info.bdi, d->orig.strict_limit, d->orig.max_ratio_fine);
+
+	return r ? r : state_save(a->path, &a->st);
+}
+
+static int cmd_apply(const struct opts *o)
+{
+	static struct governor g;
+	static struct apply_ctx a;
+	struct gov_config cfg;
+	struct gov_hooks h = { .ctx = &a, .save = hook_save };
+	char err[512];
+	int r, failed = 0;
+
+	if (!o->once)
+		return bad("apply runs one pass and needs --once", "(wbgovd is the daemon)");
+	if (daemon_running(o)) {
+		fprintf(stderr, "wbgov: wbgovd is running and already applies the limits\n");
+		return EX_TEMPFAIL;
+	}
+	if (config_load(o->config, !strcmp(o->config, CONFIG_DEFAULT_PATH), &cfg, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return EX_CONFIG;
+	}
+	if (mkdir(o->state_dir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "wbgov: %s: %s\n", o->state_dir, strerror(errno));
+		return EX_CANTCREAT;
+	}
+	path_in(a.path, sizeof(a.path), o, "state");
+	r = state_load(a.path, &a.st);
+	if (r && r != -ENOENT) {
+		fprintf(stderr, "wbgov: %s: unreadable; run wbgov restore first\n", a.path);
+		return EX_DATAERR;
+	}
+	if (r == -ENOENT)
+		memset(&a.st, 0, sizeof(a.st));
+	gov_init(&g, &cfg, &knobs_real_ops, &real, &h);
+	gov_tick(&g, 0); /* facts only: nothing is measured in one pass */
+	for (int i = 0; i < g.ndev; i++) {
+		const struct gov_dev *d = &g.dev[i];
+		if (d->err) {
+			failed++;
+			fprintf(stderr, "wbgov: %s: %s: %s\n", d->info.bdi, bdi_attr_names[d->err_attr],
+				strerror(-d->err));
+		} else if (d->dec.strict) {
+			printf("%s (%s): max_bytes %.1f MiB, strict (%s)\n", d->info.disk, d->info.bdi,
+			       (double)d->dec.max_bytes / MIB, gov_why_text[d->dec.why]);
+		}
+	}
+	return failed ? (failed == g.ndev ? EX_NOPERM : 1) : 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "once", no_argument, NULL, '1' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "root", required_argument, NULL, 'R' },
+		{ "state-dir", required_argument, NULL, 'S' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .root = "/", .state_dir = "/run/wbgov", .config = CONFIG_DEFAULT_PATH,
+			  .interval = 1.0 };
+	const char *cmd, *arg = NULL;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+c:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': o.config = optarg; break;
+		case 'R': o.root = optarg; break;
+		case 'S': o.state_dir = optarg; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("wbgov %s\n", VERSION); return 0;
+		case 'j': case '1': case 'i': return bad("that option goes after the command", argv[optind - 1]);
+		default: return EX_USAGE;
+		}
+	}
+	if (optind >= argc)
+		return bad("no command given", "try `wbgov --help`");
+	cmd = argv[optind++];
+	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': o.json = true; break;
+		case '1': o.once = true; break;
+		case 'i': {
+			char *end;
+			o.interval = strtod(optarg, &end);
+			if (*end || !(o.interval >= 0.1 && o.interval <= 3600))
+				return bad("--interval wants seconds from 0.1 to 3600", optarg);
+			break;
+		}
+		case 'c': o.config = optarg; break;
+		case 'R': o.root = optarg; break;
+		case 'S': o.state_dir = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: return EX_USAGE;
+		}
+	}
+	if (optind < argc)
+		arg = argv[optind++];
+	if (optind < argc)
+		return bad("unexpected argument", argv[optind]);
+	real.root = o.root;
+
+	if (!strcmp(cmd, "status"))
+		return arg ? bad("status takes no argument", arg) : print_status(&o, stdout);
+	if (!strcmp(cmd, "watch"))
+		return arg ? bad("watch takes no argument", arg) : cmd_watch(&o);
+	if (!strcmp(cmd, "sync"))
+		return cmd_sync(&o, arg);
+	if (!strcmp(cmd, "explain"))
+		return arg ? cmd_explain(&o, arg) : bad("explain needs a DEVICE", "e.g. sdb");
+	if (!strcmp(cmd, "apply"))
+		return arg ? bad("apply takes no argument", arg) : cmd_apply(&o);
+	if (!strcmp(cmd, "restore"))
+		return arg ? bad("restore takes no argument", arg) : cmd_restore(&o);
+	return bad("unknown command", cmd);
+}
