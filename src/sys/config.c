@@ -14,6 +14,7 @@ struct ctx {
 	char *err;
 	size_t errlen;
 	int line;          /* the line the reader gave last */
+	int header_line;   /* the last [section] header's */
 	int err_line;      /* the first error's */
 	const char *text;  /* string input */
 	FILE *f;           /* file input */
@@ -64,6 +65,13 @@ static char *reader(char *str, int num, void *stream)
 		x->text += n;
 	}
 	x->line++;
+	{
+		const char *p = str;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '[')
+			x->header_line = x->line;
+	}
 	return str;
 }
 
@@ -79,7 +87,7 @@ static int new_rule(struct ctx *x, const char *section)
 	x->rule = c->nrules++;
 	memset(&c->rules[x->rule], 0, sizeof(c->rules[x->rule]));
 	c->rules[x->rule].mode = MODE_TIME;
-	c->rules[x->rule].line = (unsigned)x->line;
+	c->rules[x->rule].line = (unsigned)x->header_line;
 	snprintf(x->section, sizeof(x->section), "%.63s", section);
 	snprintf(x->names[x->rule], sizeof(x->names[x->rule]), "%.63s", section);
 	return 1;

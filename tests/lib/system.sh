@@ -1,0 +1,187 @@
+# Shared by the real-kernel tests (tests/system/*.sh) and bench/real-usb:
+# throttled loop devices, and a snapshot of every writeback knob that is
+# put back on exit, whatever happens. Source it, then call sys_init.
+# POSIX sh. Needs root.
+
+# Loops and mounts are recorded in files, not variables: the helpers that
+# make them run in $(command substitution) subshells.
+SYS_TMP=""
+SYS_PIDS=""
+
+sys_die() {
+	echo "$0: $*" >&2
+	exit 1
+}
+
+# Root, or skip (exit 77) — except under CI=true, where these tests must run.
+sys_need_root() {
+	if [ "$(id -u)" -ne 0 ]; then
+		if [ "${CI:-}" = true ]; then
+			sys_die "needs root (CI=true: not skipping)"
+		fi
+		echo "$0: skipped: needs root" >&2
+		exit 77
+	fi
+	[ -w /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device ] ||
+		[ -w /sys/fs/cgroup/io.max ] ||
+		sys_die "no writable blkio throttle (cgroup v1 blkio or v2 io.max)"
+}
+
+# Every bdi's knobs and the vm.dirty_* sysctls, one per line.
+sys_snapshot() {
+	for d in /sys/class/bdi/*; do
+		[ -e "$d/strict_limit" ] || continue
+		printf 'bdi %s %s %s %s\n' "${d##*/}" "$(cat "$d/strict_limit")" \
+			"$(cat "$d/max_ratio_fine")" "$(cat "$d/min_ratio_fine")"
+	done
+	for k in dirty_ratio dirty_background_ratio dirty_bytes dirty_background_bytes \
+		dirty_expire_centisecs dirty_writeback_centisecs; do
+		printf 'vm %s %s\n' "$k" "$(cat /proc/sys/vm/$k)"
+	done
+}
+
+# Put back what `sys_snapshot` saw (writing only what differs).
+sys_put_back() {
+	snap=$1
+	while read -r kind a b c d; do
+		if [ "$kind" = bdi ] && [ -d "/sys/class/bdi/$a" ]; then
+			f=/sys/class/bdi/$a
+			[ "$(cat "$f/max_ratio_fine")" = "$c" ] || echo "$c" >"$f/max_ratio_fine" 2>/dev/null || true
+			[ "$(cat "$f/min_ratio_fine")" = "$d" ] || echo "$d" >"$f/min_ratio_fine" 2>/dev/null || true
+			[ "$(cat "$f/strict_limit")" = "$b" ] || echo "$b" >"$f/strict_limit" 2>/dev/null || true
+		fi
+	done <"$snap"
+	# the *_bytes of a pair reads 0 in ratio mode and cannot be written 0:
+	# write the member of each pair that was in force
+	bb=$(awk '$1 == "vm" && $2 == "dirty_background_bytes" {print $3}' "$snap")
+	br=$(awk '$1 == "vm" && $2 == "dirty_background_ratio" {print $3}' "$snap")
+	db=$(awk '$1 == "vm" && $2 == "dirty_bytes" {print $3}' "$snap")
+	dr=$(awk '$1 == "vm" && $2 == "dirty_ratio" {print $3}' "$snap")
+	if [ "$bb" != 0 ]; then echo "$bb" >/proc/sys/vm/dirty_background_bytes
+	else echo "$br" >/proc/sys/vm/dirty_background_ratio; fi
+	if [ "$db" != 0 ]; then echo "$db" >/proc/sys/vm/dirty_bytes
+	else echo "$dr" >/proc/sys/vm/dirty_ratio; fi
+	while read -r kind a b _; do
+		case "$kind:$a" in
+		vm:dirty_expire_centisecs | vm:dirty_writeback_centisecs)
+			[ "$(cat /proc/sys/vm/"$a")" = "$b" ] || echo "$b" >/proc/sys/vm/"$a" ;;
+		esac
+	done <"$snap"
+}
+
+sys_throttle_file() {
+	if [ -w /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device ]; then
+		echo /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device
+	else
+		echo /sys/fs/cgroup/io.max
+	fi
+}
+
+# sys_throttle MAJ:MIN BYTES_PER_S (0 removes the rule)
+sys_throttle() {
+	f=$(sys_throttle_file)
+	case "$f" in
+	*io.max) if [ "$2" = 0 ]; then echo "$1 wbps=max" >"$f"; else echo "$1 wbps=$2" >"$f"; fi ;;
+	*) echo "$1 $2" >"$f" ;;
+	esac
+}
+
+sys_cleanup() {
+	rc=$?
+	set +e
+	for p in $SYS_PIDS; do kill -TERM "$p" 2>/dev/null; done
+	for p in $SYS_PIDS; do
+		i=0
+		while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+		kill -KILL "$p" 2>/dev/null
+	done
+	for m in $(cat "$SYS_TMP/mounts" 2>/dev/null); do
+		umount "$m" 2>/dev/null || { sleep 1; umount "$m" 2>/dev/null; } || umount -l "$m" 2>/dev/null
+	done
+	for l in $(cat "$SYS_TMP/loops" 2>/dev/null); do
+		if [ -e "/sys/block/${l##*/}/dev" ]; then
+			sys_throttle "$(cat "/sys/block/${l##*/}/dev")" 0 2>/dev/null
+		fi
+		losetup -d "$l" 2>/dev/null
+	done
+	if [ -n "$SYS_TMP" ] && [ -f "$SYS_TMP/snapshot" ]; then
+		sys_put_back "$SYS_TMP/snapshot"
+		sys_snapshot >"$SYS_TMP/snapshot.after"
+		if ! cmp -s "$SYS_TMP/snapshot" "$SYS_TMP/snapshot.after"; then
+			echo "$0: the knobs differ from before the test:" >&2
+			diff "$SYS_TMP/snapshot" "$SYS_TMP/snapshot.after" >&2
+			rc=1
+		fi
+	fi
+	if grep -q "$SYS_TMP" /proc/self/mountinfo 2>/dev/null; then
+		echo "$0: something is still mounted under $SYS_TMP; left in place" >&2
+		rc=1
+	elif [ -n "$SYS_TMP" ]; then
+		rm -rf "$SYS_TMP"
+	fi
+	exit $rc
+}
+
+sys_init() {
+	sys_need_root
+	SYS_TMP=$(mktemp -d /tmp/wbgov-test.XXXXXX)
+	: >"$SYS_TMP/loops"
+	: >"$SYS_TMP/mounts"
+	sys_snapshot >"$SYS_TMP/snapshot"
+	trap sys_cleanup EXIT
+	trap 'exit 130' INT TERM
+}
+
+# sys_loop SIZE_MIB -> prints /dev/loopN (file under $SYS_TMP, or $2 dir)
+sys_loop() {
+	dir=${2:-$SYS_TMP}
+	img=$(mktemp "$dir/loop.XXXXXX")
+	truncate -s "${1}M" "$img"
+	l=$(losetup -f --show "$img") || sys_die "losetup failed"
+	echo "$l" >>"$SYS_TMP/loops"
+	echo "$l"
+}
+
+sys_devnum() { cat "/sys/block/${1##*/}/dev"; }
+
+# sys_mkfs_mount DEV FSTYPE -> prints the mount point
+sys_mkfs_mount() {
+	m=$(mktemp -d "$SYS_TMP/mnt.XXXXXX")
+	case "$2" in
+	ext4) mkfs.ext4 -q -F "$1" >/dev/null 2>&1 && mount "$1" "$m" ;;
+	btrfs) mkfs.btrfs -q -f "$1" >/dev/null 2>&1 && mount "$1" "$m" ;;
+	exfat) mkfs.exfat "$1" >/dev/null 2>&1 && mount.exfat-fuse "$1" "$m" >/dev/null 2>&1 ;;
+	*) sys_die "unknown fs $2" ;;
+	esac || sys_die "cannot make and mount $2 on $1"
+	# unmounted newest first
+	{ echo "$m"; cat "$SYS_TMP/mounts"; } >"$SYS_TMP/mounts.new"
+	mv "$SYS_TMP/mounts.new" "$SYS_TMP/mounts"
+	echo "$m"
+}
+
+# The bdis of a mounted filesystem: the disk's, and btrfs-N or MAJ:MIN-fuseblk.
+sys_fs_bdi() {
+	dev=$(sys_devnum "$1")
+	case "$2" in
+	btrfs)
+		for f in /sys/fs/btrfs/*/devices/"${1##*/}"; do
+			[ -e "$f" ] && basename "$(readlink -f "${f%/devices/*}/bdi")"
+		done ;;
+	exfat) echo "$dev-fuseblk" ;;
+	*) echo "$dev" ;;
+	esac
+}
+
+# sys_wait_for CMD... : true within 2 s, polling every 50 ms
+sys_wait_for() {
+	i=0
+	while [ $i -lt 40 ]; do
+		"$@" && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# now in seconds with decimals
+sys_now() { awk '{print $1}' /proc/uptime; }
