@@ -250,6 +250,17 @@ int main(int argc, char **argv)
 	char err[512];
 	int c, lockfd, rc = 0;
 
+	/* from the first instruction, TERM/INT/HUP only interrupt ppoll(): a
+	 * TERM during start-up must not kill us between two knob writes */
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
 	dm.config_path = CONFIG_DEFAULT_PATH;
 	dm.real.root = "/";
 	while ((c = getopt_long(argc, argv, "c:nvhV", opts, NULL)) != -1) {
@@ -295,16 +306,6 @@ int main(int argc, char **argv)
 		log_err("refusing to start over knobs whose original values are unknown");
 		return EX_SOFTWARE;
 	}
-
-	/* signals only interrupt ppoll(): no race between a flag and the wait */
-	sigemptyset(&block);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &orig);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 
 	if (uevent_open(&mon) < 0) {
 		log_warn("no uevents (netlink): rescanning devices every second instead");

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "sys/fsutil.h"
@@ -75,6 +77,37 @@ static void usb_serial(const char *real, struct knobs_dev *d)
 	}
 }
 
+/* A loop device is as slow as what holds its backing file: take removable
+ * and rotational from that disk; a file in memory (tmpfs) is neither. */
+static void loop_backing_facts(const char *root, const char *disk, struct knobs_dev *d)
+{
+	char p[PATH_MAX], file[PATH_MAX], back[PATH_MAX], real[PATH_MAX], *base;
+	struct stat st;
+	uint64_t v;
+
+	if (path_at(p, sizeof(p), root, "/sys/block/%s/loop/backing_file", disk) ||
+	    read_text(p, file, sizeof(file)))
+		return;
+	snprintf(d->model, sizeof(d->model), "loop on %.50s", file);
+	if (path_at(back, sizeof(back), root, "%s", file) || stat(back, &st) < 0)
+		return;
+	if (major(st.st_dev) == 0) {
+		d->rotational = false; /* tmpfs and friends: memory */
+		return;
+	}
+	if (path_at(p, sizeof(p), root, "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev)) ||
+	    !realpath(p, real))
+		return;
+	/* a partition's queue is its disk's */
+	if (!path_at(p, sizeof(p), "", "%s/partition", real) && access(p, F_OK) == 0 &&
+	    (base = strrchr(real, '/')))
+		*base = 0;
+	if (!path_at(p, sizeof(p), "", "%s/queue/rotational", real) && read_u64(p, &v) == 0)
+		d->rotational = v == 1;
+	if (!path_at(p, sizeof(p), "", "%s/removable", real) && read_u64(p, &v) == 0)
+		d->removable = v == 1;
+}
+
 /* Facts of disk `disk` (a name under /sys/block). */
 static int disk_facts(const char *root, const char *disk, struct knobs_dev *d)
 {
@@ -116,11 +149,8 @@ static int disk_facts(const char *root, const char *disk, struct knobs_dev *d)
 		if (!strcmp(d->bus, "usb") && !d->serial[0])
 			usb_serial(real, d);
 	}
-	if (!strcmp(d->bus, "loop")) {
-		path_at(p, sizeof(p), root, "/sys/block/%s/loop/backing_file", disk);
-		if (read_text(p, buf, sizeof(buf)) == 0 && !d->model[0])
-			snprintf(d->model, sizeof(d->model), "loop on %.50s", buf);
-	}
+	if (!strcmp(d->bus, "loop"))
+		loop_backing_facts(root, disk, d);
 	return 0;
 }
 

@@ -89,11 +89,14 @@ sys_throttle() {
 sys_cleanup() {
 	rc=$?
 	set +e
+	# our daemons give their knobs back on TERM; wait for them (a zombie
+	# still answers kill -0), KILL only one that hangs
 	for p in $SYS_PIDS; do kill -TERM "$p" 2>/dev/null; done
 	for p in $SYS_PIDS; do
-		i=0
-		while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-		kill -KILL "$p" 2>/dev/null
+		( sleep 10; kill -KILL "$p" 2>/dev/null ) &
+		w=$!
+		wait "$p" 2>/dev/null
+		kill "$w" 2>/dev/null
 	done
 	for m in $(cat "$SYS_TMP/mounts" 2>/dev/null); do
 		umount "$m" 2>/dev/null || { sleep 1; umount "$m" 2>/dev/null; } || umount -l "$m" 2>/dev/null
