@@ -348,7 +348,7 @@ static int cmd_explain(const struct opts *o, const char *arg)
 		else
 			printf("  limit:       strict_limit 1, max_bytes %llu (%.1f MiB%s)\n",
 			       (unsigned long long)dec.max_bytes, (double)dec.max_bytes / MIB,
-			       bw ? ", about 1 s x measured bandwidth" : "");
+			       bw ? ", measured bandwidth x the target" : "");
 		if (sysfs_bdi_read(o->root, d->bdi, BDI_STRICT_LIMIT, &v) == 0) {
 			uint64_t mb = 0, fine = 0;
 			sysfs_bdi_read(o->root, d->bdi, BDI_MAX_BYTES, &mb);

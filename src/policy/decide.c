@@ -7,11 +7,12 @@
 const char *const gov_why_text[] = {
 	[WHY_MEASURED] = "measured bandwidth x target",
 	[WHY_FLOOR] = "measured bandwidth x target, raised to the floor",
-	[WHY_FAST] = "measured bandwidth x target is above the ceiling: fast enough, no cap",
+	[WHY_FAST] = "a fast device (bandwidth x target above the ceiling): fast_target seconds of bandwidth",
 	[WHY_UNMEASURED_SLOW] = "not measured yet; USB, removable or rotational: a small start",
 	[WHY_UNMEASURED_FAST] = "not measured yet; an internal solid-state disk: no cap",
 	[WHY_FIXED] = "a [device] section: mode fixed",
 	[WHY_OFF] = "a [device] section: mode off",
+	[WHY_ABOVE_GLOBAL] = "the cap would exceed the global dirty threshold, which bounds it already",
 };
 
 void gov_config_defaults(struct gov_config *c)
@@ -20,6 +21,9 @@ void gov_config_defaults(struct gov_config *c)
 	c->target_ms = 1000;
 	c->floor_bytes = 4 * MIB;
 	c->ceiling_bytes = 256 * MIB;
+	/* 2 s: DESIGN.md measured a strict cap of 1 s of a 300 MB/s device
+	 * costing 23 % of its throughput, 2 s only 1 % */
+	c->fast_target_ms = 2000;
 	c->initial_bytes = 16 * MIB;
 }
 
@@ -73,13 +77,14 @@ void gov_decide(const struct gov_config *c, const struct knobs_dev *d, uint64_t 
 		return;
 	}
 	cap = bw_bps * target_ms / 1000;
-	if (cap > c->ceiling_bytes) {
-		ret->why = WHY_FAST;
-		return;
-	}
 	ret->strict = true;
 	ret->why = WHY_MEASURED;
-	if (cap < c->floor_bytes) {
+	if (cap > c->ceiling_bytes) {
+		cap = bw_bps * c->fast_target_ms / 1000;
+		if (cap < c->ceiling_bytes)
+			cap = c->ceiling_bytes;
+		ret->why = WHY_FAST;
+	} else if (cap < c->floor_bytes) {
 		cap = c->floor_bytes;
 		ret->why = WHY_FLOOR;
 	}

@@ -24,23 +24,26 @@ struct gov_rule {
 struct gov_config {
 	uint64_t target_ms;     /* seconds of measured bandwidth a device may hold */
 	uint64_t floor_bytes;   /* the smallest cap */
-	uint64_t ceiling_bytes; /* a cap above this is not set: the device is fast */
+	uint64_t ceiling_bytes; /* a cap above this marks a fast device ... */
+	uint64_t fast_target_ms; /* ... which gets this many seconds instead */
 	uint64_t initial_bytes; /* unmeasured USB, removable or rotational devices */
 	struct gov_rule rules[GOV_MAX_RULES];
 	int nrules;
 };
 
-/* target 1 s, floor 4 MiB, ceiling 256 MiB, 16 MiB before a measurement. */
+/* target 1 s, floor 4 MiB, ceiling 256 MiB then 2 s, 16 MiB before a
+ * measurement. */
 void gov_config_defaults(struct gov_config *c);
 
 enum gov_why {
 	WHY_MEASURED,     /* bandwidth x target */
 	WHY_FLOOR,        /* bandwidth x target, raised to the floor */
-	WHY_FAST,         /* bandwidth x target above the ceiling: no cap */
+	WHY_FAST,         /* bandwidth x target above the ceiling: fast_target seconds */
 	WHY_UNMEASURED_SLOW, /* not measured yet; USB, removable or rotational */
 	WHY_UNMEASURED_FAST, /* not measured yet; an internal SSD/NVMe */
 	WHY_FIXED,        /* a config section: mode fixed */
 	WHY_OFF,          /* a config section: mode off */
+	WHY_ABOVE_GLOBAL, /* the cap would exceed the global threshold: not needed */
 };
 extern const char *const gov_why_text[];
 

@@ -133,6 +133,7 @@ static void apply(struct governor *g, struct gov_dev *d)
 	int r;
 
 	d->err = 0;
+	d->above_global = false;
 	if (!dec->govern || !dec->strict) {
 		/* leave the device as it was found */
 		r = restore_dev(g, d);
@@ -153,9 +154,16 @@ static void apply(struct governor *g, struct gov_dev *d)
 		if (!r)
 			r = g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_BYTES, &d->max_bytes);
 	}
+	if (r == -EINVAL && d->max_bytes < dec->max_bytes) {
+		/* above the current global threshold (or dirtyable memory): the
+		 * global limit bounds this device tighter than the cap would */
+		d->above_global = true;
+		r = restore_dev(g, d);
+		if (r)
+			fail(d, BDI_MAX_RATIO_FINE, r);
+		return;
+	}
 	if (r) {
-		/* EINVAL: above the current global threshold; the global limit
-		 * already bounds the device tighter than we would */
 		fail(d, BDI_MAX_BYTES, r);
 		return;
 	}
@@ -199,7 +207,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		gov_decide(&g->cfg, &d->info, d->meter.est_bps, &dec);
 		if (d->decided && same_decision(&dec, &d->dec)) {
 			/* re-apply only if the kernel drifted the cap */
-			if (dec.strict) {
+			if (dec.strict && !d->above_global) {
 				uint64_t mb;
 				if (g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_BYTES, &mb) == 0 &&
 				    !close_enough(mb, dec.max_bytes))

@@ -32,6 +32,7 @@ struct gov_dev {
 	bool changed;          /* we wrote a knob of this bdi */
 	struct gov_orig orig;
 	uint64_t max_bytes;    /* last read back */
+	bool above_global;     /* the kernel refused the cap: above the global threshold */
 	int err;               /* last knob error, 0 if none */
 	enum bdi_attr err_attr;
 };

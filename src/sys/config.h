@@ -3,7 +3,8 @@
  *   [global]
  *   target = 1s          ; seconds of measured bandwidth a device may hold dirty
  *   floor = 4M           ; the smallest cap
- *   ceiling = 256M       ; a device whose cap would be larger is left alone
+ *   ceiling = 256M       ; a device whose cap would be larger is a fast one ...
+ *   fast_target = 2s     ; ... and gets this many seconds of its bandwidth
  *   initial = 16M        ; USB/removable/rotational devices before a measurement
  *
  *   [device stick]       ; any name; the first matching section wins

@@ -68,9 +68,18 @@ static void test_decide_measured(void **state)
 	gov_decide(&c, &usb, 2 * MB, &d); /* 2 MB < floor 4 MiB */
 	assert_int_equal(d.max_bytes, 4 * MIB);
 	assert_int_equal(d.why, WHY_FLOOR);
-	gov_decide(&c, &usb, 300 * MB, &d); /* 300 MB > ceiling 256 MiB */
-	assert_false(d.strict);
+	gov_decide(&c, &usb, 300 * MB, &d); /* 300 MB > ceiling 256 MiB: 2 s */
+	assert_true(d.strict);
+	assert_int_equal(d.max_bytes, 600 * MB);
 	assert_int_equal(d.why, WHY_FAST);
+	gov_decide(&c, &usb, 260 * MB, &d); /* 260 MB < 256 MiB: 1 s */
+	assert_int_equal(d.max_bytes, 260 * MB);
+	assert_int_equal(d.why, WHY_MEASURED);
+	gov_decide(&c, &usb, 270 * MB, &d); /* just above: 2 s */
+	assert_int_equal(d.max_bytes, 540 * MB);
+	c.fast_target_ms = 500; /* never below the ceiling */
+	gov_decide(&c, &usb, 300 * MB, &d);
+	assert_int_equal(d.max_bytes, 256 * MIB);
 	c.target_ms = 2500;
 	gov_decide(&c, &usb, 10 * MB, &d);
 	assert_int_equal(d.max_bytes, 25 * MB);
@@ -483,18 +492,41 @@ static void test_governor_save_failure_changes_nothing(void **state)
 	assert_int_equal(gov_find(&G, "8:16")->err, -EROFS);
 }
 
-static void test_governor_einval_keeps_previous(void **state)
+/* A cap above the global threshold is refused (EINVAL): the global limit
+ * is tighter already, so the device is left as it was, quietly. */
+static void test_governor_cap_above_global(void **state)
+{
+	struct fake f;
+	int w;
+
+	(void)state;
+	fake_init(&f);
+	f.thresh_bytes = 8 * MIB; /* vm.dirty_bytes 8 MiB: 16 MiB is refused */
+	f.bdi[0].val[BDI_MAX_BYTES] = 8 * MIB; /* an uncapped bdi reads the threshold */
+	gov_setup(&G, &f);
+	gov_tick(&G, 0);
+	assert_int_equal(gov_find(&G, "8:16")->err, 0);
+	assert_true(gov_find(&G, "8:16")->above_global);
+	assert_int_equal(f.bdi[0].val[BDI_STRICT_LIMIT], 0); /* not half-applied */
+	assert_int_equal(f.bdi[0].val[BDI_MAX_RATIO_FINE], RATIO_FULL);
+	w = f.writes;
+	gov_tick(&G, 250000); /* and not retried on every poll */
+	assert_int_equal(f.writes, w);
+}
+
+/* Any other refusal is an error, and nothing is half-applied. */
+static void test_governor_write_error_keeps_previous(void **state)
 {
 	struct fake f;
 
 	(void)state;
 	fake_init(&f);
-	f.thresh_bytes = 8 * MIB; /* vm.dirty_bytes 8 MiB: 16 MiB is refused */
+	f.bdi[0].fail_write[BDI_MAX_BYTES] = -EACCES;
 	gov_setup(&G, &f);
 	gov_tick(&G, 0);
-	assert_int_equal(gov_find(&G, "8:16")->err, -EINVAL);
+	assert_int_equal(gov_find(&G, "8:16")->err, -EACCES);
 	assert_int_equal(gov_find(&G, "8:16")->err_attr, BDI_MAX_BYTES);
-	assert_int_equal(f.bdi[0].val[BDI_STRICT_LIMIT], 0); /* not half-applied */
+	assert_int_equal(f.bdi[0].val[BDI_STRICT_LIMIT], 0);
 	assert_int_equal(f.bdi[0].val[BDI_MAX_RATIO_FINE], RATIO_FULL);
 }
 
@@ -514,7 +546,8 @@ int main(void)
 		cmocka_unit_test(test_governor_restore_is_exact),
 		cmocka_unit_test(test_governor_device_leaves),
 		cmocka_unit_test(test_governor_save_failure_changes_nothing),
-		cmocka_unit_test(test_governor_einval_keeps_previous),
+		cmocka_unit_test(test_governor_cap_above_global),
+		cmocka_unit_test(test_governor_write_error_keeps_previous),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
