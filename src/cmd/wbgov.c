@@ -101,21 +101,10 @@ static void human(char *buf, size_t len, uint64_t b)
 		snprintf(buf, len, "%lluK", (unsigned long long)(b / 1024));
 }
 
-/* Dirty + writeback of one bdi, from debugfs when it is there and readable. */
-static int bdi_pending(const struct opts *o, const char *bdi, uint64_t *ret)
+/* Dirty + writeback of one bdi, where the kernel tells (debugfs). */
+static int bdi_pending(const char *bdi, uint64_t *ret)
 {
-	char p[PATH_MAX], buf[2048], *s;
-	unsigned long long wb = 0, rc = 0;
-
-	if (path_at(p, sizeof(p), o->root, "/sys/kernel/debug/bdi/%s/stats", bdi) ||
-	    read_text(p, buf, sizeof(buf)))
-		return -ENOTSUP;
-	if ((s = strstr(buf, "BdiWriteback:")))
-		sscanf(s + 13, "%llu", &wb);
-	if ((s = strstr(buf, "BdiReclaimable:")))
-		sscanf(s + 15, "%llu", &rc);
-	*ret = (wb + rc) * 1024; /* kB */
-	return 0;
+	return knobs_real_ops.bdi_dirty(&real, bdi, ret);
 }
 
 struct row {
@@ -147,7 +136,7 @@ static int collect(const struct opts *o, struct row *rows, int max)
 		r->has_knobs = sysfs_bdi_read(o->root, r->d.bdi, BDI_STRICT_LIMIT, &r->strict) == 0 &&
 			       sysfs_bdi_read(o->root, r->d.bdi, BDI_MAX_BYTES, &r->max_bytes) == 0 &&
 			       sysfs_bdi_read(o->root, r->d.bdi, BDI_MAX_RATIO_FINE, &r->ratio) == 0;
-		r->has_pending = bdi_pending(o, r->d.bdi, &r->pending) == 0;
+		r->has_pending = bdi_pending(r->d.bdi, &r->pending) == 0;
 	}
 	return n;
 }
@@ -370,7 +359,7 @@ static uint64_t left_bytes(const struct opts *o, const struct knobs_dev *d, int 
 	bool all = nd > 0;
 
 	for (int i = 0; i < nd; i++) {
-		if (bdi_pending(o, d[i].bdi, &v))
+		if (bdi_pending(d[i].bdi, &v))
 			all = false;
 		else
 			sum += v;

@@ -178,6 +178,44 @@ static void hook_gone(void *ctx, const struct gov_dev *d)
 			dm->logged[i] = dm->logged[--dm->nlogged];
 }
 
+static int hook_save_vm(void *ctx, const uint64_t vm[VM_KNOB_COUNT])
+{
+	struct daemon *dm = ctx;
+	int r;
+
+	memcpy(dm->state.vm, vm, sizeof(dm->state.vm));
+	dm->state.vm_saved = true;
+	r = state_save(dm->state_path, &dm->state);
+	if (r) {
+		dm->state.vm_saved = false;
+		log_err("cannot record vm.dirty_* in %s: %s; not changing them", dm->state_path,
+			strerror(-r));
+	}
+	return r;
+}
+
+static void hook_restored_vm(void *ctx)
+{
+	struct daemon *dm = ctx;
+
+	dm->state.vm_saved = false;
+	state_save(dm->state_path, &dm->state);
+}
+
+static void hook_global(void *ctx, uint64_t cap, int err)
+{
+	(void)ctx;
+	if (err)
+		log_warn("vm.dirty_bytes %llu refused: %s (the previous values stay)",
+			 (unsigned long long)cap, strerror(-err));
+	else if (cap)
+		log_info("a slow device holds dirty data: vm.dirty_bytes %.1f MiB, "
+			 "dirty_background_bytes %.1f MiB (no per-device knobs before Linux 6.2)",
+			 (double)cap / MIB, (double)cap / 2 / MIB);
+	else
+		log_info("no slow device holds dirty data: vm.dirty_* given back");
+}
+
 static void report_restore(void *ctx, const char *owner, const char *knob, int err)
 {
 	(void)ctx;
@@ -243,7 +281,8 @@ int main(int argc, char **argv)
 	bool check = false;
 	struct gov_config cfg;
 	struct gov_hooks hooks = { .ctx = &dm, .save = hook_save, .restored = hook_restored,
-				   .decided = hook_decided, .gone = hook_gone };
+				   .decided = hook_decided, .gone = hook_gone, .save_vm = hook_save_vm,
+				   .restored_vm = hook_restored_vm, .global = hook_global };
 	struct uevent_mon *mon = NULL;
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block, orig;
@@ -314,7 +353,7 @@ int main(int argc, char **argv)
 	gov_init(&dm.gov, &cfg, &knobs_real_ops, &dm.real, &hooks);
 	if (!(knobs_real_ops.features(&dm.real) & KNOBS_BDI_BYTES))
 		log_warn("this kernel has no per-device strict_limit/max_bytes (Linux < 6.2): "
-			 "devices are measured but not limited");
+			 "the global dirty_bytes pair is used while a slow device holds dirty data");
 	log_info("started: target %.1f s, floor %.1f MiB, ceiling %.1f MiB, %d [device] sections",
 		 (double)cfg.target_ms / 1000, (double)cfg.floor_bytes / MIB,
 		 (double)cfg.ceiling_bytes / MIB, cfg.nrules);

@@ -26,3 +26,24 @@ int knobs_vm_set(const struct knobs_ops *ops, void *ctx, enum vm_knob k, uint64_
 	r = ops->vm_write(ctx, k, v);
 	return r ? r : 1;
 }
+
+int knobs_vm_restore(const struct knobs_ops *ops, void *ctx, const uint64_t vm[VM_KNOB_COUNT],
+		     enum vm_knob *failed)
+{
+	static const enum vm_knob pairs[2][2] = {
+		{ VM_DIRTY_BACKGROUND_BYTES, VM_DIRTY_BACKGROUND_RATIO },
+		{ VM_DIRTY_BYTES, VM_DIRTY_RATIO },
+	};
+	int first = 0;
+
+	for (int p = 0; p < 2; p++) {
+		enum vm_knob k = vm[pairs[p][0]] ? pairs[p][0] : pairs[p][1];
+		int r = knobs_vm_set(ops, ctx, k, vm[k]);
+		if (r < 0 && !first) {
+			first = r;
+			if (failed)
+				*failed = k;
+		}
+	}
+	return first;
+}

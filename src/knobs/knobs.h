@@ -25,6 +25,7 @@ struct knobs_dev {
 	bool rotational;
 	bool stacked;                /* loop and the like: io_ticks misses queued time */
 	bool is_fuse;
+	bool mounted;                /* a filesystem on it is mounted */
 };
 
 /* /sys/block/<disk>/stat, the fields wbgov reads. */
@@ -49,6 +50,9 @@ struct knobs_ops {
 	/* every bdi now; returns how many were filled (at most max) or -errno */
 	int (*devices)(void *ctx, struct knobs_dev *out, int max);
 	int (*features)(void *ctx);
+	/* dirty + writeback bytes of one bdi where the kernel tells (debugfs);
+	 * -ENOTSUP where it does not */
+	int (*bdi_dirty)(void *ctx, const char *bdi, uint64_t *ret);
 };
 
 /* Read-compare-write: write `v` only if the knob does not already hold it.
@@ -57,5 +61,12 @@ struct knobs_ops {
 int knobs_bdi_set(const struct knobs_ops *ops, void *ctx, const char *bdi, enum bdi_attr a,
 		  uint64_t v);
 int knobs_vm_set(const struct knobs_ops *ops, void *ctx, enum vm_knob k, uint64_t v);
+
+/* Give the dirty and background pairs back as `vm` (all six values as read
+ * before) had them: a *_bytes twin reads 0 in ratio mode and cannot be
+ * written 0, so each pair is restored through whichever member was in force.
+ * Returns 0 or the first error; `failed` (may be NULL) gets the knob. */
+int knobs_vm_restore(const struct knobs_ops *ops, void *ctx, const uint64_t vm[VM_KNOB_COUNT],
+		     enum vm_knob *failed);
 
 #endif

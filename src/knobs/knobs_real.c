@@ -1,6 +1,10 @@
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "knobs/knobs_real.h"
+#include "sys/fsutil.h"
 #include "sys/procfs.h"
 #include "sys/sysfs.h"
 #include "sys/uevent.h"
@@ -32,12 +36,31 @@ static int meminfo(void *ctx, uint64_t *dirty, uint64_t *writeback)
 
 static int devices(void *ctx, struct knobs_dev *out, int max)
 {
+	char mounts[256];
 	int n = sysfs_devices(root(ctx), out, max);
 
-	if (n > 0 && !strcmp(root(ctx), "/"))
-		for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(root(ctx), "/"))
 			udev_enrich(&out[i]);
+		out[i].mounted = procfs_mounts(root(ctx), out[i].disk, mounts, sizeof(mounts)) > 0;
+	}
 	return n;
+}
+
+/* debugfs: BdiWriteback + BdiReclaimable, kB */
+static int bdi_dirty(void *ctx, const char *bdi, uint64_t *ret)
+{
+	char p[PATH_MAX], buf[2048], *s;
+	unsigned long long wb = 0, rc = 0;
+
+	if (path_at(p, sizeof(p), root(ctx), "/sys/kernel/debug/bdi/%s/stats", bdi) ||
+	    read_text(p, buf, sizeof(buf)))
+		return -ENOTSUP;
+	if (!(s = strstr(buf, "BdiWriteback:")) || sscanf(s + 13, "%llu", &wb) != 1 ||
+	    !(s = strstr(buf, "BdiReclaimable:")) || sscanf(s + 15, "%llu", &rc) != 1)
+		return -ENOTSUP;
+	*ret = (wb + rc) * 1024;
+	return 0;
 }
 
 static int features(void *ctx) { return sysfs_has_bdi_bytes(root(ctx)) ? KNOBS_BDI_BYTES : 0; }
@@ -45,4 +68,5 @@ static int features(void *ctx) { return sysfs_has_bdi_bytes(root(ctx)) ? KNOBS_B
 const struct knobs_ops knobs_real_ops = {
 	.vm_read = vm_read, .vm_write = vm_write, .bdi_read = bdi_read, .bdi_write = bdi_write,
 	.dev_stat = dev_stat, .meminfo = meminfo, .devices = devices, .features = features,
+	.bdi_dirty = bdi_dirty,
 };

@@ -105,9 +105,20 @@ static int devices(void *ctx, struct knobs_dev *out, int max)
 			 c->bus == BUS_NVME ? "nvme" : "virtual");
 		devnum(s, d, &o->major, &o->minor);
 		o->removable = c->removable;
+		o->mounted = true;
 		o->rotational = c->rotational;
 	}
 	return n;
+}
+
+static int bdi_dirty(void *ctx, const char *bdi, uint64_t *ret)
+{
+	int d = find(ctx, bdi);
+
+	if (d < 0)
+		return -ENOENT;
+	*ret = pages_to_bytes(sim_dev_dirty(ctx, d) + sim_dev_writeback(ctx, d));
+	return 0;
 }
 
 static int features(void *ctx)
@@ -119,4 +130,5 @@ static int features(void *ctx)
 const struct knobs_ops knobs_sim_ops = {
 	.vm_read = vm_read, .vm_write = vm_write, .bdi_read = bdi_read, .bdi_write = bdi_write,
 	.dev_stat = dev_stat, .meminfo = meminfo, .devices = devices, .features = features,
+	.bdi_dirty = bdi_dirty,
 };

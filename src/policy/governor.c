@@ -174,6 +174,85 @@ static void apply(struct governor *g, struct gov_dev *d)
 		fail(d, BDI_STRICT_LIMIT, r);
 }
 
+/* Does this (limited) device hold dirty data? The kernel says so in
+ * debugfs; without it, a mounted slow device is assumed to while anything
+ * in the system is dirty. */
+static bool holds_dirty(struct governor *g, const struct gov_dev *d)
+{
+	uint64_t bytes;
+
+	if (g->ops->bdi_dirty && g->ops->bdi_dirty(g->kctx, d->info.bdi, &bytes) == 0)
+		return bytes > 0;
+	return d->info.mounted && g->pending_bytes >= MIB;
+}
+
+static int vm_give_back(struct governor *g)
+{
+	int r;
+
+	if (!g->vm_cap)
+		return 0;
+	r = knobs_vm_restore(g->ops, g->kctx, g->vm_orig, NULL);
+	if (r)
+		return r;
+	g->vm_cap = 0;
+	g->vm_saved = false;
+	if (g->hooks.restored_vm)
+		g->hooks.restored_vm(g->hooks.ctx);
+	if (g->hooks.global)
+		g->hooks.global(g->hooks.ctx, 0, 0);
+	return 0;
+}
+
+/* Linux < 6.2 has no per-device caps: while a slow device holds dirty data,
+ * the global pair is set to the smallest cap among them (background at
+ * half), and given back once none has held any for GOV_VM_QUIET_USEC. */
+static void global_step(struct governor *g, uint64_t now_usec)
+{
+	uint64_t cap = 0;
+	int r = 0;
+
+	for (int i = 0; i < g->ndev; i++) {
+		struct gov_dev *d = &g->dev[i];
+		d->holds_dirty = d->decided && d->dec.govern && d->dec.strict && holds_dirty(g, d);
+		if (d->holds_dirty && (!cap || d->dec.max_bytes < cap))
+			cap = d->dec.max_bytes;
+	}
+	if (!cap) {
+		if (!g->vm_quiet_since)
+			g->vm_quiet_since = now_usec;
+		if (g->vm_cap && now_usec - g->vm_quiet_since >= GOV_VM_QUIET_USEC)
+			vm_give_back(g);
+		return;
+	}
+	g->vm_quiet_since = 0;
+	if (cap < 2 * PAGE_SIZE * 2)
+		cap = 2 * PAGE_SIZE * 2; /* dirty_bytes must be at least two pages */
+	if (cap == g->vm_cap)
+		return;
+	if (!g->vm_saved) {
+		for (int k = 0; k < VM_KNOB_COUNT && !r; k++)
+			r = g->ops->vm_read(g->kctx, (enum vm_knob)k, &g->vm_orig[k]);
+		if (!r && g->hooks.save_vm)
+			r = g->hooks.save_vm(g->hooks.ctx, g->vm_orig);
+		if (r) {
+			if (g->hooks.global)
+				g->hooks.global(g->hooks.ctx, cap, r);
+			return;
+		}
+		g->vm_saved = true;
+	}
+	/* background first, as in the first mail: dirty_bytes below the
+	 * background threshold would make the kernel halve it */
+	r = knobs_vm_set(g->ops, g->kctx, VM_DIRTY_BACKGROUND_BYTES, cap / 2);
+	if (r >= 0)
+		r = knobs_vm_set(g->ops, g->kctx, VM_DIRTY_BYTES, cap);
+	if (r >= 0)
+		g->vm_cap = cap;
+	if (g->hooks.global)
+		g->hooks.global(g->hooks.ctx, cap, r < 0 ? r : 0);
+}
+
 static bool same_decision(const struct gov_decision *a, const struct gov_decision *b)
 {
 	return a->govern == b->govern && a->strict == b->strict && a->max_bytes == b->max_bytes &&
@@ -202,9 +281,17 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		if (r == 0)
 			bwmeter_sample(&d->meter, now_usec, st.sectors_written, st.io_ticks_ms,
 				       g->pending_bytes);
-		if (!(g->features & KNOBS_BDI_BYTES))
-			continue; /* the pre-6.2 route is the daemon's global fallback */
 		gov_decide(&g->cfg, &d->info, d->meter.est_bps, &dec);
+		if (!(g->features & KNOBS_BDI_BYTES)) {
+			/* no per-device knobs: remember, and act globally below */
+			if (!d->decided || !same_decision(&dec, &d->dec)) {
+				d->dec = dec;
+				d->decided = true;
+				if (g->hooks.decided)
+					g->hooks.decided(g->hooks.ctx, d);
+			}
+			continue;
+		}
 		if (d->decided && same_decision(&dec, &d->dec)) {
 			/* re-apply only if the kernel drifted the cap */
 			if (dec.strict && !d->above_global) {
@@ -221,12 +308,20 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		if (g->hooks.decided)
 			g->hooks.decided(g->hooks.ctx, d);
 	}
+	if (!(g->features & KNOBS_BDI_BYTES)) {
+		/* mounts come and go without uevents: look again now and then */
+		if (now_usec - g->last_rescan_usec >= GOV_VM_QUIET_USEC) {
+			g->want_rescan = true;
+			g->last_rescan_usec = now_usec;
+		}
+		global_step(g, now_usec);
+	}
 	return g->pending_bytes >= MIB ? GOV_POLL_BUSY_USEC : GOV_POLL_IDLE_USEC;
 }
 
 int gov_restore(struct governor *g)
 {
-	int first = 0;
+	int first = vm_give_back(g);
 
 	for (int i = 0; i < g->ndev; i++) {
 		int r = restore_dev(g, &g->dev[i]);

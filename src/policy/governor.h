@@ -33,6 +33,7 @@ struct gov_dev {
 	struct gov_orig orig;
 	uint64_t max_bytes;    /* last read back */
 	bool above_global;     /* the kernel refused the cap: above the global threshold */
+	bool holds_dirty;      /* pre-6.2 route: it holds dirty data now */
 	int err;               /* last knob error, 0 if none */
 	enum bdi_attr err_attr;
 };
@@ -48,7 +49,18 @@ struct gov_hooks {
 	void (*decided)(void *ctx, const struct gov_dev *d);
 	/* A bdi disappeared. */
 	void (*gone)(void *ctx, const struct gov_dev *d);
+	/* Linux < 6.2: before the global pair is first changed, persist the six
+	 * vm.dirty_* values found (non-zero: leave them alone); after they are
+	 * given back, the record may go. */
+	int (*save_vm)(void *ctx, const uint64_t vm[VM_KNOB_COUNT]);
+	void (*restored_vm)(void *ctx);
+	/* The global pair was applied (cap > 0) or given back (0). */
+	void (*global)(void *ctx, uint64_t cap, int err);
 };
+
+/* How long no slow device may hold dirty data before the global pair goes
+ * back (pre-6.2 route). */
+#define GOV_VM_QUIET_USEC 5000000ULL
 
 struct governor {
 	struct gov_config cfg;
@@ -61,6 +73,13 @@ struct governor {
 	struct knobs_dev scan[GOV_MAX_DEV]; /* scratch for rescans */
 	bool want_rescan;
 	uint64_t pending_bytes;
+	/* Linux < 6.2: dirty_background_bytes/dirty_bytes while a slow device
+	 * holds dirty data */
+	bool vm_saved;
+	uint64_t vm_orig[VM_KNOB_COUNT];
+	uint64_t vm_cap;         /* the dirty_bytes applied, 0 = not applied */
+	uint64_t vm_quiet_since; /* usec; 0 = a slow device holds data */
+	uint64_t last_rescan_usec;
 };
 
 /* `hooks` may be NULL. Does not touch the machine. */

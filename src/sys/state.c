@@ -149,25 +149,15 @@ int state_restore(const struct knobs_ops *ops, void *kctx, struct state *st,
 		i++;
 	}
 	if (st->vm_saved) {
-		/* the *_bytes twin of a ratio reads 0 and cannot be written 0: write
-		 * whichever of each pair was in force, bytes or ratio */
-		static const enum vm_knob pairs[2][2] = {
-			{ VM_DIRTY_BACKGROUND_BYTES, VM_DIRTY_BACKGROUND_RATIO },
-			{ VM_DIRTY_BYTES, VM_DIRTY_RATIO },
-		};
-		int bad = 0;
-		for (int p = 0; p < 2; p++) {
-			enum vm_knob k = st->vm[pairs[p][0]] ? pairs[p][0] : pairs[p][1];
-			int r = knobs_vm_set(ops, kctx, k, st->vm[k]);
-			if (r < 0) {
-				bad++;
-				if (report)
-					report(ctx, "vm", vm_knob_names[k], r);
-			}
-		}
-		if (!bad)
+		enum vm_knob k = VM_DIRTY_BYTES;
+		int r = knobs_vm_restore(ops, kctx, st->vm, &k);
+		if (r < 0) {
+			failures++;
+			if (report)
+				report(ctx, "vm", vm_knob_names[k], r);
+		} else {
 			st->vm_saved = false;
-		failures += bad;
+		}
 	}
 	return failures;
 }

@@ -233,6 +233,11 @@ struct fake {
 	int gone;
 	int restored;
 	uint64_t thresh_bytes; /* max_bytes above it: EINVAL */
+	int features;
+	uint64_t vm[VM_KNOB_COUNT];
+	int vm_writes;
+	int64_t bdi_dirty[4];   /* -1: the kernel does not tell */
+	int vm_saves;
 };
 
 static struct fake_bdi *fb(struct fake *f, const char *bdi)
@@ -245,18 +250,30 @@ static struct fake_bdi *fb(struct fake *f, const char *bdi)
 
 static int f_vm_read(void *ctx, enum vm_knob k, uint64_t *ret)
 {
-	(void)ctx;
-	(void)k;
-	*ret = 0;
+	*ret = ((struct fake *)ctx)->vm[k];
 	return 0;
 }
 
+/* with the kernel's twin rule: the last written of a pair wins */
 static int f_vm_write(void *ctx, enum vm_knob k, uint64_t v)
 {
-	(void)ctx;
-	(void)k;
-	(void)v;
-	return -EPERM;
+	struct fake *f = ctx;
+	struct vm_sysctl vm = {
+		.dirty_ratio = (unsigned)f->vm[VM_DIRTY_RATIO],
+		.dirty_background_ratio = (unsigned)f->vm[VM_DIRTY_BACKGROUND_RATIO],
+		.dirty_bytes = f->vm[VM_DIRTY_BYTES],
+		.dirty_background_bytes = f->vm[VM_DIRTY_BACKGROUND_BYTES],
+		.dirty_expire_centisecs = (unsigned)f->vm[VM_DIRTY_EXPIRE_CENTISECS],
+		.dirty_writeback_centisecs = (unsigned)f->vm[VM_DIRTY_WRITEBACK_CENTISECS],
+	};
+	int r = vm_sysctl_write(&vm, k, v, NULL);
+
+	if (r)
+		return r;
+	for (int i = 0; i < VM_KNOB_COUNT; i++)
+		f->vm[i] = vm_sysctl_get(&vm, (enum vm_knob)i);
+	f->vm_writes++;
+	return 0;
 }
 
 static int f_bdi_read(void *ctx, const char *bdi, enum bdi_attr a, uint64_t *ret)
@@ -321,14 +338,27 @@ static int f_devices(void *ctx, struct knobs_dev *out, int max)
 
 static int f_features(void *ctx)
 {
-	(void)ctx;
-	return KNOBS_BDI_BYTES;
+	return ((struct fake *)ctx)->features;
+}
+
+static int f_bdi_dirty(void *ctx, const char *bdi, uint64_t *ret)
+{
+	struct fake *f = ctx;
+
+	for (int i = 0; i < f->n; i++)
+		if (!strcmp(f->bdi[i].info.bdi, bdi)) {
+			if (f->bdi_dirty[i] < 0)
+				return -ENOTSUP;
+			*ret = (uint64_t)f->bdi_dirty[i];
+			return 0;
+		}
+	return -ENOENT;
 }
 
 static const struct knobs_ops fake_ops = {
 	.vm_read = f_vm_read, .vm_write = f_vm_write, .bdi_read = f_bdi_read,
 	.bdi_write = f_bdi_write, .dev_stat = f_dev_stat, .meminfo = f_meminfo,
-	.devices = f_devices, .features = f_features,
+	.devices = f_devices, .features = f_features, .bdi_dirty = f_bdi_dirty,
 };
 
 static int h_save(void *ctx, const struct gov_dev *d)
@@ -366,12 +396,30 @@ static void fake_init(struct fake *f)
 		f->bdi[i].val[BDI_MAX_BYTES] = 3 * GIB;
 	}
 	f->thresh_bytes = 3 * GIB;
+	f->features = KNOBS_BDI_BYTES;
+	f->vm[VM_DIRTY_RATIO] = 20;
+	f->vm[VM_DIRTY_BACKGROUND_RATIO] = 10;
+	f->vm[VM_DIRTY_EXPIRE_CENTISECS] = 3000;
+	f->vm[VM_DIRTY_WRITEBACK_CENTISECS] = 500;
+}
+
+static int h_save_vm(void *ctx, const uint64_t vm[VM_KNOB_COUNT])
+{
+	struct fake *f = ctx;
+
+	f->vm_saves++;
+	/* recorded before any change: the kernel still holds what was found */
+	assert_int_equal(f->vm[VM_DIRTY_BYTES], 0);
+	assert_int_equal(f->vm[VM_DIRTY_RATIO], 20);
+	assert_int_equal(vm[VM_DIRTY_RATIO], 20);
+	return 0;
 }
 
 static void gov_setup(struct governor *g, struct fake *f)
 {
 	struct gov_config c;
-	struct gov_hooks h = { .ctx = f, .save = h_save, .gone = h_gone, .restored = h_restored };
+	struct gov_hooks h = { .ctx = f, .save = h_save, .gone = h_gone, .restored = h_restored,
+			       .save_vm = h_save_vm };
 
 	gov_config_defaults(&c);
 	gov_init(g, &c, &fake_ops, f, &h);
@@ -530,6 +578,50 @@ static void test_governor_write_error_keeps_previous(void **state)
 	assert_int_equal(f.bdi[0].val[BDI_MAX_RATIO_FINE], RATIO_FULL);
 }
 
+/* Linux < 6.2: the global pair while the stick holds dirty data, given
+ * back 5 s after it stops, as found (ratio mode). */
+static void test_governor_pre_62_global_pair(void **state)
+{
+	struct fake f;
+	uint64_t t = 0;
+
+	(void)state;
+	fake_init(&f);
+	f.features = 0;
+	f.bdi_dirty[0] = 0;
+	f.bdi_dirty[1] = 0;
+	gov_setup(&G, &f);
+	gov_tick(&G, t);
+	assert_int_equal(f.vm_writes, 0); /* nothing dirty on the stick */
+	assert_int_equal(f.writes, 0);    /* and no per-bdi knob is touched */
+	f.bdi_dirty[1] = 500 * MIB;       /* the NVMe: not a slow device */
+	gov_tick(&G, t += 250000);
+	assert_int_equal(f.vm_writes, 0);
+	f.bdi_dirty[0] = MIB;             /* the stick */
+	gov_tick(&G, t += 250000);
+	assert_int_equal(f.vm_saves, 1);
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 16 * MIB);
+	assert_int_equal(f.vm[VM_DIRTY_BACKGROUND_BYTES], 8 * MIB);
+	assert_int_equal(f.vm[VM_DIRTY_RATIO], 0);
+	f.bdi_dirty[0] = 0;
+	gov_tick(&G, t += 250000);
+	gov_tick(&G, t += 4000000);       /* 4 s quiet: kept */
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 16 * MIB);
+	gov_tick(&G, t += 1250000);       /* 5.25 s quiet: given back */
+	assert_int_equal(f.vm[VM_DIRTY_RATIO], 20);
+	assert_int_equal(f.vm[VM_DIRTY_BACKGROUND_RATIO], 10);
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 0);
+	assert_int_equal(f.vm[VM_DIRTY_BACKGROUND_BYTES], 0);
+	/* and gov_restore() gives it back when stopping mid-copy */
+	f.bdi_dirty[0] = MIB;
+	gov_tick(&G, t += 250000);
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 16 * MIB);
+	assert_int_equal(gov_restore(&G), 0);
+	assert_int_equal(f.vm[VM_DIRTY_RATIO], 20);
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 0);
+	assert_int_equal(f.writes, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -548,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_governor_save_failure_changes_nothing),
 		cmocka_unit_test(test_governor_cap_above_global),
 		cmocka_unit_test(test_governor_write_error_keeps_previous),
+		cmocka_unit_test(test_governor_pre_62_global_pair),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
