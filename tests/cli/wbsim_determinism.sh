@@ -2,16 +2,7 @@
 # Determinism: the simulator has no hidden randomness or clock; the same
 # command gives byte-identical output every time.
 set -eu
-W="${BUILD:-build}/wbsim"
-me=${0##*/}
-fail() {
-	printf '%s: FAIL: %s\n' "$me" "$*" >&2
-	exit 1
-}
-[ -x "$W" ] || fail "no executable at $W (build it first: make)"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
+. "$(dirname "$0")/../lib/cli.sh"
 
 # twice ARG...: run wbsim ARG... two times; both exit 0, non-empty, identical
 twice() {

@@ -3,16 +3,7 @@
 # line on stderr that names the bad input. Every case is checked; all the
 # failures are listed before the script exits non-zero.
 set -eu
-W="${BUILD:-build}/wbsim"
-me=${0##*/}
-fail() {
-	printf '%s: FAIL: %s\n' "$me" "$*" >&2
-	exit 1
-}
-[ -x "$W" ] || fail "no executable at $W (build it first: make)"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
+. "$(dirname "$0")/../lib/cli.sh"
 
 nfail=0
 ncase=0

@@ -4,26 +4,7 @@
 # scenario x policy with null for the same cells, and a "loses" array.
 # (Keys beyond the CSV columns and "loses" are allowed.)
 set -eu
-W="${BUILD:-build}/wbsim"
-me=${0##*/}
-fail() {
-	printf '%s: FAIL: %s\n' "$me" "$*" >&2
-	exit 1
-}
-[ -x "$W" ] || fail "no executable at $W (build it first: make)"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
-
-# ok NAME ARG...: wbsim ARG... must exit 0; stdout goes to $tmp/NAME
-ok() {
-	name=$1
-	shift
-	rc=0
-	"$W" "$@" >"$tmp/$name" 2>"$tmp/$name.err" || rc=$?
-	[ "$rc" -eq 0 ] || fail "wbsim $* exited $rc: $(head -n 3 "$tmp/$name.err")"
-	[ -s "$tmp/$name" ] || fail "wbsim $* wrote nothing to stdout"
-}
+. "$(dirname "$0")/../lib/cli.sh"
 
 header='scenario,policy,write_return_s,durable_s,sync_after_s,peak_dirty_mib,other_max_pause_ms,fsync_p99_ms,fast_write_mbps,device_written_mib'
 

@@ -2,16 +2,7 @@
 # --help: exit 0, the usage on stdout, nothing on stderr.
 # --version: exit 0, "wbsim VERSION" on stdout, nothing on stderr.
 set -eu
-W="${BUILD:-build}/wbsim"
-me=${0##*/}
-fail() {
-	printf '%s: FAIL: %s\n' "$me" "$*" >&2
-	exit 1
-}
-[ -x "$W" ] || fail "no executable at $W (build it first: make)"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
+. "$(dirname "$0")/../lib/cli.sh"
 
 rc=0
 "$W" --help >"$tmp/out" 2>"$tmp/err" || rc=$?

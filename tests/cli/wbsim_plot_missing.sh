@@ -3,16 +3,7 @@
 # gnuplot on stderr, and no plot file. gnuplot is hidden by running wbsim
 # with a PATH of one empty directory (popen() runs /bin/sh by its full path).
 set -eu
-W="${BUILD:-build}/wbsim"
-me=${0##*/}
-fail() {
-	printf '%s: FAIL: %s\n' "$me" "$*" >&2
-	exit 1
-}
-[ -x "$W" ] || fail "no executable at $W (build it first: make)"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
+. "$(dirname "$0")/../lib/cli.sh"
 mkdir "$tmp/emptybin"
 
 for ext in png svg; do

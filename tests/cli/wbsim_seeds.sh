@@ -4,26 +4,7 @@
 # observation, and that wbgov (and time-1) fix them without costing fast
 # devices, temp files or fsync latency. Also: --param changes the results.
 set -eu
-W="${BUILD:-build}/wbsim"
-me=${0##*/}
-fail() {
-	printf '%s: FAIL: %s\n' "$me" "$*" >&2
-	exit 1
-}
-[ -x "$W" ] || fail "no executable at $W (build it first: make)"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
-
-# ok NAME ARG...: wbsim ARG... must exit 0; stdout goes to $tmp/NAME
-ok() {
-	name=$1
-	shift
-	rc=0
-	"$W" "$@" >"$tmp/$name" 2>"$tmp/$name.err" || rc=$?
-	[ "$rc" -eq 0 ] || fail "wbsim $* exited $rc: $(head -n 3 "$tmp/$name.err")"
-	[ -s "$tmp/$name" ] || fail "wbsim $* wrote nothing to stdout"
-}
+. "$(dirname "$0")/../lib/cli.sh"
 
 # get FILE SCENARIO POLICY COLUMN: the number in that cell (column by its
 # header name); fails if the row, the column or the number is missing

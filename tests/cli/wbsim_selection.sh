@@ -3,26 +3,7 @@
 # = 80 rows, each pair once, in `wbsim list` order); `run S --policy A
 # --policy B` is exactly S/A then S/B.
 set -eu
-W="${BUILD:-build}/wbsim"
-me=${0##*/}
-fail() {
-	printf '%s: FAIL: %s\n' "$me" "$*" >&2
-	exit 1
-}
-[ -x "$W" ] || fail "no executable at $W (build it first: make)"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
-
-# ok NAME ARG...: wbsim ARG... must exit 0; stdout goes to $tmp/NAME
-ok() {
-	name=$1
-	shift
-	rc=0
-	"$W" "$@" >"$tmp/$name" 2>"$tmp/$name.err" || rc=$?
-	[ "$rc" -eq 0 ] || fail "wbsim $* exited $rc: $(head -n 3 "$tmp/$name.err")"
-	[ -s "$tmp/$name" ] || fail "wbsim $* wrote nothing to stdout"
-}
+. "$(dirname "$0")/../lib/cli.sh"
 
 # the names, from `wbsim list`
 ok list list
