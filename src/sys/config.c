@@ -3,6 +3,7 @@
 #include <ini.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "model/parse.h"
 #include "model/units.h"
@@ -28,6 +29,7 @@ struct ctx {
 };
 
 static int fail(struct ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 
 /* Keep the first error, as "FILE:LINE: what"; returns 0 for inih. */
 static int fail(struct ctx *x, const char *fmt, ...)
@@ -75,15 +77,33 @@ static char *reader(char *str, int num, void *stream)
 	return str;
 }
 
+enum header_error { HDR_TWICE, HDR_TOO_MANY, HDR_UNKNOWN };
+
+/* An error about the [section] line itself (the reader's count goes on). */
+static int fail_header(struct ctx *x, enum header_error e, const char *section)
+{
+	int line = x->line;
+
+	x->line = x->header_line;
+	if (e == HDR_TWICE)
+		fail(x, "[%s] appears twice", section);
+	else if (e == HDR_TOO_MANY)
+		fail(x, "too many [device] sections (at most %d)", GOV_MAX_RULES);
+	else
+		fail(x, "unknown section [%s] (global, or device NAME)", section);
+	x->line = line;
+	return 0;
+}
+
 static int new_rule(struct ctx *x, const char *section)
 {
 	struct gov_config *c = x->c;
 
 	for (int i = 0; i < c->nrules; i++)
 		if (!strcmp(x->names[i], section))
-			return fail(x, "[%s] appears twice", section);
+			return fail_header(x, HDR_TWICE, section);
 	if (c->nrules == GOV_MAX_RULES)
-		return fail(x, "too many [device] sections (at most %s)", "32");
+		return fail_header(x, HDR_TOO_MANY, section);
 	x->rule = c->nrules++;
 	memset(&c->rules[x->rule], 0, sizeof(c->rules[x->rule]));
 	c->rules[x->rule].mode = MODE_TIME;
@@ -186,8 +206,10 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return global_key(x, key, val);
 	}
 	if (strncmp(section, "device", 6) || (section[6] && section[6] != ' '))
-		return fail(x, "unknown section [%s] (global, or device NAME)", section);
-	if (x->rule < 0 || strcmp(x->section, section)) {
+		return fail_header(x, HDR_UNKNOWN, section);
+	/* a new header, even with the name of the one before, starts a new rule */
+	if (x->rule < 0 || strcmp(x->section, section) ||
+	    (int)x->c->rules[x->rule].line != x->header_line) {
 		if (!new_rule(x, section))
 			return 0;
 	}
@@ -263,6 +285,14 @@ int config_load(const char *path, bool missing_ok, struct gov_config *c, char *e
 		}
 		snprintf(err, errlen, "%s: %s", path, strerror(-r));
 		return r;
+	}
+	{
+		struct stat st;
+		if (fstat(fileno(x.f), &st) == 0 && S_ISDIR(st.st_mode)) {
+			fclose(x.f);
+			snprintf(err, errlen, "%s: a directory, not a configuration file", path);
+			return -EINVAL;
+		}
 	}
 	r = parse(&x);
 	fclose(x.f);

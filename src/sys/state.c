@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sys/fsutil.h"
 #include "sys/state.h"
 
 int state_load(const char *path, struct state *st)
@@ -17,13 +18,18 @@ int state_load(const char *path, struct state *st)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		char bdi[KNOBS_NAME_MAX];
-		unsigned long long a, b;
+		char bdi[KNOBS_NAME_MAX], na[24], nb[24];
+		uint64_t a, b;
 
 		lineno++;
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
-		if (sscanf(line, "bdi %63s strict_limit %llu max_ratio_fine %llu", bdi, &a, &b) == 3) {
+		if (sscanf(line, "bdi %63s strict_limit %20s max_ratio_fine %20s", bdi, na, nb) == 3) {
+			/* parse_u64, not %llu: that would take a sign */
+			if (parse_u64(na, &a) || parse_u64(nb, &b)) {
+				r = -EINVAL;
+				break;
+			}
 			if (state_put_bdi(st, bdi, a, b)) {
 				r = -E2BIG;
 				break;
@@ -32,14 +38,14 @@ int state_load(const char *path, struct state *st)
 			char *p = line + 3, *tok, *save = NULL;
 			int k = 0;
 			for (tok = strtok_r(p, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save), k++) {
-				unsigned long long v;
+				uint64_t v;
 				if (k >= 2 * VM_KNOB_COUNT)
 					break;
 				if (k % 2 == 0) {
 					if (strcmp(tok, vm_knob_names[k / 2]))
 						break;
 				} else {
-					if (sscanf(tok, "%llu", &v) != 1)
+					if (parse_u64(tok, &v))
 						break;
 					st->vm[k / 2] = v;
 				}

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -92,7 +94,11 @@ static void loop_backing_facts(const char *root, const char *disk, struct knobs_
 	if (path_at(back, sizeof(back), root, "%s", file) || stat(back, &st) < 0)
 		return;
 	if (major(st.st_dev) == 0) {
-		d->rotational = false; /* tmpfs and friends: memory */
+		/* an anonymous device: tmpfs is memory; btrfs, NFS, FUSE could be
+		 * anything, so the loop's own facts stand */
+		struct statfs fs;
+		if (statfs(back, &fs) == 0 && fs.f_type == TMPFS_MAGIC)
+			d->rotational = false;
 		return;
 	}
 	if (path_at(p, sizeof(p), root, "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev)) ||
@@ -145,7 +151,13 @@ static int disk_facts(const char *root, const char *disk, struct knobs_dev *d)
 	}
 	path_at(p, sizeof(p), root, "/sys/block/%s", disk);
 	if (realpath(p, real)) {
-		bus_from_path(real, d);
+		char rroot[PATH_MAX];
+		size_t skip = 0;
+		/* judge the device path only, not where a fixture tree lives */
+		if (root && strcmp(root, "/") && realpath(root, rroot) &&
+		    !strncmp(real, rroot, strlen(rroot)))
+			skip = strlen(rroot);
+		bus_from_path(real + skip, d);
 		if (!strcmp(d->bus, "usb") && !d->serial[0])
 			usb_serial(real, d);
 	}
@@ -154,21 +166,33 @@ static int disk_facts(const char *root, const char *disk, struct knobs_dev *d)
 	return 0;
 }
 
+/* The whole disk of the block device whose sysfs directory is `real`: a
+ * partition ("sdb1", a fuseblk or btrfs member on it) sits inside its disk. */
+static int whole_disk_of(char *real, char *disk, size_t len)
+{
+	char p[PATH_MAX], *base;
+
+	if (!path_at(p, sizeof(p), "", "%s/partition", real) && access(p, F_OK) == 0 &&
+	    (base = strrchr(real, '/')))
+		*base = 0;
+	base = strrchr(real, '/');
+	if (!base)
+		return -ENOENT;
+	copy(disk, len, base + 1);
+	return 0;
+}
+
 /* The disk a "MAJ:MIN" names. */
 static int disk_of_devnum(const char *root, const char *devnum, char *disk, size_t len)
 {
-	char p[PATH_MAX], real[PATH_MAX], *base;
+	char p[PATH_MAX], real[PATH_MAX];
 	int r;
 
 	if ((r = path_at(p, sizeof(p), root, "/sys/dev/block/%s", devnum)))
 		return r;
 	if (!realpath(p, real))
 		return -errno;
-	base = strrchr(real, '/');
-	if (!base)
-		return -ENOENT;
-	copy(disk, len, base + 1);
-	return 0;
+	return whole_disk_of(real, disk, len);
 }
 
 /* A btrfs filesystem's bdi: its first member disk. */
@@ -199,12 +223,15 @@ static int disk_of_btrfs(const char *root, const char *bdi, char *disk, size_t l
 		if (path_at(p, sizeof(p), root, "/sys/fs/btrfs/%s/devices", e->d_name) ||
 		    !(devs = opendir(p)))
 			continue;
-		while ((m = readdir(devs)))
-			if (m->d_name[0] != '.') {
-				copy(disk, len, m->d_name);
-				r = 0;
-				break;
-			}
+		while ((m = readdir(devs))) {
+			char real[PATH_MAX];
+			if (m->d_name[0] == '.' ||
+			    path_at(p, sizeof(p), root, "/sys/class/block/%s", m->d_name) ||
+			    !realpath(p, real))
+				continue;
+			r = whole_disk_of(real, disk, len);
+			break;
+		}
 		closedir(devs);
 	}
 	closedir(dir);
@@ -270,6 +297,8 @@ int sysfs_parse_stat(const char *line, struct knobs_stat *ret)
 {
 	unsigned long long f[11];
 
+	if (strchr(line, '-'))
+		return -EINVAL; /* %llu would take a sign */
 	if (sscanf(line, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1],
 		   &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10]) != 11)
 		return -EINVAL;

@@ -1,0 +1,2166 @@
+/* The real-system layer against fixture trees: /sys and /proc laid out the
+ * way the kernel lays them out (disks as directories under /sys/devices,
+ * /sys/block, /sys/dev/block, /sys/class/block and /sys/class/bdi as
+ * relative symlinks into them), built at run time in a mkdtemp() directory
+ * that the group teardown removes whatever happened. Covers fsutil, sysfs,
+ * procfs, state, status, knobs_real and the governor over knobs_real. */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "knobs/knobs_real.h"
+#include "model/units.h"
+#include "policy/governor.h"
+#include "sys/fsutil.h"
+#include "sys/procfs.h"
+#include "sys/state.h"
+#include "sys/status.h"
+#include "sys/sysfs.h"
+
+/* ------------------------------------------------------------ fixtures */
+
+/* Under /tmp, not $TMPDIR: bus detection looks for "/usb", "/ata"... in the
+ * whole resolved path, fixture prefix included (see test_bus_ignores_root_prefix). */
+#define BASE_TEMPLATE "/tmp/wbgov-test-sys-XXXXXX"
+
+static char g_base[PATH_MAX];
+
+/* Large objects the tests share, static so that a failed assertion (a
+ * longjmp out of the test) leaks nothing. */
+static struct governor g_gov;
+static struct knobs_dev g_out[GOV_MAX_DEV];
+
+static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void rm_tree(const char *path)
+{
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int group_setup(void **state)
+{
+	(void)state;
+	snprintf(g_base, sizeof(g_base), "%s", BASE_TEMPLATE);
+	return mkdtemp(g_base) ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	if (g_base[0] && strcmp(g_base, BASE_TEMPLATE))
+		rm_tree(g_base);
+	return 0;
+}
+
+static void fmt_path(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void fmt_path(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	assert_true(n > 0 && (size_t)n < len);
+}
+
+static void mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX];
+
+	fmt_path(tmp, sizeof(tmp), "%s", path);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			fail_msg("mkdir %s: %s", tmp, strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		fail_msg("mkdir %s: %s", tmp, strerror(errno));
+}
+
+static void mkdir_parent(const char *path)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	fmt_path(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	assert_non_null(slash);
+	*slash = 0;
+	mkdir_p(dir);
+}
+
+/* A fresh fixture root <base>/<name>. */
+static void fx_root(char *root, size_t len, const char *name)
+{
+	fmt_path(root, len, "%s/%s", g_base, name);
+	rm_tree(root);
+	mkdir_p(root);
+}
+
+static void fx_write(const char *root, const char *rel, const char *text)
+{
+	char p[PATH_MAX];
+	FILE *f;
+
+	fmt_path(p, sizeof(p), "%s%s", root, rel);
+	mkdir_parent(p);
+	f = fopen(p, "w");
+	if (!f)
+		fail_msg("%s: %s", p, strerror(errno));
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* A relative symlink at `rel` to `target` (both fixture paths from its root),
+ * as the kernel makes them ("../../devices/..."), so realpath() stays inside
+ * the fixture. */
+static void fx_link(const char *root, const char *rel, const char *target)
+{
+	char p[PATH_MAX], t[PATH_MAX] = "";
+	size_t used = 0;
+	int depth = -1;
+
+	for (const char *s = rel; *s; s++)
+		depth += *s == '/';
+	for (int i = 0; i < depth; i++)
+		used += (size_t)snprintf(t + used, sizeof(t) - used, "../");
+	fmt_path(t + used, sizeof(t) - used, "%s", target + 1);
+	fmt_path(p, sizeof(p), "%s%s", root, rel);
+	mkdir_parent(p);
+	if (symlink(t, p) < 0)
+		fail_msg("symlink %s -> %s: %s", p, t, strerror(errno));
+}
+
+static void fx_unlink(const char *root, const char *rel)
+{
+	char p[PATH_MAX];
+
+	fmt_path(p, sizeof(p), "%s%s", root, rel);
+	rm_tree(p);
+}
+
+/* The raw bytes of a fixture file ("" when missing). */
+static const char *fx_read(const char *root, const char *rel, char *buf, size_t len)
+{
+	char p[PATH_MAX];
+	FILE *f;
+	size_t n;
+
+	fmt_path(p, sizeof(p), "%s%s", root, rel);
+	buf[0] = 0;
+	f = fopen(p, "r");
+	if (!f)
+		return buf;
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+static void assert_file(const char *root, const char *rel, const char *want)
+{
+	char buf[256];
+
+	fx_read(root, rel, buf, sizeof(buf));
+	if (strcmp(buf, want))
+		fail_msg("%s: \"%s\", want \"%s\"", rel, buf, want);
+}
+
+/* /sys/block/<disk>/stat as the kernel prints it: 17 fields (since 5.5),
+ * sectors written 987654, in flight 2, io_ticks 3000. */
+#define STAT_LINE "    1234        0    56789     1000     4321       17   987654     5000        2     3000     6000        0        0        0        0      100      200\n"
+
+struct fx_disk {
+	const char *name;    /* sdb */
+	const char *devpath; /* where the kernel puts it: /sys/devices/.../block/sdb */
+	const char *dev;     /* 8:16 */
+	const char *size;    /* sectors; "0" for a loop device with nothing attached */
+	const char *removable, *rotational;
+	const char *devdir;  /* what device/ points to (NULL: no link) */
+	const char *vendor, *model, *serial; /* in devdir (NULL: no file) */
+};
+
+static void fx_file_at(const char *root, const char *dir, const char *leaf, const char *text)
+{
+	char rel[PATH_MAX];
+
+	if (!text)
+		return;
+	fmt_path(rel, sizeof(rel), "%s/%s", dir, leaf);
+	fx_write(root, rel, text);
+}
+
+static void fx_disk_add(const char *root, const struct fx_disk *d)
+{
+	char rel[PATH_MAX], line[64];
+
+	fmt_path(line, sizeof(line), "%s\n", d->dev);
+	fx_file_at(root, d->devpath, "dev", line);
+	fmt_path(line, sizeof(line), "%s\n", d->size ? d->size : "1953525168");
+	fx_file_at(root, d->devpath, "size", line);
+	fmt_path(line, sizeof(line), "%s\n", d->removable ? d->removable : "0");
+	fx_file_at(root, d->devpath, "removable", line);
+	fmt_path(line, sizeof(line), "%s\n", d->rotational ? d->rotational : "0");
+	fx_file_at(root, d->devpath, "queue/rotational", line);
+	fx_file_at(root, d->devpath, "stat", STAT_LINE);
+	if (d->devdir) {
+		fx_file_at(root, d->devdir, "vendor", d->vendor);
+		fx_file_at(root, d->devdir, "model", d->model);
+		fx_file_at(root, d->devdir, "serial", d->serial);
+		fmt_path(rel, sizeof(rel), "%s/device", d->devpath);
+		fx_link(root, rel, d->devdir);
+	}
+	fmt_path(rel, sizeof(rel), "/sys/block/%s", d->name);
+	fx_link(root, rel, d->devpath);
+	fmt_path(rel, sizeof(rel), "/sys/class/block/%s", d->name);
+	fx_link(root, rel, d->devpath);
+	fmt_path(rel, sizeof(rel), "/sys/dev/block/%s", d->dev);
+	fx_link(root, rel, d->devpath);
+}
+
+/* A partition: a directory inside its disk's, with a `partition` file. */
+static void fx_part_add(const char *root, const char *disk_devpath, const char *name, const char *dev,
+			const char *num)
+{
+	char dir[PATH_MAX], rel[PATH_MAX], line[64];
+
+	fmt_path(dir, sizeof(dir), "%s/%s", disk_devpath, name);
+	fmt_path(line, sizeof(line), "%s\n", num);
+	fx_file_at(root, dir, "partition", line);
+	fmt_path(line, sizeof(line), "%s\n", dev);
+	fx_file_at(root, dir, "dev", line);
+	fx_file_at(root, dir, "size", "2048000\n");
+	fmt_path(rel, sizeof(rel), "/sys/class/block/%s", name);
+	fx_link(root, rel, dir);
+	fmt_path(rel, sizeof(rel), "/sys/dev/block/%s", dev);
+	fx_link(root, rel, dir);
+}
+
+/* /sys/devices/virtual/bdi/<name>, linked from /sys/class/bdi. `v62`: the
+ * attributes Linux 6.2 added (strict_limit, max_bytes, min_bytes, *_fine). */
+static void fx_bdi(const char *root, const char *name, bool v62)
+{
+	char dir[PATH_MAX], rel[PATH_MAX];
+
+	fmt_path(dir, sizeof(dir), "/sys/devices/virtual/bdi/%s", name);
+	fx_file_at(root, dir, "read_ahead_kb", "128\n");
+	fx_file_at(root, dir, "max_ratio", "100\n");
+	fx_file_at(root, dir, "min_ratio", "0\n");
+	fx_file_at(root, dir, "stable_pages_required", "0\n");
+	if (v62) {
+		fx_file_at(root, dir, "strict_limit", "0\n");
+		fx_file_at(root, dir, "max_bytes", "3355443200\n");
+		fx_file_at(root, dir, "min_bytes", "0\n");
+		fx_file_at(root, dir, "max_ratio_fine", "1000000\n");
+		fx_file_at(root, dir, "min_ratio_fine", "0\n");
+	}
+	fmt_path(rel, sizeof(rel), "/sys/class/bdi/%s", name);
+	fx_link(root, rel, dir);
+}
+
+#define BDI_DIR "/sys/devices/virtual/bdi/"
+
+/* Where the kernel puts each kind of disk. */
+#define USB_HUB "/sys/devices/pci0000:00/0000:00:14.0/usb2"
+#define USB_DEV USB_HUB "/2-1"
+#define USB_SCSI USB_DEV "/2-1:1.0/host6/target6:0:0/6:0:0:0"
+#define USB_DISK USB_SCSI "/block/sdb"
+#define NVME_CTRL "/sys/devices/pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0"
+#define NVME_DISK NVME_CTRL "/nvme0n1"
+#define NVME_SUBSYS "/sys/devices/virtual/nvme-subsystem/nvme-subsys1"
+#define NVME_MP_DISK NVME_SUBSYS "/nvme1n1"
+#define ATA_SCSI "/sys/devices/pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0"
+#define ATA_DISK ATA_SCSI "/block/sda"
+#define ATA2_SCSI "/sys/devices/pci0000:00/0000:00:17.0/ata2/host1/target1:0:0/1:0:0:0"
+#define ATA2_DISK ATA2_SCSI "/block/sdc"
+#define LOOP0_DISK "/sys/devices/virtual/block/loop0"
+#define LOOP1_DISK "/sys/devices/virtual/block/loop1"
+#define ZRAM_DISK "/sys/devices/virtual/block/zram0"
+#define VIRTIO_DEV "/sys/devices/pci0000:00/0000:00:04.0/virtio1"
+#define VIRTIO_DISK VIRTIO_DEV "/block/vda"
+#define MMC_CARD "/sys/devices/platform/soc/fe340000.mmc/mmc_host/mmc0/mmc0:aaaa"
+#define MMC_DISK MMC_CARD "/block/mmcblk0"
+#define XEN_DISK "/sys/devices/vbd-51712/block/xvda" /* a bus sysfs says nothing about */
+
+#define BTRFS_UUID1 "0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9"
+#define BTRFS_UUID2 "ffeeddcc-bbaa-9988-7766-554433221100"
+
+static const struct fx_disk fx_usb = {
+	.name = "sdb", .devpath = USB_DISK, .dev = "8:16", .size = "30031872", .removable = "1",
+	.rotational = "1", .devdir = USB_SCSI, .vendor = "SanDisk \n", .model = "Cruzer Blade    \n",
+};
+static const struct fx_disk fx_nvme = {
+	.name = "nvme0n1", .devpath = NVME_DISK, .dev = "259:0", .devdir = NVME_CTRL,
+	.model = "Samsung SSD 980 PRO 1TB                 \n", .serial = "S5GXNX0T123456A     \n",
+};
+static const struct fx_disk fx_ata = {
+	.name = "sda", .devpath = ATA_DISK, .dev = "8:0", .rotational = "1", .devdir = ATA_SCSI,
+	.vendor = "ATA     \n", .model = "ST2000DM008-2FR1\n",
+};
+
+static void fx_usb_device(const char *root, bool with_serial)
+{
+	/* the root hub has a serial of its own: it must not be taken */
+	fx_write(root, USB_HUB "/idVendor", "1d6b\n");
+	fx_write(root, USB_HUB "/serial", "0000:00:14.0\n");
+	fx_write(root, USB_DEV "/idVendor", "0781\n");
+	fx_write(root, USB_DEV "/idProduct", "5567\n");
+	if (with_serial)
+		fx_write(root, USB_DEV "/serial", "4C530001190823115393\n");
+	fx_write(root, USB_DEV "/2-1:1.0/bInterfaceClass", "08\n");
+}
+
+/* Every kind of disk and bdi wbgov meets. */
+static void fx_full(const char *root)
+{
+	static const struct fx_disk disks[] = {
+		{ .name = "sdc", .devpath = ATA2_DISK, .dev = "8:32", .devdir = ATA2_SCSI,
+		  .vendor = "ATA     \n", .model = "Samsung SSD 870 \n" },
+		{ .name = "nvme1n1", .devpath = NVME_MP_DISK, .dev = "259:2", .devdir = NVME_SUBSYS,
+		  .model = "WD_BLACK SN850X 2000GB\n", .serial = "23123K800123\n" },
+		{ .name = "loop0", .devpath = LOOP0_DISK, .dev = "7:0", .size = "614400" },
+		{ .name = "loop1", .devpath = LOOP1_DISK, .dev = "7:1", .size = "0" },
+		{ .name = "zram0", .devpath = ZRAM_DISK, .dev = "252:0", .size = "8388608" },
+		{ .name = "vda", .devpath = VIRTIO_DISK, .dev = "253:0", .rotational = "1",
+		  .devdir = VIRTIO_DEV },
+		{ .name = "mmcblk0", .devpath = MMC_DISK, .dev = "179:0", .devdir = MMC_CARD,
+		  .serial = "0x1234abcd\n" },
+		{ .name = "xvda", .devpath = XEN_DISK, .dev = "202:0" },
+	};
+	static const char *const bdis[] = {
+		"8:0", "8:16", "8:16-fuseblk", "8:32", "259:0", "259:2", "7:0", "7:1", "252:0",
+		"253:0", "179:0", "202:0", "btrfs-1", "btrfs-2", "0:45", "0:33",
+		/* names no kernel makes, or whose disk is not there */
+		"abc", "8", "8:16x", "8:16-fuse", "8:99", ":16", "btrfs-7",
+	};
+
+	fx_disk_add(root, &fx_usb);
+	fx_usb_device(root, true);
+	fx_disk_add(root, &fx_nvme);
+	fx_disk_add(root, &fx_ata);
+	for (size_t i = 0; i < sizeof(disks) / sizeof(disks[0]); i++)
+		fx_disk_add(root, &disks[i]);
+	fx_write(root, LOOP0_DISK "/loop/backing_file", "/var/tmp/disk.img\n");
+	for (size_t i = 0; i < sizeof(bdis) / sizeof(bdis[0]); i++)
+		fx_bdi(root, bdis[i], true);
+	/* btrfs: /sys/fs/btrfs/<uuid>/bdi -> the bdi, devices/<member> -> the disk */
+	fx_link(root, "/sys/fs/btrfs/" BTRFS_UUID1 "/bdi", BDI_DIR "btrfs-1");
+	fx_link(root, "/sys/fs/btrfs/" BTRFS_UUID1 "/devices/sdc", ATA2_DISK);
+	fx_link(root, "/sys/fs/btrfs/" BTRFS_UUID2 "/bdi", BDI_DIR "btrfs-2");
+	fx_link(root, "/sys/fs/btrfs/" BTRFS_UUID2 "/devices/sda", ATA_DISK);
+	fx_write(root, "/sys/fs/btrfs/features/free_space_tree", "0\n");
+}
+
+/* ------------------------------------------------------------- fsutil */
+
+static void test_path_at(void **state)
+{
+	char p[32];
+
+	(void)state;
+	assert_int_equal(path_at(p, sizeof(p), "/", "/sys/class/bdi/%s", "8:16"), 0);
+	assert_string_equal(p, "/sys/class/bdi/8:16");
+	assert_int_equal(path_at(p, sizeof(p), NULL, "/proc/%s", "meminfo"), 0);
+	assert_string_equal(p, "/proc/meminfo");
+	assert_int_equal(path_at(p, sizeof(p), "/tmp/fx", "/proc/%s", "meminfo"), 0);
+	assert_string_equal(p, "/tmp/fx/proc/meminfo");
+	assert_int_equal(path_at(p, sizeof(p), "/tmp/fx", "/sys/class/bdi/%s/max_ratio_fine", "8:16"),
+			 -ENAMETOOLONG);
+	assert_int_equal(path_at(p, 8, "/tmp/fixture", "/x"), -ENAMETOOLONG);
+	assert_int_equal(path_at(p, 13, "/tmp/fixture", "%s", ""), 0); /* exactly fits */
+}
+
+static void test_parse_u64(void **state)
+{
+	uint64_t v = 7;
+
+	(void)state;
+	assert_int_equal(parse_u64("0", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(parse_u64("18446744073709551615", &v), 0);
+	assert_true(v == UINT64_MAX);
+	v = 7;
+	assert_int_equal(parse_u64("18446744073709551616", &v), -ERANGE);
+	assert_int_equal(parse_u64("", &v), -EINVAL);
+	assert_int_equal(parse_u64("-1", &v), -EINVAL);
+	assert_int_equal(parse_u64("+1", &v), -EINVAL);
+	assert_int_equal(parse_u64(" 1", &v), -EINVAL);
+	assert_int_equal(parse_u64("1 ", &v), -EINVAL);
+	assert_int_equal(parse_u64("12abc", &v), -EINVAL);
+	assert_int_equal(parse_u64("0x10", &v), -EINVAL);
+	assert_int_equal(v, 7); /* untouched on failure */
+}
+
+static void test_read_write_u64(void **state)
+{
+	char root[PATH_MAX], p[PATH_MAX], buf[64];
+	uint64_t v = 99;
+
+	(void)state;
+	fx_root(root, sizeof(root), "fsutil");
+	fx_write(root, "/n", "42\n");
+	fmt_path(p, sizeof(p), "%s/n", root);
+	assert_int_equal(read_u64(p, &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(write_u64(p, 16777216), 0);
+	assert_file(root, "/n", "16777216\n"); /* what `echo 16777216 > n` writes */
+	assert_int_equal(read_u64(p, &v), 0);
+	assert_int_equal(v, 16777216);
+
+	/* malformed contents */
+	v = 99;
+	fx_write(root, "/n", "");
+	assert_int_equal(read_u64(p, &v), -EINVAL);
+	fx_write(root, "/n", "\n");
+	assert_int_equal(read_u64(p, &v), -EINVAL);
+	fx_write(root, "/n", "42 \n");
+	assert_int_equal(read_u64(p, &v), -EINVAL);
+	fx_write(root, "/n", "42\n\n");
+	assert_int_equal(read_u64(p, &v), -EINVAL);
+	fx_write(root, "/n", "-1\n");
+	assert_int_equal(read_u64(p, &v), -EINVAL);
+	fx_write(root, "/n", "[always] madvise never\n");
+	assert_int_equal(read_u64(p, &v), -EINVAL);
+	fx_write(root, "/n", "99999999999999999999\n");
+	assert_int_equal(read_u64(p, &v), -ERANGE);
+	/* longer than the 31-byte buffer: cut, and then not a number */
+	fx_write(root, "/n", "1234567890123456789012345678901234567890\n");
+	assert_int_equal(read_u64(p, &v), -ERANGE);
+	assert_int_equal(v, 99);
+
+	/* missing: no file is created */
+	fmt_path(p, sizeof(p), "%s/missing", root);
+	assert_int_equal(read_u64(p, &v), -ENOENT);
+	assert_int_equal(write_u64(p, 1), -ENOENT);
+	assert_int_equal(access(p, F_OK), -1);
+
+	/* read_text: one trailing newline removed, cut to the buffer */
+	fx_write(root, "/t", "hello\n");
+	fmt_path(p, sizeof(p), "%s/t", root);
+	assert_int_equal(read_text(p, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "hello");
+	assert_int_equal(read_text(p, buf, 4), 0);
+	assert_string_equal(buf, "hel");
+	fmt_path(p, sizeof(p), "%s", root);
+	assert_int_equal(read_text(p, buf, sizeof(buf)), -EISDIR);
+}
+
+/* write_u64() promises what `echo N > file` does: the shell opens with
+ * O_TRUNC. On sysfs and procfs that makes no difference; on a fixture tree
+ * (a regular file) a shorter number written over a longer one must not leave
+ * the old tail behind ("3355443200" -> "16777216" must not read back as
+ * "16777216\n00"). */
+static void test_write_u64_shorter_value(void **state)
+{
+	char root[PATH_MAX], p[PATH_MAX];
+	uint64_t v = 0;
+
+	(void)state;
+	fx_root(root, sizeof(root), "fsshort");
+	fx_write(root, "/max_bytes", "3355443200\n");
+	fmt_path(p, sizeof(p), "%s/max_bytes", root);
+	assert_int_equal(write_u64(p, 16777216), 0);
+	assert_file(root, "/max_bytes", "16777216\n");
+	assert_int_equal(read_u64(p, &v), 0);
+	assert_int_equal(v, 16777216);
+}
+
+/* -------------------------------------------------------------- sysfs */
+
+static void test_sysfs_bus_detection(void **state)
+{
+	char root[PATH_MAX];
+	struct knobs_dev d;
+
+	(void)state;
+	fx_root(root, sizeof(root), "bus");
+	fx_full(root);
+
+	assert_int_equal(sysfs_device(root, "8:16", &d), 0);
+	assert_string_equal(d.bus, "usb");
+	assert_string_equal(d.disk, "sdb");
+	assert_false(d.stacked);
+
+	assert_int_equal(sysfs_device(root, "259:0", &d), 0);
+	assert_string_equal(d.bus, "nvme");
+	assert_string_equal(d.disk, "nvme0n1");
+
+	/* native NVMe multipath: the disk sits under the virtual subsystem */
+	assert_int_equal(sysfs_device(root, "259:2", &d), 0);
+	assert_string_equal(d.bus, "nvme");
+	assert_string_equal(d.disk, "nvme1n1");
+
+	assert_int_equal(sysfs_device(root, "8:0", &d), 0);
+	assert_string_equal(d.bus, "ata");
+	assert_string_equal(d.disk, "sda");
+
+	assert_int_equal(sysfs_device(root, "7:0", &d), 0);
+	assert_string_equal(d.bus, "loop");
+	assert_true(d.stacked);
+	assert_string_equal(d.model, "loop on /var/tmp/disk.img");
+
+	assert_int_equal(sysfs_device(root, "253:0", &d), 0);
+	assert_string_equal(d.bus, "virtio");
+	assert_false(d.stacked);
+
+	assert_int_equal(sysfs_device(root, "179:0", &d), 0);
+	assert_string_equal(d.bus, "mmc");
+
+	assert_int_equal(sysfs_device(root, "252:0", &d), 0);
+	assert_string_equal(d.bus, "virtual");
+	assert_false(d.stacked);
+
+	assert_int_equal(sysfs_device(root, "202:0", &d), 0);
+	assert_string_equal(d.bus, "");
+	assert_string_equal(d.disk, "xvda");
+	assert_false(d.stacked);
+}
+
+/* Bus detection must look at where the disk sits under /sys/devices, not at
+ * the directory the fixture (or a chroot) happens to live in. */
+static void test_bus_ignores_root_prefix(void **state)
+{
+	char root[PATH_MAX];
+	struct knobs_dev d;
+
+	(void)state;
+	fx_root(root, sizeof(root), "usbhome");
+	fx_disk_add(root, &fx_nvme);
+	fx_disk_add(root, &fx_ata);
+	fx_bdi(root, "259:0", true);
+	fx_bdi(root, "8:0", true);
+	assert_int_equal(sysfs_device(root, "259:0", &d), 0);
+	assert_string_equal(d.bus, "nvme");
+	assert_int_equal(sysfs_device(root, "8:0", &d), 0);
+	assert_string_equal(d.bus, "ata");
+}
+
+static void test_sysfs_facts(void **state)
+{
+	char root[PATH_MAX];
+	struct knobs_dev d;
+
+	(void)state;
+	fx_root(root, sizeof(root), "facts");
+	fx_full(root);
+
+	/* USB stick: removable, SCSI vendor + model padded with blanks, the
+	 * serial from the USB device above the disk (not the root hub's) */
+	assert_int_equal(sysfs_device(root, "8:16", &d), 0);
+	assert_string_equal(d.bdi, "8:16");
+	assert_int_equal(d.major, 8);
+	assert_int_equal(d.minor, 16);
+	assert_true(d.removable);
+	assert_true(d.rotational);
+	assert_false(d.is_fuse);
+	assert_string_equal(d.model, "SanDisk Cruzer Blade");
+	assert_string_equal(d.serial, "4C530001190823115393");
+
+	/* NVMe: model and serial on the controller, no vendor file */
+	assert_int_equal(sysfs_device(root, "259:0", &d), 0);
+	assert_int_equal(d.major, 259);
+	assert_int_equal(d.minor, 0);
+	assert_false(d.removable);
+	assert_false(d.rotational);
+	assert_string_equal(d.model, "Samsung SSD 980 PRO 1TB");
+	assert_string_equal(d.serial, "S5GXNX0T123456A");
+
+	/* SATA disk: the SCSI layer's vendor is "ATA" */
+	assert_int_equal(sysfs_device(root, "8:0", &d), 0);
+	assert_false(d.removable);
+	assert_true(d.rotational);
+	assert_string_equal(d.model, "ATA ST2000DM008-2FR1");
+	assert_string_equal(d.serial, "");
+
+	/* a serial in device/serial, no model */
+	assert_int_equal(sysfs_device(root, "179:0", &d), 0);
+	assert_string_equal(d.serial, "0x1234abcd");
+	assert_string_equal(d.model, "");
+
+	/* nothing known: empty strings, not garbage */
+	assert_int_equal(sysfs_device(root, "202:0", &d), 0);
+	assert_string_equal(d.model, "");
+	assert_string_equal(d.serial, "");
+	assert_int_equal(d.major, 202);
+}
+
+static void test_sysfs_usb_without_serial(void **state)
+{
+	char root[PATH_MAX];
+	struct knobs_dev d;
+
+	(void)state;
+	fx_root(root, sizeof(root), "usbnoserial");
+	fx_disk_add(root, &fx_usb);
+	fx_usb_device(root, false);
+	fx_bdi(root, "8:16", true);
+	assert_int_equal(sysfs_device(root, "8:16", &d), 0);
+	assert_string_equal(d.bus, "usb");
+	assert_string_equal(d.serial, ""); /* not the root hub's "0000:00:14.0" */
+
+	/* device/serial beats the USB device's */
+	fx_write(root, USB_SCSI "/serial", "  DEVSERIAL  \n");
+	fx_usb_device(root, true);
+	assert_int_equal(sysfs_device(root, "8:16", &d), 0);
+	assert_string_equal(d.serial, "DEVSERIAL");
+}
+
+static void test_sysfs_bdi_kinds(void **state)
+{
+	static const char *const absent[] = {
+		"0:45", "0:33", "7:1", "abc", "8", "8:16x", "8:16-fuse", "8:99", ":16", "btrfs-7",
+		"btrfs-", "", "8:16-fuseblk-x",
+	};
+	char root[PATH_MAX];
+	struct knobs_dev d;
+
+	(void)state;
+	fx_root(root, sizeof(root), "kinds");
+	fx_full(root);
+
+	assert_int_equal(sysfs_device(root, "8:16-fuseblk", &d), 0);
+	assert_true(d.is_fuse);
+	assert_string_equal(d.bdi, "8:16-fuseblk");
+	assert_string_equal(d.disk, "sdb");
+	assert_string_equal(d.bus, "usb");
+
+	assert_int_equal(sysfs_device(root, "btrfs-1", &d), 0);
+	assert_string_equal(d.bdi, "btrfs-1");
+	assert_string_equal(d.disk, "sdc");
+	assert_string_equal(d.bus, "ata");
+	assert_string_equal(d.model, "ATA Samsung SSD 870");
+	assert_int_equal(d.major, 8);
+	assert_int_equal(d.minor, 32);
+	assert_false(d.is_fuse);
+
+	assert_int_equal(sysfs_device(root, "btrfs-2", &d), 0);
+	assert_string_equal(d.disk, "sda");
+
+	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++) {
+		int r = sysfs_device(root, absent[i], &d);
+		if (r != -ENOENT)
+			fail_msg("sysfs_device(\"%s\") = %d, want -ENOENT", absent[i], r);
+	}
+}
+
+/* fuseblk names its bdi after the block device it was mounted from
+ * (fuse_bdi_init(): "%u:%u-fuseblk" of sb->s_dev), which is nearly always a
+ * partition: ntfs-3g on /dev/sdb1 makes "8:17-fuseblk". Its I/O is counted
+ * on the whole disk, sdb. */
+static void test_sysfs_fuseblk_on_partition(void **state)
+{
+	char root[PATH_MAX];
+	struct knobs_dev d;
+
+	(void)state;
+	fx_root(root, sizeof(root), "fusepart");
+	fx_disk_add(root, &fx_usb);
+	fx_usb_device(root, true);
+	fx_part_add(root, USB_DISK, "sdb1", "8:17", "1");
+	fx_bdi(root, "8:16", true);
+	fx_bdi(root, "8:17-fuseblk", true);
+	assert_int_equal(sysfs_device(root, "8:17-fuseblk", &d), 0);
+	assert_true(d.is_fuse);
+	assert_string_equal(d.disk, "sdb");
+	assert_string_equal(d.bus, "usb");
+}
+
+/* btrfs lists its members under devices/ by their block device name
+ * (btrfs_sysfs_add_device() links bdev_kobj()), a partition when the
+ * filesystem is on one: devices/sdc1. */
+static void test_sysfs_btrfs_on_partition(void **state)
+{
+	char root[PATH_MAX];
+	struct knobs_dev d;
+
+	(void)state;
+	fx_root(root, sizeof(root), "btrfspart");
+	fx_disk_add(root, &fx_ata);
+	fx_part_add(root, ATA_DISK, "sda2", "8:2", "2");
+	fx_bdi(root, "8:0", true);
+	fx_bdi(root, "btrfs-1", true);
+	fx_link(root, "/sys/fs/btrfs/" BTRFS_UUID1 "/bdi", BDI_DIR "btrfs-1");
+	fx_link(root, "/sys/fs/btrfs/" BTRFS_UUID1 "/devices/sda2", ATA_DISK "/sda2");
+	assert_int_equal(sysfs_device(root, "btrfs-1", &d), 0);
+	assert_string_equal(d.disk, "sda");
+	assert_string_equal(d.bus, "ata");
+}
+
+static void test_sysfs_devices_sorted(void **state)
+{
+	static const char *const want[] = {
+		"179:0", "202:0", "252:0", "253:0", "259:0", "259:2", "7:0",
+		"8:0", "8:16", "8:16-fuseblk", "8:32", "btrfs-1", "btrfs-2",
+	};
+	const int nwant = (int)(sizeof(want) / sizeof(want[0]));
+	char root[PATH_MAX];
+	struct knobs_dev *out = g_out;
+	int n;
+
+	(void)state;
+	fx_root(root, sizeof(root), "devices");
+	fx_full(root);
+	n = sysfs_devices(root, out, GOV_MAX_DEV);
+	assert_int_equal(n, nwant);
+	for (int i = 0; i < n && i < nwant; i++)
+		assert_string_equal(out[i].bdi, want[i]);
+	/* the detached loop device (size 0) is not there; loop0 is */
+	for (int i = 0; i < n; i++)
+		assert_string_not_equal(out[i].bdi, "7:1");
+
+	/* at most max */
+	n = sysfs_devices(root, out, 3);
+	assert_int_equal(n, 3);
+
+	/* and through the ops table (no udev at a fixture root) */
+	{
+		struct knobs_real kr = { .root = root };
+		n = knobs_real_ops.devices(&kr, out, GOV_MAX_DEV);
+		assert_int_equal(n, nwant);
+		assert_string_equal(out[8].bdi, "8:16");
+		assert_string_equal(out[8].model, "SanDisk Cruzer Blade");
+	}
+
+	/* no /sys/class/bdi at all */
+	fx_unlink(root, "/sys/class/bdi");
+	assert_int_equal(sysfs_devices(root, out, GOV_MAX_DEV), -ENOENT);
+}
+
+static void test_sysfs_parse_stat(void **state)
+{
+	struct knobs_stat st = { 0 };
+
+	(void)state;
+	assert_int_equal(sysfs_parse_stat(STAT_LINE, &st), 0);
+	assert_int_equal(st.sectors_written, 987654);
+	assert_int_equal(st.inflight, 2);
+	assert_int_equal(st.io_ticks_ms, 3000);
+
+	/* the 11 fields of kernels before 4.18 */
+	assert_int_equal(sysfs_parse_stat("1 2 3 4 5 6 700 8 9 1000 11", &st), 0);
+	assert_int_equal(st.sectors_written, 700);
+	assert_int_equal(st.inflight, 9);
+	assert_int_equal(st.io_ticks_ms, 1000);
+
+	/* counters past 2^32 */
+	assert_int_equal(sysfs_parse_stat("0 0 0 0 0 0 123456789012345 0 0 98765432109 0 0 0 0 0 0 0",
+					  &st), 0);
+	assert_true(st.sectors_written == 123456789012345ULL);
+	assert_true(st.io_ticks_ms == 98765432109ULL);
+}
+
+static void test_sysfs_parse_stat_malformed(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"\n",
+		"garbage",
+		"1 2 3 4 5 6 7 8 9 10",              /* one field short */
+		"1 2 3 4 5 6 seven 8 9 10 11",      /* not a number */
+		"1,2,3,4,5,6,7,8,9,10,11",
+		"1 2 3 4 5 6 7 8 9 x 11 12 13 14 15 16 17",
+	};
+	struct knobs_stat st = { .sectors_written = 5, .io_ticks_ms = 6, .inflight = 7 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int r = sysfs_parse_stat(bad[i], &st);
+		if (r != -EINVAL)
+			fail_msg("sysfs_parse_stat(\"%s\") = %d, want -EINVAL", bad[i], r);
+	}
+	assert_int_equal(st.sectors_written, 5);
+	assert_int_equal(st.io_ticks_ms, 6);
+	assert_int_equal(st.inflight, 7);
+}
+
+/* The kernel prints unsigned counters; a minus sign is a corrupt line, and
+ * taking it as 2^64 - 1 sectors would feed the meter nonsense. */
+static void test_sysfs_parse_stat_negative(void **state)
+{
+	struct knobs_stat st = { 0 };
+
+	(void)state;
+	assert_int_equal(sysfs_parse_stat("1 2 3 4 5 6 -7 8 9 10 11 0 0 0 0 0 0", &st), -EINVAL);
+}
+
+static void test_sysfs_disk_stat(void **state)
+{
+	char root[PATH_MAX];
+	struct knobs_stat st = { 0 };
+	struct knobs_dev d;
+	struct knobs_real kr;
+
+	(void)state;
+	fx_root(root, sizeof(root), "stat");
+	fx_disk_add(root, &fx_usb);
+	fx_bdi(root, "8:16", true);
+	assert_int_equal(sysfs_disk_stat(root, "sdb", &st), 0);
+	assert_int_equal(st.sectors_written, 987654);
+	assert_int_equal(st.io_ticks_ms, 3000);
+	assert_int_equal(st.inflight, 2);
+	assert_int_equal(sysfs_disk_stat(root, "sdz", &st), -ENOENT);
+	fx_write(root, USB_DISK "/stat", "truncated 1 2\n");
+	assert_int_equal(sysfs_disk_stat(root, "sdb", &st), -EINVAL);
+
+	/* through the ops table: the bdi's disk */
+	fx_write(root, USB_DISK "/stat", STAT_LINE);
+	kr.root = root;
+	assert_int_equal(sysfs_device(root, "8:16", &d), 0);
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(knobs_real_ops.dev_stat(&kr, &d, &st), 0);
+	assert_int_equal(st.sectors_written, 987654);
+}
+
+static void test_sysfs_knob_round_trip(void **state)
+{
+	char root[PATH_MAX];
+	struct knobs_real kr;
+	uint64_t v = 0;
+
+	(void)state;
+	fx_root(root, sizeof(root), "knobs");
+	fx_bdi(root, "8:16", true);
+	kr.root = root;
+
+	assert_int_equal(sysfs_bdi_read(root, "8:16", BDI_STRICT_LIMIT, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(sysfs_bdi_read(root, "8:16", BDI_MAX_RATIO_FINE, &v), 0);
+	assert_int_equal(v, 1000000);
+	assert_int_equal(sysfs_bdi_read(root, "8:16", BDI_MAX_BYTES, &v), 0);
+	assert_int_equal(v, 3355443200ULL);
+	assert_int_equal(sysfs_bdi_read(root, "8:16", BDI_MAX_RATIO, &v), 0);
+	assert_int_equal(v, 100);
+
+	for (int a = 0; a < BDI_ATTR_COUNT; a++) {
+		uint64_t want = 1000 + (uint64_t)a, got = 0;
+		char rel[PATH_MAX], text[32];
+		assert_int_equal(sysfs_bdi_write(root, "8:16", (enum bdi_attr)a, want), 0);
+		assert_int_equal(sysfs_bdi_read(root, "8:16", (enum bdi_attr)a, &got), 0);
+		assert_int_equal(got, want);
+		fmt_path(rel, sizeof(rel), BDI_DIR "8:16/%s", bdi_attr_names[a]);
+		fmt_path(text, sizeof(text), "%llu\n", (unsigned long long)want);
+		assert_file(root, rel, text);
+	}
+
+	/* through the ops table, and read-compare-write */
+	assert_int_equal(knobs_real_ops.bdi_write(&kr, "8:16", BDI_STRICT_LIMIT, 1), 0);
+	assert_int_equal(knobs_real_ops.bdi_read(&kr, "8:16", BDI_STRICT_LIMIT, &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(knobs_bdi_set(&knobs_real_ops, &kr, "8:16", BDI_STRICT_LIMIT, 1), 0);
+	assert_int_equal(knobs_bdi_set(&knobs_real_ops, &kr, "8:16", BDI_STRICT_LIMIT, 0), 1);
+	assert_file(root, BDI_DIR "8:16/strict_limit", "0\n");
+
+	/* a bdi that is not there (unplugged): -ENOENT, nothing created */
+	assert_int_equal(sysfs_bdi_read(root, "8:32", BDI_STRICT_LIMIT, &v), -ENOENT);
+	assert_int_equal(sysfs_bdi_write(root, "8:32", BDI_STRICT_LIMIT, 1), -ENOENT);
+	assert_int_equal(knobs_real_ops.bdi_read(&kr, "8:32", BDI_MAX_BYTES, &v), -ENOENT);
+	assert_int_equal(knobs_real_ops.bdi_write(&kr, "8:32", BDI_MAX_BYTES, 1), -ENOENT);
+	assert_int_equal(knobs_bdi_set(&knobs_real_ops, &kr, "8:32", BDI_STRICT_LIMIT, 1), -ENOENT);
+	{
+		char p[PATH_MAX];
+		fmt_path(p, sizeof(p), "%s/sys/class/bdi/8:32", root);
+		assert_int_equal(access(p, F_OK), -1);
+	}
+}
+
+/* Read-compare-write: a knob already holding the value is not written (the
+ * file's mtime stays where the test put it). */
+static void test_knobs_set_does_not_rewrite(void **state)
+{
+	char root[PATH_MAX], p[PATH_MAX];
+	struct knobs_real kr;
+	struct timespec old[2] = { { .tv_sec = 946684800 }, { .tv_sec = 946684800 } };
+	struct stat sb;
+
+	(void)state;
+	fx_root(root, sizeof(root), "rcw");
+	fx_bdi(root, "8:16", true);
+	kr.root = root;
+	fmt_path(p, sizeof(p), "%s" BDI_DIR "8:16/max_ratio_fine", root);
+	assert_int_equal(utimensat(AT_FDCWD, p, old, 0), 0);
+	assert_int_equal(knobs_bdi_set(&knobs_real_ops, &kr, "8:16", BDI_MAX_RATIO_FINE, 1000000), 0);
+	assert_int_equal(stat(p, &sb), 0);
+	assert_int_equal(sb.st_mtime, 946684800);
+	assert_int_equal(knobs_bdi_set(&knobs_real_ops, &kr, "8:16", BDI_MAX_RATIO_FINE, 5000), 1);
+	assert_int_equal(stat(p, &sb), 0);
+	assert_true(sb.st_mtime != 946684800);
+}
+
+static void test_sysfs_has_bdi_bytes(void **state)
+{
+	char root[PATH_MAX];
+	struct knobs_real kr;
+
+	(void)state;
+	/* 6.2+: every bdi has strict_limit */
+	fx_root(root, sizeof(root), "v62");
+	fx_bdi(root, "8:0", true);
+	fx_bdi(root, "8:16", true);
+	fx_bdi(root, "0:45", true);
+	kr.root = root;
+	assert_true(sysfs_has_bdi_bytes(root));
+	assert_int_equal(knobs_real_ops.features(&kr), KNOBS_BDI_BYTES);
+
+	/* 6.1: max_ratio and min_ratio only */
+	fx_root(root, sizeof(root), "v61");
+	fx_bdi(root, "8:0", false);
+	fx_bdi(root, "8:16", false);
+	fx_bdi(root, "0:45", false);
+	kr.root = root;
+	assert_false(sysfs_has_bdi_bytes(root));
+	assert_int_equal(knobs_real_ops.features(&kr), 0);
+
+	/* no bdi at all, no /sys/class/bdi */
+	fx_root(root, sizeof(root), "nobdi");
+	mkdir_p(root);
+	assert_false(sysfs_has_bdi_bytes(root));
+	fx_write(root, "/sys/class/bdi/.keep", "");
+	assert_false(sysfs_has_bdi_bytes(root));
+}
+
+/* debugfs /sys/kernel/debug/bdi/<bdi>/stats (bdi_debug_stats_show()) */
+#define BDI_STATS(wb, rc) \
+	"BdiWriteback:       " wb " kB\n" \
+	"BdiReclaimable:     " rc " kB\n" \
+	"BdiDirtyThresh:         123456 kB\n" \
+	"DirtyThresh:           1633388 kB\n" \
+	"BackgroundThresh:       815672 kB\n" \
+	"BdiDirtied:           12345678 kB\n" \
+	"BdiWritten:           12340000 kB\n" \
+	"BdiWriteBandwidth:      102400 kBps\n" \
+	"b_dirty:                     3\n" \
+	"b_io:                        0\n" \
+	"b_more_io:                   0\n" \
+	"b_dirty_time:                0\n" \
+	"bdi_list:                    1\n" \
+	"state:                       1\n"
+
+static void test_knobs_real_bdi_dirty(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"garbage\n",
+		"BdiWriteback:        512 kB\n",                          /* no BdiReclaimable */
+		"BdiReclaimable:     2048 kB\n",                          /* no BdiWriteback */
+		"BdiWriteback:          x kB\nBdiReclaimable:     2048 kB\n",
+		"BdiWriteback:        512 kB\nBdiReclaimable:        kB\n",
+	};
+	char root[PATH_MAX];
+	struct knobs_real kr;
+	uint64_t v = 7;
+
+	(void)state;
+	fx_root(root, sizeof(root), "debugfs");
+	kr.root = root;
+	/* no debugfs mounted */
+	assert_int_equal(knobs_real_ops.bdi_dirty(&kr, "8:16", &v), -ENOTSUP);
+	fx_write(root, "/sys/kernel/debug/bdi/8:16/stats", BDI_STATS("       512", "      2048"));
+	assert_int_equal(knobs_real_ops.bdi_dirty(&kr, "8:16", &v), 0);
+	assert_int_equal(v, (512 + 2048) * 1024);
+	fx_write(root, "/sys/kernel/debug/bdi/8:16/stats", BDI_STATS("         0", "         0"));
+	assert_int_equal(knobs_real_ops.bdi_dirty(&kr, "8:16", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(knobs_real_ops.bdi_dirty(&kr, "8:32", &v), -ENOTSUP);
+	v = 7;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int r;
+		fx_write(root, "/sys/kernel/debug/bdi/8:16/stats", bad[i]);
+		r = knobs_real_ops.bdi_dirty(&kr, "8:16", &v);
+		if (r != -ENOTSUP)
+			fail_msg("bdi_dirty(case %zu) = %d, want -ENOTSUP", i, r);
+	}
+	assert_int_equal(v, 7);
+}
+
+/* A loop device is as slow as the disk under its backing file. The file's
+ * st_dev comes from the real filesystem the fixture lives on, so which
+ * branch runs depends on it: an anonymous device (major 0) is taken for
+ * memory, a block device is looked up under the fixture's /sys/dev/block. */
+static void test_sysfs_loop_backing_facts(void **state)
+{
+	static const struct fx_disk loop0 = {
+		.name = "loop0", .devpath = LOOP0_DISK, .dev = "7:0", .size = "614400",
+		.rotational = "1",
+	};
+	char root[PATH_MAX], file[PATH_MAX], devnum[32];
+	struct knobs_dev d;
+	struct stat sb;
+
+	(void)state;
+	fx_root(root, sizeof(root), "loopback");
+	fx_disk_add(root, &loop0);
+	fx_bdi(root, "7:0", true);
+	fx_write(root, LOOP0_DISK "/loop/backing_file", "/images/disk.img\n");
+
+	/* the backing file is not reachable: the loop queue's own facts */
+	assert_int_equal(sysfs_device(root, "7:0", &d), 0);
+	assert_string_equal(d.model, "loop on /images/disk.img");
+	assert_true(d.rotational);
+	assert_false(d.removable);
+	assert_true(d.stacked);
+
+	fx_write(root, "/images/disk.img", "");
+	fmt_path(file, sizeof(file), "%s/images/disk.img", root);
+	assert_int_equal(stat(file, &sb), 0);
+	if (major(sb.st_dev) == 0) {
+		assert_int_equal(sysfs_device(root, "7:0", &d), 0);
+		assert_false(d.rotational);
+		assert_false(d.removable);
+		return;
+	}
+	/* the file is on a partition of a USB stick: the stick's facts */
+	fmt_path(devnum, sizeof(devnum), "%u:%u", major(sb.st_dev), minor(sb.st_dev));
+	fx_disk_add(root, &fx_usb);
+	fx_part_add(root, USB_DISK, "sdb1", devnum, "1");
+	fx_write(root, LOOP0_DISK "/queue/rotational", "0\n");
+	assert_int_equal(sysfs_device(root, "7:0", &d), 0);
+	assert_true(d.rotational);
+	assert_true(d.removable);
+	assert_string_equal(d.bus, "loop");
+	assert_string_equal(d.model, "loop on /images/disk.img");
+}
+
+/* ------------------------------------------------------------- procfs */
+
+#define MEMINFO \
+	"MemTotal:       16318276 kB\n" \
+	"MemFree:         9251224 kB\n" \
+	"MemAvailable:   12710040 kB\n" \
+	"Buffers:          254780 kB\n" \
+	"Cached:          3521512 kB\n" \
+	"Active(file):    1624600 kB\n" \
+	"Inactive(file):  1900128 kB\n" \
+	"Dirty:             34816 kB\n" \
+	"Writeback:          1024 kB\n" \
+	"AnonPages:       2570064 kB\n" \
+	"WritebackTmp:          0 kB\n" \
+	"CommitLimit:    12376460 kB\n" \
+	"HugePages_Total:       0\n"
+
+static void test_procfs_parse_meminfo(void **state)
+{
+	uint64_t dirty = 1, wb = 1;
+
+	(void)state;
+	assert_int_equal(procfs_parse_meminfo(MEMINFO, &dirty, &wb), 0);
+	assert_int_equal(dirty, 34816ULL * 1024);
+	assert_int_equal(wb, 1024ULL * 1024);
+	/* zero is a value */
+	assert_int_equal(procfs_parse_meminfo("MemTotal: 1 kB\nDirty: 0 kB\nWriteback: 0 kB\n", &dirty, &wb), 0);
+	assert_int_equal(dirty, 0);
+	assert_int_equal(wb, 0);
+}
+
+static void test_procfs_parse_meminfo_malformed(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"garbage\n",
+		/* Dirty missing */
+		"MemTotal: 16318276 kB\nWriteback: 1024 kB\n",
+		/* Writeback missing: WritebackTmp is another field */
+		"MemTotal: 16318276 kB\nDirty: 34816 kB\nWritebackTmp: 0 kB\n",
+		/* a field that only starts like Dirty */
+		"MemTotal: 1 kB\nDirtyish: 5 kB\nWriteback: 1 kB\n",
+		/* no number */
+		"MemTotal: 1 kB\nDirty: kB\nWriteback: 1 kB\n",
+		"MemTotal: 1 kB\nDirty: lots kB\nWriteback: 1 kB\n",
+		"MemTotal: 1 kB\nDirty: 1 kB\nWriteback:\n",
+	};
+	uint64_t dirty = 11, wb = 22;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int r = procfs_parse_meminfo(bad[i], &dirty, &wb);
+		if (r != -EINVAL)
+			fail_msg("procfs_parse_meminfo(case %zu) = %d, want -EINVAL", i, r);
+	}
+	assert_int_equal(dirty, 11);
+	assert_int_equal(wb, 22);
+}
+
+static void test_procfs_meminfo_file(void **state)
+{
+	char root[PATH_MAX];
+	struct knobs_real kr;
+	uint64_t dirty = 0, wb = 0;
+
+	(void)state;
+	fx_root(root, sizeof(root), "meminfo");
+	kr.root = root;
+	assert_int_equal(procfs_meminfo(root, &dirty, &wb), -ENOENT);
+	fx_write(root, "/proc/meminfo", MEMINFO);
+	assert_int_equal(procfs_meminfo(root, &dirty, &wb), 0);
+	assert_int_equal(dirty, 34816ULL * 1024);
+	assert_int_equal(wb, 1024ULL * 1024);
+	/* Dirty on the first line matches too */
+	fx_write(root, "/proc/meminfo", "Dirty: 8 kB\nWriteback: 4 kB\n");
+	assert_int_equal(knobs_real_ops.meminfo(&kr, &dirty, &wb), 0);
+	assert_int_equal(dirty, 8192);
+	assert_int_equal(wb, 4096);
+	fx_write(root, "/proc/meminfo", "MemTotal: 1 kB\n");
+	assert_int_equal(procfs_meminfo(root, &dirty, &wb), -EINVAL);
+}
+
+static void fx_vm(const char *root, uint64_t ratio, uint64_t bg_ratio, uint64_t bytes, uint64_t bg_bytes)
+{
+	char v[32];
+
+	fmt_path(v, sizeof(v), "%llu\n", (unsigned long long)ratio);
+	fx_write(root, "/proc/sys/vm/dirty_ratio", v);
+	fmt_path(v, sizeof(v), "%llu\n", (unsigned long long)bg_ratio);
+	fx_write(root, "/proc/sys/vm/dirty_background_ratio", v);
+	fmt_path(v, sizeof(v), "%llu\n", (unsigned long long)bytes);
+	fx_write(root, "/proc/sys/vm/dirty_bytes", v);
+	fmt_path(v, sizeof(v), "%llu\n", (unsigned long long)bg_bytes);
+	fx_write(root, "/proc/sys/vm/dirty_background_bytes", v);
+	fx_write(root, "/proc/sys/vm/dirty_expire_centisecs", "3000\n");
+	fx_write(root, "/proc/sys/vm/dirty_writeback_centisecs", "500\n");
+}
+
+static void test_procfs_vm(void **state)
+{
+	static const uint64_t want[VM_KNOB_COUNT] = {
+		[VM_DIRTY_RATIO] = 20, [VM_DIRTY_BACKGROUND_RATIO] = 10, [VM_DIRTY_BYTES] = 0,
+		[VM_DIRTY_BACKGROUND_BYTES] = 0, [VM_DIRTY_EXPIRE_CENTISECS] = 3000,
+		[VM_DIRTY_WRITEBACK_CENTISECS] = 500,
+	};
+	char root[PATH_MAX];
+	struct knobs_real kr;
+	uint64_t v;
+
+	(void)state;
+	fx_root(root, sizeof(root), "vm");
+	fx_vm(root, 20, 10, 0, 0);
+	kr.root = root;
+	for (int k = 0; k < VM_KNOB_COUNT; k++) {
+		assert_int_equal(procfs_vm_read(root, (enum vm_knob)k, &v), 0);
+		assert_int_equal(v, want[k]);
+	}
+	assert_int_equal(procfs_vm_write(root, VM_DIRTY_BYTES, 268435456), 0);
+	assert_file(root, "/proc/sys/vm/dirty_bytes", "268435456\n");
+	assert_int_equal(procfs_vm_read(root, VM_DIRTY_BYTES, &v), 0);
+	assert_int_equal(v, 268435456);
+	assert_int_equal(knobs_real_ops.vm_write(&kr, VM_DIRTY_BACKGROUND_BYTES, 67108864), 0);
+	assert_int_equal(knobs_real_ops.vm_read(&kr, VM_DIRTY_BACKGROUND_BYTES, &v), 0);
+	assert_int_equal(v, 67108864);
+	assert_int_equal(knobs_vm_set(&knobs_real_ops, &kr, VM_DIRTY_BACKGROUND_BYTES, 67108864), 0);
+
+	fx_unlink(root, "/proc/sys/vm/dirty_ratio");
+	assert_int_equal(procfs_vm_read(root, VM_DIRTY_RATIO, &v), -ENOENT);
+	assert_int_equal(procfs_vm_write(root, VM_DIRTY_RATIO, 20), -ENOENT);
+	fx_write(root, "/proc/sys/vm/dirty_expire_centisecs", "thirty\n");
+	assert_int_equal(procfs_vm_read(root, VM_DIRTY_EXPIRE_CENTISECS, &v), -EINVAL);
+}
+
+/* Disks with partitions, and the mountinfo lines that name them. */
+static void fx_mounts(const char *root)
+{
+	static const struct fx_disk sdc = {
+		.name = "sdc", .devpath = ATA2_DISK, .dev = "8:32", .devdir = ATA2_SCSI,
+	};
+
+	fx_disk_add(root, &fx_usb);
+	fx_part_add(root, USB_DISK, "sdb1", "8:17", "1");
+	fx_part_add(root, USB_DISK, "sdb2", "8:18", "2");
+	fx_disk_add(root, &fx_nvme);
+	fx_part_add(root, NVME_DISK, "nvme0n1p1", "259:1", "1");
+	fx_part_add(root, NVME_DISK, "nvme0n1p2", "259:3", "2");
+	fx_disk_add(root, &sdc);
+	fx_write(root, "/proc/self/mountinfo",
+		 "22 1 259:3 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p2 rw,errors=remount-ro\n"
+		 "23 22 0:22 / /proc rw,nosuid,nodev,noexec,relatime shared:12 - proc proc rw\n"
+		 "24 22 259:1 / /boot/efi rw,relatime shared:29 - vfat /dev/nvme0n1p1 rw,fmask=0077\n"
+		 "25 22 0:45 / /mnt/nfs rw,relatime shared:40 - nfs4 server:/export rw,vers=4.2\n"
+		 "26 22 0:50 / /tmp rw,nosuid,nodev shared:41 - tmpfs tmpfs rw,size=8159136k\n"
+		 "300 22 8:17 / /media/user/My\\040Stick rw,nosuid,nodev,relatime shared:300 - vfat /dev/sdb1 rw,uid=1000\n"
+		 "301 22 8:18 / /mnt/back\\134slash\\011tab rw,relatime - ext4 /dev/sdb2 rw\n"
+		 "302 22 8:17 /photos /srv/photos rw,relatime shared:300 - vfat /dev/sdb1 rw,uid=1000\n"
+		 "303 22 8:32 / /srv/data rw,relatime shared:301 master:7 propagation_from:2 - xfs /dev/sdc rw\n"
+		 "304 22 253:0 / /mnt/lvm rw,relatime - ext4 /dev/mapper/vg-data rw\n"
+		 "this line is not mountinfo\n"
+		 "305 22 8:16 / /mnt/nodash rw,relatime\n");
+}
+
+static void test_procfs_mounts(void **state)
+{
+	char root[PATH_MAX], buf[256];
+
+	(void)state;
+	fx_root(root, sizeof(root), "mounts");
+	fx_mounts(root);
+
+	/* partitions count for their disk; \040 \134 \011 unescaped */
+	assert_int_equal(procfs_mounts(root, "sdb", buf, sizeof(buf)), 3);
+	assert_string_equal(buf, "/media/user/My Stick /mnt/back\\slash\ttab /srv/photos");
+
+	assert_int_equal(procfs_mounts(root, "nvme0n1", buf, sizeof(buf)), 2);
+	assert_string_equal(buf, "/ /boot/efi");
+
+	/* a whole disk without a partition table */
+	assert_int_equal(procfs_mounts(root, "sdc", buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "/srv/data");
+
+	/* a partition is not a disk of its own; unknown disks have none */
+	assert_int_equal(procfs_mounts(root, "sdb1", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(procfs_mounts(root, "sdz", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+
+	/* a short buffer: cut and terminated, every mount still counted */
+	memset(buf, 'x', sizeof(buf));
+	assert_int_equal(procfs_mounts(root, "sdb", buf, 10), 3);
+	assert_string_equal(buf, "/media/us");
+	assert_int_equal(buf[10], 'x');
+
+	fx_unlink(root, "/proc/self/mountinfo");
+	assert_int_equal(procfs_mounts(root, "sdb", buf, sizeof(buf)), -ENOENT);
+}
+
+static void test_procfs_disk_of_path(void **state)
+{
+	char root[PATH_MAX], file[PATH_MAX], node[PATH_MAX], rel[PATH_MAX], disk[64];
+	struct stat sb;
+
+	(void)state;
+	fx_root(root, sizeof(root), "diskof");
+	fx_disk_add(root, &fx_usb);
+	fx_write(root, "/data/file", "x\n");
+	fmt_path(file, sizeof(file), "%s/data/file", root);
+	assert_int_equal(stat(file, &sb), 0);
+
+	/* the file's filesystem has no block device in the fixture yet */
+	assert_int_equal(procfs_disk_of_path(root, file, disk, sizeof(disk)), -ENOENT);
+
+	/* make the file's st_dev a partition of sdb */
+	fmt_path(rel, sizeof(rel), "%u:%u", major(sb.st_dev), minor(sb.st_dev));
+	fx_part_add(root, USB_DISK, "sdb1", rel, "1");
+	assert_int_equal(procfs_disk_of_path(root, file, disk, sizeof(disk)), 0);
+	assert_string_equal(disk, "sdb");
+	fmt_path(node, sizeof(node), "%s/data", root);
+	assert_int_equal(procfs_disk_of_path(root, node, disk, sizeof(disk)), 0);
+	assert_string_equal(disk, "sdb");
+
+	fmt_path(node, sizeof(node), "%s/data/missing", root);
+	assert_int_equal(procfs_disk_of_path(root, node, disk, sizeof(disk)), -ENOENT);
+
+	/* a /dev node: its rdev, the whole disk as is */
+	fmt_path(node, sizeof(node), "%s/dev-sdb", root);
+	if (mknod(node, S_IFBLK | 0600, makedev(8, 16)) == 0) {
+		assert_int_equal(procfs_disk_of_path(root, node, disk, sizeof(disk)), 0);
+		assert_string_equal(disk, "sdb");
+	}
+}
+
+/* knobs_real's device list says which disks have a filesystem mounted, from
+ * mountinfo (a partition's mount counts for its disk). */
+static void test_knobs_real_mounted(void **state)
+{
+	char root[PATH_MAX];
+	struct knobs_real kr;
+	struct knobs_dev *out = g_out;
+	int n;
+
+	(void)state;
+	fx_root(root, sizeof(root), "mounted");
+	fx_mounts(root);
+	fx_disk_add(root, &fx_ata); /* sda: nothing mounted */
+	fx_bdi(root, "8:0", true);
+	fx_bdi(root, "8:16", true);
+	fx_bdi(root, "8:32", true);
+	fx_bdi(root, "259:0", true);
+	kr.root = root;
+	n = knobs_real_ops.devices(&kr, out, 16);
+	assert_int_equal(n, 4);
+	assert_string_equal(out[0].bdi, "259:0");
+	assert_true(out[0].mounted);
+	assert_string_equal(out[1].bdi, "8:0");
+	assert_false(out[1].mounted);
+	assert_string_equal(out[2].bdi, "8:16");
+	assert_true(out[2].mounted);
+	assert_string_equal(out[3].bdi, "8:32");
+	assert_true(out[3].mounted);
+
+	fx_unlink(root, "/proc/self/mountinfo");
+	n = knobs_real_ops.devices(&kr, out, 16);
+	assert_int_equal(n, 4);
+	for (int i = 0; i < n; i++)
+		assert_false(out[i].mounted);
+}
+
+/* -------------------------------------------------------------- state */
+
+static void state_path(char *p, size_t len, const char *root)
+{
+	fmt_path(p, len, "%s/run/wbgov/state", root);
+	mkdir_parent(p);
+}
+
+static void test_state_round_trip(void **state)
+{
+	char root[PATH_MAX], p[PATH_MAX], buf[1024];
+	struct state st, back;
+
+	(void)state;
+	fx_root(root, sizeof(root), "state");
+	state_path(p, sizeof(p), root);
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(state_load(p, &back), -ENOENT);
+
+	assert_int_equal(state_put_bdi(&st, "8:16", 0, 1000000), 0);
+	assert_int_equal(state_put_bdi(&st, "8:17-fuseblk", 1, 10000), 0);
+	assert_int_equal(state_put_bdi(&st, "btrfs-1", 0, 500000), 0);
+	st.vm_saved = true;
+	st.vm[VM_DIRTY_RATIO] = 20;
+	st.vm[VM_DIRTY_BACKGROUND_RATIO] = 10;
+	st.vm[VM_DIRTY_BYTES] = 0;
+	st.vm[VM_DIRTY_BACKGROUND_BYTES] = 0;
+	st.vm[VM_DIRTY_EXPIRE_CENTISECS] = 3000;
+	st.vm[VM_DIRTY_WRITEBACK_CENTISECS] = 500;
+	assert_int_equal(state_save(p, &st), 0);
+
+	/* the documented format, and no temporary left behind */
+	fx_read(root, "/run/wbgov/state", buf, sizeof(buf));
+	assert_non_null(strstr(buf, "\nbdi 8:16 strict_limit 0 max_ratio_fine 1000000\n"));
+	assert_non_null(strstr(buf, "\nbdi 8:17-fuseblk strict_limit 1 max_ratio_fine 10000\n"));
+	assert_non_null(strstr(buf, "\nvm dirty_ratio 20 dirty_background_ratio 10 dirty_bytes 0 "
+				    "dirty_background_bytes 0 dirty_expire_centisecs 3000 "
+				    "dirty_writeback_centisecs 500\n"));
+	assert_int_equal(buf[0], '#');
+	{
+		char tmp[PATH_MAX];
+		fmt_path(tmp, sizeof(tmp), "%s.tmp", p);
+		assert_int_equal(access(tmp, F_OK), -1);
+	}
+
+	memset(&back, 0xaa, sizeof(back));
+	assert_int_equal(state_load(p, &back), 0);
+	assert_int_equal(back.n, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_string_equal(back.bdi[i].bdi, st.bdi[i].bdi);
+		assert_int_equal(back.bdi[i].strict_limit, st.bdi[i].strict_limit);
+		assert_int_equal(back.bdi[i].max_ratio_fine, st.bdi[i].max_ratio_fine);
+	}
+	assert_true(back.vm_saved);
+	for (int k = 0; k < VM_KNOB_COUNT; k++)
+		assert_int_equal(back.vm[k], st.vm[k]);
+
+	/* bdis only, no vm line */
+	st.vm_saved = false;
+	assert_int_equal(state_save(p, &st), 0);
+	assert_int_equal(state_load(p, &back), 0);
+	assert_int_equal(back.n, 3);
+	assert_false(back.vm_saved);
+
+	/* comments and blank lines are fine */
+	fx_write(root, "/run/wbgov/state", "# hand-edited\n\nbdi 8:0 strict_limit 0 max_ratio_fine 1000000\n");
+	assert_int_equal(state_load(p, &back), 0);
+	assert_int_equal(back.n, 1);
+	assert_string_equal(back.bdi[0].bdi, "8:0");
+}
+
+static void test_state_empty_removes_file(void **state)
+{
+	char root[PATH_MAX], p[PATH_MAX];
+	struct state st;
+
+	(void)state;
+	fx_root(root, sizeof(root), "stateempty");
+	state_path(p, sizeof(p), root);
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(state_save(p, &st), 0); /* nothing there, nothing to remove */
+	assert_int_equal(access(p, F_OK), -1);
+	assert_int_equal(state_put_bdi(&st, "8:16", 0, 1000000), 0);
+	assert_int_equal(state_save(p, &st), 0);
+	assert_int_equal(access(p, F_OK), 0);
+	state_del_bdi(&st, "8:16");
+	assert_int_equal(st.n, 0);
+	assert_int_equal(state_save(p, &st), 0);
+	assert_int_equal(access(p, F_OK), -1);
+	assert_int_equal(state_load(p, &st), -ENOENT);
+}
+
+static void test_state_malformed(void **state)
+{
+	static const char *const bad[] = {
+		"garbage\n",
+		"bdi 8:16\n",
+		"bdi 8:16 strict_limit 0\n",
+		"bdi 8:16 strict_limit x max_ratio_fine 1000000\n",
+		"bdi 8:16 max_ratio_fine 1000000 strict_limit 0\n",
+		"BDI 8:16 strict_limit 0 max_ratio_fine 1000000\n",
+		" bdi 8:16 strict_limit 0 max_ratio_fine 1000000\n",
+		"vm\n",
+		"vm dirty_ratio 20\n",
+		"vm dirty_ratio 20 dirty_background_ratio 10 dirty_bytes 0 dirty_background_bytes 0 "
+		"dirty_expire_centisecs 3000\n",
+		"vm dirty_background_ratio 10 dirty_ratio 20 dirty_bytes 0 dirty_background_bytes 0 "
+		"dirty_expire_centisecs 3000 dirty_writeback_centisecs 500\n",
+		"vm dirty_ratio twenty dirty_background_ratio 10 dirty_bytes 0 dirty_background_bytes 0 "
+		"dirty_expire_centisecs 3000 dirty_writeback_centisecs 500\n",
+		/* a good line, then a bad one */
+		"bdi 8:16 strict_limit 0 max_ratio_fine 1000000\nnonsense\n",
+	};
+	char root[PATH_MAX], p[PATH_MAX];
+	struct state st;
+
+	(void)state;
+	fx_root(root, sizeof(root), "statebad");
+	state_path(p, sizeof(p), root);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int r;
+		fx_write(root, "/run/wbgov/state", bad[i]);
+		r = state_load(p, &st);
+		if (r != -EINVAL)
+			fail_msg("state_load(\"%s\") = %d, want -EINVAL", bad[i], r);
+	}
+}
+
+/* Values wbgovd would write back into the kernel: a minus sign is a corrupt
+ * record, not 2^64 - 1. */
+static void test_state_malformed_negative(void **state)
+{
+	char root[PATH_MAX], p[PATH_MAX];
+	struct state st;
+
+	(void)state;
+	fx_root(root, sizeof(root), "stateneg");
+	state_path(p, sizeof(p), root);
+	fx_write(root, "/run/wbgov/state", "bdi 8:16 strict_limit -1 max_ratio_fine 1000000\n");
+	assert_int_equal(state_load(p, &st), -EINVAL);
+}
+
+static void test_state_put_bdi(void **state)
+{
+	char root[PATH_MAX], p[PATH_MAX], name[16];
+	struct state st;
+	FILE *f;
+
+	(void)state;
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(state_put_bdi(&st, "8:16", 0, 1000000), 0);
+	/* a later record of the same bdi is what wbgovd itself set: keep the first */
+	assert_int_equal(state_put_bdi(&st, "8:16", 1, 5000), 0);
+	assert_int_equal(st.n, 1);
+	assert_int_equal(st.bdi[0].strict_limit, 0);
+	assert_int_equal(st.bdi[0].max_ratio_fine, 1000000);
+	state_del_bdi(&st, "8:99"); /* not there: nothing happens */
+	assert_int_equal(st.n, 1);
+
+	memset(&st, 0, sizeof(st));
+	for (int i = 0; i < STATE_MAX; i++) {
+		fmt_path(name, sizeof(name), "8:%d", i);
+		assert_int_equal(state_put_bdi(&st, name, 0, 1000000), 0);
+	}
+	assert_int_equal(state_put_bdi(&st, "9:0", 0, 1000000), -E2BIG);
+	assert_int_equal(state_put_bdi(&st, "8:5", 1, 1), 0); /* known: fine when full */
+	assert_int_equal(st.n, STATE_MAX);
+
+	/* a file with more records than fit */
+	fx_root(root, sizeof(root), "statebig");
+	state_path(p, sizeof(p), root);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	for (int i = 0; i <= STATE_MAX; i++)
+		fprintf(f, "bdi 8:%d strict_limit 0 max_ratio_fine 1000000\n", i);
+	fclose(f);
+	assert_int_equal(state_load(p, &st), -E2BIG);
+}
+
+struct report_log {
+	int n;
+	char owner[8][KNOBS_NAME_MAX];
+	char knob[8][32];
+	int err[8];
+};
+
+static void report(void *ctx, const char *owner, const char *knob, int err)
+{
+	struct report_log *l = ctx;
+
+	if (l->n < 8) {
+		snprintf(l->owner[l->n], sizeof(l->owner[l->n]), "%s", owner);
+		snprintf(l->knob[l->n], sizeof(l->knob[l->n]), "%s", knob);
+		l->err[l->n] = err;
+	}
+	l->n++;
+}
+
+static void test_state_restore_bdi(void **state)
+{
+	char root[PATH_MAX];
+	struct knobs_real kr;
+	struct state st;
+	struct report_log rl = { 0 };
+
+	(void)state;
+	fx_root(root, sizeof(root), "restore");
+	fx_bdi(root, "8:16", true);
+	fx_bdi(root, "8:32", true);
+	fx_bdi(root, "8:48", true);
+	/* what wbgovd left on them */
+	fx_write(root, BDI_DIR "8:16/strict_limit", "1\n");
+	fx_write(root, BDI_DIR "8:16/max_ratio_fine", "5000\n");
+	fx_write(root, BDI_DIR "8:32/strict_limit", "1\n");
+	fx_write(root, BDI_DIR "8:32/max_ratio_fine", "1000000\n");
+	/* 8:48: strict_limit cannot be read or written (EISDIR) */
+	fx_unlink(root, BDI_DIR "8:48/strict_limit");
+	{
+		char p[PATH_MAX];
+		fmt_path(p, sizeof(p), "%s" BDI_DIR "8:48/strict_limit", root);
+		mkdir_p(p);
+	}
+	kr.root = root;
+
+	memset(&st, 0, sizeof(st));
+	state_put_bdi(&st, "8:16", 0, 1000000);
+	state_put_bdi(&st, "8:99", 0, 1000000); /* unplugged since: done */
+	state_put_bdi(&st, "8:32", 0, 1000000);
+	state_put_bdi(&st, "8:48", 0, 1000000);
+
+	assert_int_equal(state_restore(&knobs_real_ops, &kr, &st, report, &rl), 1);
+	assert_file(root, BDI_DIR "8:16/strict_limit", "0\n");
+	assert_file(root, BDI_DIR "8:16/max_ratio_fine", "1000000\n");
+	assert_file(root, BDI_DIR "8:32/strict_limit", "0\n");
+	assert_file(root, BDI_DIR "8:32/max_ratio_fine", "1000000\n");
+	{
+		char p[PATH_MAX];
+		fmt_path(p, sizeof(p), "%s/sys/class/bdi/8:99", root);
+		assert_int_equal(access(p, F_OK), -1); /* not created */
+	}
+	/* only the failure stays, and was reported */
+	assert_int_equal(st.n, 1);
+	assert_string_equal(st.bdi[0].bdi, "8:48");
+	assert_int_equal(rl.n, 1);
+	assert_string_equal(rl.owner[0], "8:48");
+	assert_string_equal(rl.knob[0], "strict_limit");
+	assert_int_equal(rl.err[0], -EISDIR);
+
+	/* fixed: the next try succeeds and empties the state */
+	fx_unlink(root, BDI_DIR "8:48/strict_limit");
+	fx_write(root, BDI_DIR "8:48/strict_limit", "1\n");
+	assert_int_equal(state_restore(&knobs_real_ops, &kr, &st, NULL, NULL), 0);
+	assert_int_equal(st.n, 0);
+	assert_file(root, BDI_DIR "8:48/strict_limit", "0\n");
+}
+
+static void test_state_restore_vm_pair(void **state)
+{
+	char root[PATH_MAX];
+	struct knobs_real kr;
+	struct state st;
+	struct report_log rl = { 0 };
+
+	(void)state;
+	fx_root(root, sizeof(root), "restorevm");
+	kr.root = root;
+
+	/* ratios were in force; wbgovd set bytes (the kernel zeroed the ratios) */
+	fx_vm(root, 0, 0, 268435456, 67108864);
+	memset(&st, 0, sizeof(st));
+	st.vm_saved = true;
+	st.vm[VM_DIRTY_RATIO] = 20;
+	st.vm[VM_DIRTY_BACKGROUND_RATIO] = 10;
+	st.vm[VM_DIRTY_EXPIRE_CENTISECS] = 3000;
+	st.vm[VM_DIRTY_WRITEBACK_CENTISECS] = 500;
+	assert_int_equal(state_restore(&knobs_real_ops, &kr, &st, report, &rl), 0);
+	assert_false(st.vm_saved);
+	assert_file(root, "/proc/sys/vm/dirty_ratio", "20\n");
+	assert_file(root, "/proc/sys/vm/dirty_background_ratio", "10\n");
+	/* a 0 would be refused by the kernel: the bytes were not written */
+	assert_file(root, "/proc/sys/vm/dirty_bytes", "268435456\n");
+	assert_file(root, "/proc/sys/vm/dirty_background_bytes", "67108864\n");
+
+	/* dirty_bytes was in force, the background pair by ratio */
+	fx_vm(root, 20, 10, 0, 0);
+	memset(&st, 0, sizeof(st));
+	st.vm_saved = true;
+	st.vm[VM_DIRTY_BYTES] = 536870912;
+	st.vm[VM_DIRTY_BACKGROUND_RATIO] = 5;
+	assert_int_equal(state_restore(&knobs_real_ops, &kr, &st, report, &rl), 0);
+	assert_file(root, "/proc/sys/vm/dirty_bytes", "536870912\n");
+	assert_file(root, "/proc/sys/vm/dirty_background_ratio", "5\n");
+	assert_file(root, "/proc/sys/vm/dirty_ratio", "20\n");
+	assert_file(root, "/proc/sys/vm/dirty_background_bytes", "0\n");
+	assert_int_equal(rl.n, 0);
+
+	/* a sysctl that cannot be written: reported, kept for the next try */
+	fx_unlink(root, "/proc/sys/vm/dirty_ratio");
+	memset(&st, 0, sizeof(st));
+	st.vm_saved = true;
+	st.vm[VM_DIRTY_RATIO] = 20;
+	st.vm[VM_DIRTY_BACKGROUND_RATIO] = 10;
+	assert_int_equal(state_restore(&knobs_real_ops, &kr, &st, report, &rl), 1);
+	assert_true(st.vm_saved);
+	assert_int_equal(rl.n, 1);
+	assert_string_equal(rl.owner[0], "vm");
+	assert_string_equal(rl.knob[0], "dirty_ratio");
+	assert_int_equal(rl.err[0], -ENOENT);
+	assert_file(root, "/proc/sys/vm/dirty_background_ratio", "10\n");
+}
+
+/* ------------------------------------------------------------- status */
+
+static void test_status_round_trip(void **state)
+{
+	char root[PATH_MAX], p[PATH_MAX], buf[512];
+	struct governor *g = &g_gov;
+	struct status_entry e;
+
+	(void)state;
+	memset(g, 0, sizeof(*g));
+	fx_root(root, sizeof(root), "status");
+	fmt_path(p, sizeof(p), "%s/status", root);
+	assert_int_equal(status_read(p, "8:16", &e), -ENOENT);
+
+	g->ndev = 2;
+	snprintf(g->dev[0].info.bdi, sizeof(g->dev[0].info.bdi), "8:16");
+	g->dev[0].meter.est_bps = 5100000;
+	g->dev[0].meter.nmeasure = 12;
+	g->dev[0].decided = true;
+	g->dev[0].dec.why = WHY_MEASURED;
+	g->dev[0].dec.max_bytes = 5100000;
+	g->dev[0].dec.strict = true;
+	snprintf(g->dev[1].info.bdi, sizeof(g->dev[1].info.bdi), "259:0");
+	g->dev[1].err = -EIO;
+	assert_int_equal(status_write(p, g), 0);
+
+	fx_read(root, "/status", buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "bdi=8:16 bw=5100000 measures=12 why=0 max_bytes=5100000 strict=1 err=0\n"
+			    "bdi=259:0 bw=0 measures=0 why=-1 max_bytes=0 strict=0 err=-5\n");
+
+	assert_int_equal(status_read(p, "8:16", &e), 0);
+	assert_string_equal(e.bdi, "8:16");
+	assert_int_equal(e.bw_bps, 5100000);
+	assert_int_equal(e.measures, 12);
+	assert_int_equal(e.why, WHY_MEASURED);
+	assert_int_equal(e.max_bytes, 5100000);
+	assert_int_equal(e.strict, 1);
+	assert_int_equal(e.err, 0);
+	assert_int_equal(status_read(p, "259:0", &e), 0);
+	assert_int_equal(e.why, -1);
+	assert_int_equal(e.err, -EIO);
+	assert_int_equal(status_read(p, "8:0", &e), -ENOENT);
+	assert_int_equal(status_read(p, "8:1", &e), -ENOENT); /* no prefix match */
+
+	/* malformed lines are skipped */
+	fx_write(root, "/status", "garbage\nbdi=8:16 bw=x\n"
+				   "bdi=8:16 bw=7 measures=1 why=0 max_bytes=4194304 strict=1 err=0\n");
+	assert_int_equal(status_read(p, "8:16", &e), 0);
+	assert_int_equal(e.bw_bps, 7);
+
+	/* an empty governor: an empty file */
+	g->ndev = 0;
+	assert_int_equal(status_write(p, g), 0);
+	assert_string_equal(fx_read(root, "/status", buf, sizeof(buf)), "");
+	assert_int_equal(status_read(p, "8:16", &e), -ENOENT);
+}
+
+/* ----------------------------------------------------------- governor */
+
+/* knobs_real_ops, with every write logged on its way to the fixture. */
+struct rec {
+	struct knobs_real real; /* first: knobs_real_ops reads ctx as this */
+	char state_path[PATH_MAX];
+	struct state st;
+	int nsave, ngone;
+	int nw;
+	struct {
+		char bdi[KNOBS_NAME_MAX];
+		enum bdi_attr a;
+		uint64_t v;
+		bool state_on_disk;
+	} w[32];
+	int nvm;
+	struct {
+		enum vm_knob k;
+		uint64_t v;
+		bool state_on_disk;
+	} vw[32];
+	int nsave_vm, nrestored_vm, nglobal;
+	uint64_t last_cap;
+	int last_global_err;
+};
+
+static struct rec g_rec;
+
+static int rec_bdi_write(void *ctx, const char *bdi, enum bdi_attr a, uint64_t v)
+{
+	struct rec *r = ctx;
+
+	if (r->nw < 32) {
+		snprintf(r->w[r->nw].bdi, sizeof(r->w[r->nw].bdi), "%s", bdi);
+		r->w[r->nw].a = a;
+		r->w[r->nw].v = v;
+		r->w[r->nw].state_on_disk = r->state_path[0] && access(r->state_path, F_OK) == 0;
+	}
+	r->nw++;
+	return knobs_real_ops.bdi_write(ctx, bdi, a, v);
+}
+
+static int rec_vm_write(void *ctx, enum vm_knob k, uint64_t v)
+{
+	struct rec *r = ctx;
+
+	if (r->nvm < 32) {
+		r->vw[r->nvm].k = k;
+		r->vw[r->nvm].v = v;
+		r->vw[r->nvm].state_on_disk = r->state_path[0] && access(r->state_path, F_OK) == 0;
+	}
+	r->nvm++;
+	return knobs_real_ops.vm_write(ctx, k, v);
+}
+
+/* What wbgovd's vm hooks do: the six values on disk before the first change. */
+static int rec_save_vm(void *ctx, const uint64_t vm[VM_KNOB_COUNT])
+{
+	struct rec *r = ctx;
+
+	r->nsave_vm++;
+	r->st.vm_saved = true;
+	memcpy(r->st.vm, vm, sizeof(r->st.vm));
+	return state_save(r->state_path, &r->st);
+}
+
+static void rec_restored_vm(void *ctx)
+{
+	struct rec *r = ctx;
+
+	r->nrestored_vm++;
+	r->st.vm_saved = false;
+	state_save(r->state_path, &r->st);
+}
+
+static void rec_global(void *ctx, uint64_t cap, int err)
+{
+	struct rec *r = ctx;
+
+	r->nglobal++;
+	r->last_cap = cap;
+	r->last_global_err = err;
+}
+
+/* What wbgovd's save hook does: the originals on disk before any change. */
+static int rec_save(void *ctx, const struct gov_dev *d)
+{
+	struct rec *r = ctx;
+	int e;
+
+	r->nsave++;
+	e = state_put_bdi(&r->st, d->info.bdi, d->orig.strict_limit, d->orig.max_ratio_fine);
+	return e ? e : state_save(r->state_path, &r->st);
+}
+
+static void rec_gone(void *ctx, const struct gov_dev *d)
+{
+	(void)d;
+	((struct rec *)ctx)->ngone++;
+}
+
+static void rec_init(struct rec *r, struct knobs_ops *ops, struct gov_hooks *hooks, const char *root)
+{
+	memset(r, 0, sizeof(*r));
+	r->real.root = root;
+	state_path(r->state_path, sizeof(r->state_path), root);
+	*ops = knobs_real_ops;
+	ops->bdi_write = rec_bdi_write;
+	ops->vm_write = rec_vm_write;
+	memset(hooks, 0, sizeof(*hooks));
+	hooks->ctx = r;
+	hooks->save = rec_save;
+	hooks->gone = rec_gone;
+	hooks->save_vm = rec_save_vm;
+	hooks->restored_vm = rec_restored_vm;
+	hooks->global = rec_global;
+}
+
+static void assert_vm_write(const struct rec *r, int i, enum vm_knob k, uint64_t v)
+{
+	assert_true(i < r->nvm);
+	if (r->vw[i].k != k || r->vw[i].v != v)
+		fail_msg("vm write %d: %s %llu, want %s %llu", i, vm_knob_names[r->vw[i].k],
+			 (unsigned long long)r->vw[i].v, vm_knob_names[k], (unsigned long long)v);
+}
+
+static void assert_write(const struct rec *r, int i, const char *bdi, enum bdi_attr a, uint64_t v)
+{
+	assert_true(i < r->nw);
+	if (strcmp(r->w[i].bdi, bdi) || r->w[i].a != a || r->w[i].v != v)
+		fail_msg("write %d: %s %s %llu, want %s %s %llu", i, r->w[i].bdi,
+			 bdi_attr_names[r->w[i].a], (unsigned long long)r->w[i].v, bdi,
+			 bdi_attr_names[a], (unsigned long long)v);
+}
+
+#define NVME_BDI_FILES(X) X(strict_limit, "0\n") X(max_bytes, "3355443200\n") \
+	X(min_bytes, "0\n") X(max_ratio_fine, "1000000\n") X(min_ratio_fine, "0\n") \
+	X(max_ratio, "100\n") X(min_ratio, "0\n")
+#define ASSERT_NVME_FILE(name, text) assert_file(root, BDI_DIR "259:0/" #name, text);
+
+static void fx_gov(const char *root, bool v62)
+{
+	fx_disk_add(root, &fx_usb);
+	fx_usb_device(root, true);
+	fx_disk_add(root, &fx_nvme);
+	fx_bdi(root, "8:16", v62);
+	fx_bdi(root, "259:0", v62);
+	fx_write(root, "/proc/meminfo", MEMINFO);
+	fx_vm(root, 20, 10, 0, 0);
+}
+
+static void test_gov_end_to_end(void **state)
+{
+	char root[PATH_MAX];
+	struct governor *g = &g_gov;
+	struct gov_config cfg;
+	struct knobs_ops ops;
+	struct gov_hooks hooks;
+	struct rec *r = &g_rec;
+	struct gov_dev *usb;
+
+	(void)state;
+	fx_root(root, sizeof(root), "gov");
+	fx_gov(root, true);
+	rec_init(r, &ops, &hooks, root);
+	gov_config_defaults(&cfg);
+	gov_init(g, &cfg, &ops, r, &hooks);
+
+	gov_tick(g, 1000000);
+	assert_int_equal(g->ndev, 2);
+	assert_int_equal(g->features, KNOBS_BDI_BYTES);
+	usb = gov_find(g, "8:16");
+	assert_non_null(usb);
+	assert_string_equal(usb->info.bus, "usb");
+	assert_int_equal(usb->dec.why, WHY_UNMEASURED_SLOW);
+	assert_int_equal(usb->err, 0);
+	assert_int_equal(gov_find(g, "259:0")->dec.why, WHY_UNMEASURED_FAST);
+
+	/* the USB stick: the cap first, then strict_limit; the originals were
+	 * on disk before the first write */
+	assert_int_equal(r->nw, 2);
+	assert_write(r, 0, "8:16", BDI_MAX_BYTES, 16777216);
+	assert_write(r, 1, "8:16", BDI_STRICT_LIMIT, 1);
+	assert_int_equal(r->nsave, 1);
+	assert_true(r->w[0].state_on_disk);
+	assert_file(root, BDI_DIR "8:16/max_bytes", "16777216\n");
+	assert_file(root, BDI_DIR "8:16/strict_limit", "1\n");
+	assert_file(root, "/run/wbgov/state", "# wbgov: the values found on the knobs wbgovd changed; "
+			  "`wbgov restore` gives them back\n"
+			  "bdi 8:16 strict_limit 0 max_ratio_fine 1000000\n");
+	/* the NVMe disk: untouched */
+	NVME_BDI_FILES(ASSERT_NVME_FILE)
+	assert_int_equal(r->nvm, 0);
+
+	/* the next tick: everything already in place, nothing written */
+	gov_tick(g, 1250000);
+	assert_int_equal(r->nw, 2);
+
+	/* the kernel stored the cap as a ratio of its threshold */
+	fx_write(root, BDI_DIR "8:16/max_ratio_fine", "5000\n");
+
+	assert_int_equal(gov_restore(g), 0);
+	assert_int_equal(r->nw, 4);
+	assert_file(root, BDI_DIR "8:16/strict_limit", "0\n");
+	assert_file(root, BDI_DIR "8:16/max_ratio_fine", "1000000\n");
+	NVME_BDI_FILES(ASSERT_NVME_FILE)
+	for (int i = 2; i < 4; i++)
+		assert_string_equal(r->w[i].bdi, "8:16");
+	assert_int_equal(r->nvm, 0);
+
+	/* restored twice: nothing more to write */
+	assert_int_equal(gov_restore(g), 0);
+	assert_int_equal(r->nw, 4);
+}
+
+/* wbgovd killed after a change: the state file alone puts the knobs back. */
+static void test_gov_crash_then_state_restore(void **state)
+{
+	char root[PATH_MAX];
+	struct governor *g = &g_gov;
+	struct gov_config cfg;
+	struct knobs_ops ops;
+	struct gov_hooks hooks;
+	struct rec *r = &g_rec;
+	struct knobs_real kr;
+	struct state st;
+
+	(void)state;
+	fx_root(root, sizeof(root), "govcrash");
+	fx_gov(root, true);
+	fx_write(root, BDI_DIR "8:16/max_ratio_fine", "800000\n"); /* someone's own setting */
+	rec_init(r, &ops, &hooks, root);
+	gov_config_defaults(&cfg);
+	gov_init(g, &cfg, &ops, r, &hooks);
+	gov_tick(g, 1000000);
+	assert_file(root, BDI_DIR "8:16/strict_limit", "1\n");
+	fx_write(root, BDI_DIR "8:16/max_ratio_fine", "5000\n");
+	/* wbgovd dies here, without gov_restore() */
+
+	kr.root = root;
+	assert_int_equal(state_load(r->state_path, &st), 0);
+	assert_int_equal(st.n, 1);
+	assert_int_equal(state_restore(&knobs_real_ops, &kr, &st, NULL, NULL), 0);
+	assert_int_equal(st.n, 0);
+	assert_file(root, BDI_DIR "8:16/strict_limit", "0\n");
+	assert_file(root, BDI_DIR "8:16/max_ratio_fine", "800000\n");
+	assert_int_equal(state_save(r->state_path, &st), 0);
+	assert_int_equal(access(r->state_path, F_OK), -1);
+}
+
+#define MOUNT_SDB1 "300 22 8:17 / /media/user/STICK rw,nosuid,nodev,relatime shared:300 - vfat /dev/sdb1 rw\n"
+
+/* Before 6.2 there are no per-bdi byte knobs: no bdi is written; while a
+ * slow device holds dirty data the global pair is set (background at half),
+ * and given back once none has for 5 s, or by gov_restore(). Without
+ * debugfs, "holds dirty data" is "mounted while anything is dirty"; mounts
+ * are looked at again every 5 s, as no uevent tells of them. */
+static void test_gov_pre_62_global_pair(void **state)
+{
+	char root[PATH_MAX], buf[512];
+	struct governor *g = &g_gov;
+	struct gov_config cfg;
+	struct knobs_ops ops;
+	struct gov_hooks hooks;
+	struct rec *r = &g_rec;
+	struct gov_dev *usb;
+
+	(void)state;
+	fx_root(root, sizeof(root), "gov61");
+	fx_gov(root, false);
+	fx_part_add(root, USB_DISK, "sdb1", "8:17", "1");
+	fx_write(root, "/proc/self/mountinfo", "22 1 259:1 / / rw - ext4 /dev/nvme0n1p1 rw\n");
+	rec_init(r, &ops, &hooks, root);
+	gov_config_defaults(&cfg);
+	gov_init(g, &cfg, &ops, r, &hooks);
+
+	/* dirty data, but the stick is not mounted: nothing to do */
+	gov_tick(g, 1000000);
+	assert_int_equal(g->ndev, 2);
+	assert_int_equal(g->features, 0);
+	usb = gov_find(g, "8:16");
+	assert_non_null(usb);
+	assert_false(usb->info.mounted);
+	assert_true(usb->decided && usb->dec.strict);
+	assert_int_equal(usb->dec.max_bytes, 16777216);
+	assert_false(usb->holds_dirty);
+	assert_int_equal(r->nvm, 0);
+
+	/* it gets mounted; the rescan 5 s after the first finds it */
+	fx_write(root, "/proc/self/mountinfo", "22 1 259:1 / / rw - ext4 /dev/nvme0n1p1 rw\n" MOUNT_SDB1);
+	gov_tick(g, 5000000);
+	assert_int_equal(r->nvm, 0);
+	gov_tick(g, 5250000);
+	usb = gov_find(g, "8:16");
+	assert_true(usb->info.mounted);
+	assert_true(usb->holds_dirty);
+	assert_false(gov_find(g, "259:0")->holds_dirty);
+	assert_int_equal(r->nsave_vm, 1);
+	assert_int_equal(r->nvm, 2);
+	assert_vm_write(r, 0, VM_DIRTY_BACKGROUND_BYTES, 8388608);
+	assert_vm_write(r, 1, VM_DIRTY_BYTES, 16777216);
+	assert_true(r->vw[0].state_on_disk);
+	fx_read(root, "/run/wbgov/state", buf, sizeof(buf));
+	assert_non_null(strstr(buf, "\nvm dirty_ratio 20 dirty_background_ratio 10 dirty_bytes 0 "
+				    "dirty_background_bytes 0 dirty_expire_centisecs 3000 "
+				    "dirty_writeback_centisecs 500\n"));
+	assert_file(root, "/proc/sys/vm/dirty_background_bytes", "8388608\n");
+	assert_file(root, "/proc/sys/vm/dirty_bytes", "16777216\n");
+	assert_int_equal(r->last_cap, 16777216);
+	assert_int_equal(r->last_global_err, 0);
+	assert_int_equal(r->nw, 0);
+	/* the kernel zeroes the ratio twins */
+	fx_write(root, "/proc/sys/vm/dirty_ratio", "0\n");
+	fx_write(root, "/proc/sys/vm/dirty_background_ratio", "0\n");
+
+	gov_tick(g, 5500000);
+	assert_int_equal(r->nvm, 2);
+
+	/* clean: given back 5 s later, through the ratios that were in force */
+	fx_write(root, "/proc/meminfo", "MemTotal: 16318276 kB\nDirty: 0 kB\nWriteback: 0 kB\n");
+	gov_tick(g, 6000000);
+	gov_tick(g, 10900000);
+	assert_int_equal(r->nvm, 2);
+	gov_tick(g, 11000000);
+	assert_int_equal(r->nvm, 4);
+	assert_vm_write(r, 2, VM_DIRTY_BACKGROUND_RATIO, 10);
+	assert_vm_write(r, 3, VM_DIRTY_RATIO, 20);
+	assert_file(root, "/proc/sys/vm/dirty_ratio", "20\n");
+	assert_file(root, "/proc/sys/vm/dirty_background_ratio", "10\n");
+	assert_int_equal(r->nrestored_vm, 1);
+	assert_int_equal(r->last_cap, 0);
+	assert_int_equal(access(r->state_path, F_OK), -1);
+	fx_write(root, "/proc/sys/vm/dirty_bytes", "0\n");
+	fx_write(root, "/proc/sys/vm/dirty_background_bytes", "0\n");
+
+	/* dirty again, then stopped: gov_restore() gives the pair back */
+	fx_write(root, "/proc/meminfo", MEMINFO);
+	gov_tick(g, 12000000);
+	assert_int_equal(r->nvm, 6);
+	assert_int_equal(r->nsave_vm, 2);
+	fx_write(root, "/proc/sys/vm/dirty_ratio", "0\n");
+	fx_write(root, "/proc/sys/vm/dirty_background_ratio", "0\n");
+	assert_int_equal(gov_restore(g), 0);
+	assert_int_equal(r->nvm, 8);
+	assert_file(root, "/proc/sys/vm/dirty_ratio", "20\n");
+	assert_file(root, "/proc/sys/vm/dirty_background_ratio", "10\n");
+	assert_int_equal(r->nw, 0);
+}
+
+/* With debugfs, the kernel says which bdi holds dirty data: mounted or not. */
+static void test_gov_pre_62_debugfs(void **state)
+{
+	char root[PATH_MAX];
+	struct governor *g = &g_gov;
+	struct gov_config cfg;
+	struct knobs_ops ops;
+	struct gov_hooks hooks;
+	struct rec *r = &g_rec;
+
+	(void)state;
+	fx_root(root, sizeof(root), "gov61dbg");
+	fx_gov(root, false);
+	fx_part_add(root, USB_DISK, "sdb1", "8:17", "1");
+	fx_write(root, "/sys/kernel/debug/bdi/8:16/stats",
+		 "BdiWriteback:                0 kB\nBdiReclaimable:            4096 kB\n");
+	rec_init(r, &ops, &hooks, root);
+	gov_config_defaults(&cfg);
+	gov_init(g, &cfg, &ops, r, &hooks);
+	gov_tick(g, 1000000);
+	assert_true(gov_find(g, "8:16")->holds_dirty);
+	assert_int_equal(r->nvm, 2);
+	assert_vm_write(r, 1, VM_DIRTY_BYTES, 16777216);
+
+	/* debugfs says clean: that beats "mounted while anything is dirty" */
+	fx_write(root, "/sys/kernel/debug/bdi/8:16/stats",
+		 "BdiWriteback:                0 kB\nBdiReclaimable:               0 kB\n");
+	fx_write(root, "/proc/self/mountinfo", MOUNT_SDB1);
+	gov_request_rescan(g);
+	gov_tick(g, 2000000);
+	assert_true(gov_find(g, "8:16")->info.mounted);
+	assert_false(gov_find(g, "8:16")->holds_dirty);
+}
+
+/* Unplugged: the bdi and its knobs vanish; nothing to give back, no error.
+ * A loop device detached: its bdi stays, so the originals go back. */
+static void test_gov_unplug_and_detach(void **state)
+{
+	static const struct fx_disk loop0 = {
+		.name = "loop0", .devpath = LOOP0_DISK, .dev = "7:0", .size = "614400", .rotational = "1",
+	};
+	char root[PATH_MAX];
+	struct governor *g = &g_gov;
+	struct gov_config cfg;
+	struct knobs_ops ops;
+	struct gov_hooks hooks;
+	struct rec *r = &g_rec;
+	int nw;
+
+	(void)state;
+	fx_root(root, sizeof(root), "govunplug");
+	fx_gov(root, true);
+	fx_disk_add(root, &loop0);
+	fx_bdi(root, "7:0", true);
+	rec_init(r, &ops, &hooks, root);
+	gov_config_defaults(&cfg);
+	gov_init(g, &cfg, &ops, r, &hooks);
+	gov_tick(g, 1000000);
+	assert_int_equal(g->ndev, 3);
+	assert_file(root, BDI_DIR "7:0/strict_limit", "1\n");
+	assert_file(root, BDI_DIR "8:16/strict_limit", "1\n");
+	nw = r->nw;
+
+	/* the stick is pulled: disk and bdi gone */
+	fx_unlink(root, "/sys/class/bdi/8:16");
+	fx_unlink(root, BDI_DIR "8:16");
+	fx_unlink(root, "/sys/block/sdb");
+	fx_unlink(root, "/sys/dev/block/8:16");
+	fx_unlink(root, USB_DEV);
+	gov_tick(g, 1250000); /* its stat is gone: asks for a rescan */
+	gov_tick(g, 1500000);
+	assert_int_equal(g->ndev, 2);
+	assert_null(gov_find(g, "8:16"));
+	assert_int_equal(r->ngone, 1);
+	assert_int_equal(r->nw, nw);
+
+	/* the loop device is detached: size 0, the bdi is still there */
+	fx_write(root, BDI_DIR "7:0/max_ratio_fine", "5000\n");
+	fx_write(root, LOOP0_DISK "/size", "0\n");
+	gov_request_rescan(g);
+	gov_tick(g, 1750000);
+	assert_null(gov_find(g, "7:0"));
+	assert_int_equal(r->ngone, 2);
+	assert_file(root, BDI_DIR "7:0/strict_limit", "0\n");
+	assert_file(root, BDI_DIR "7:0/max_ratio_fine", "1000000\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_path_at),
+		cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_read_write_u64),
+		cmocka_unit_test(test_write_u64_shorter_value),
+		cmocka_unit_test(test_sysfs_bus_detection),
+		cmocka_unit_test(test_bus_ignores_root_prefix),
+		cmocka_unit_test(test_sysfs_facts),
+		cmocka_unit_test(test_sysfs_usb_without_serial),
+		cmocka_unit_test(test_sysfs_bdi_kinds),
+		cmocka_unit_test(test_sysfs_fuseblk_on_partition),
+		cmocka_unit_test(test_sysfs_btrfs_on_partition),
+		cmocka_unit_test(test_sysfs_devices_sorted),
+		cmocka_unit_test(test_sysfs_parse_stat),
+		cmocka_unit_test(test_sysfs_parse_stat_malformed),
+		cmocka_unit_test(test_sysfs_parse_stat_negative),
+		cmocka_unit_test(test_sysfs_disk_stat),
+		cmocka_unit_test(test_sysfs_knob_round_trip),
+		cmocka_unit_test(test_knobs_set_does_not_rewrite),
+		cmocka_unit_test(test_sysfs_has_bdi_bytes),
+		cmocka_unit_test(test_sysfs_loop_backing_facts),
+		cmocka_unit_test(test_knobs_real_bdi_dirty),
+		cmocka_unit_test(test_knobs_real_mounted),
+		cmocka_unit_test(test_procfs_parse_meminfo),
+		cmocka_unit_test(test_procfs_parse_meminfo_malformed),
+		cmocka_unit_test(test_procfs_meminfo_file),
+		cmocka_unit_test(test_procfs_vm),
+		cmocka_unit_test(test_procfs_mounts),
+		cmocka_unit_test(test_procfs_disk_of_path),
+		cmocka_unit_test(test_state_round_trip),
+		cmocka_unit_test(test_state_empty_removes_file),
+		cmocka_unit_test(test_state_malformed),
+		cmocka_unit_test(test_state_malformed_negative),
+		cmocka_unit_test(test_state_put_bdi),
+		cmocka_unit_test(test_state_restore_bdi),
+		cmocka_unit_test(test_state_restore_vm_pair),
+		cmocka_unit_test(test_status_round_trip),
+		cmocka_unit_test(test_gov_end_to_end),
+		cmocka_unit_test(test_gov_crash_then_state_restore),
+		cmocka_unit_test(test_gov_pre_62_global_pair),
+		cmocka_unit_test(test_gov_pre_62_debugfs),
+		cmocka_unit_test(test_gov_unplug_and_detach),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
