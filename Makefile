@@ -12,13 +12,14 @@ LDLIBS  += -lm
 
 MODEL_SRC  := $(wildcard src/model/*.c)
 POLICY_SRC := $(wildcard src/policy/*.c)
-KNOBS_SRC  := src/knobs/knobs.c src/knobs/knobs_sim.c
+KNOBS_SRC  := $(wildcard src/knobs/*.c)
 SIM_SRC    := $(wildcard src/sim/*.c)
 LAB_SRC    := $(wildcard src/lab/*.c)
 LIB_SRC    := $(MODEL_SRC) $(POLICY_SRC) $(KNOBS_SRC) $(SIM_SRC) $(LAB_SRC)
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
-# the real system: only wbgovd, wbgov and their tests link it
-SYS_SRC    := $(wildcard src/sys/*.c) src/knobs/knobs_real.c
+# the real system and the daemon's glue: only wbgovd, wbgov and their tests
+# link it (libinih, libudev)
+SYS_SRC    := $(wildcard src/sys/*.c) $(wildcard src/daemon/*.c)
 SYS_OBJ    := $(SYS_SRC:%.c=$(BUILD)/%.o)
 SYS_LIBS   := -linih -ludev
 
@@ -71,6 +72,11 @@ clean:
 SCDOC     ?= scdoc
 BINDIR    ?= $(PREFIX)/bin
 MANDIR    ?= $(PREFIX)/share/man
+# The unit goes where systemd looks for PREFIX (/usr/local/lib/systemd/system
+# is on its search path). The config path is not PREFIX-relative: wbgovd and
+# wbgov read /etc/wbgov/wbgov.conf by default, wherever they are installed.
+UNITDIR   ?= $(PREFIX)/lib/systemd/system
+CONF      := /etc/wbgov/wbgov.conf
 BIN_PROGS := wbsim wbgovd wbgov
 MAN_SRC   := $(wildcard man/*.scd)
 MAN_PAGES := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
@@ -92,6 +98,20 @@ install: all man
 		install -d "$$d"; \
 		install -m 644 "$$p" "$$d/"; \
 	done
+	install -d '$(DESTDIR)$(UNITDIR)'
+	sed 's|^ExecStart=/usr/local/bin/wbgovd$$|ExecStart=$(BINDIR)/wbgovd|' etc/wbgovd.service \
+		>'$(DESTDIR)$(UNITDIR)/wbgovd.service'
+	chmod 644 '$(DESTDIR)$(UNITDIR)/wbgovd.service'
+	@grep -qx 'ExecStart=$(BINDIR)/wbgovd' '$(DESTDIR)$(UNITDIR)/wbgovd.service' || \
+		{ echo "wbgovd.service: ExecStart was not rewritten to $(BINDIR)/wbgovd" >&2; exit 1; }
+# an existing configuration is the administrator's: never overwrite it
+	@if [ -e '$(DESTDIR)$(CONF)' ]; then \
+		echo "keeping $(DESTDIR)$(CONF)"; \
+	else \
+		echo "install -m 644 etc/wbgov.conf $(DESTDIR)$(CONF)"; \
+		install -d '$(DESTDIR)$(dir $(CONF))' && \
+		install -m 644 etc/wbgov.conf '$(DESTDIR)$(CONF)'; \
+	fi
 
 uninstall:
 	rm -f $(BIN_PROGS:%='$(DESTDIR)$(BINDIR)'/%)
@@ -99,3 +119,5 @@ uninstall:
 		echo "rm -f '$(DESTDIR)$(MANDIR)'/man$${p##*.}/$$p"; \
 		rm -f '$(DESTDIR)$(MANDIR)'/man$${p##*.}/"$$p"; \
 	done
+# the configuration stays: it may hold the administrator's edits
+	rm -f '$(DESTDIR)$(UNITDIR)/wbgovd.service'

@@ -15,12 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "knobs/knobs_real.h"
+#include "sys/knobs_real.h"
 #include "policy/governor.h"
-#include "sys/config.h"
+#include "daemon/config.h"
 #include "sys/log.h"
 #include "sys/state.h"
-#include "sys/status.h"
+#include "daemon/status.h"
 #include "sys/uevent.h"
 
 #define VERSION "0.1"

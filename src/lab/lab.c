@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "knobs/knobs_sim.h"
+#include "sim/knobs_sim.h"
 #include "lab/lab.h"
 #include "policy/governor.h"
 

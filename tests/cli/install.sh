@@ -1,7 +1,9 @@
 #!/bin/sh
-# `make install DESTDIR=... PREFIX=/usr` puts the programs and every man
-# page (man/NAME.N.scd -> share/man/manN/NAME.N) there and nothing else; the
-# pages render; `make uninstall` takes all of it back.
+# `make install DESTDIR=... PREFIX=/usr` puts the programs, every man
+# page (man/NAME.N.scd -> share/man/manN/NAME.N), the systemd unit (its
+# ExecStart rewritten to the installed wbgovd) and the example config (only
+# if there is none) there and nothing else; the pages render; `make
+# uninstall` takes all of it back but the config.
 set -eu
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
@@ -60,10 +62,22 @@ while IFS= read -r f; do
 		[ "${dir##*/}" = "man${page##*.}" ] || fail "$f is not in man${page##*.}/"
 		cmp -s "$f" "$BUILD/man/$page" || fail "$f is not $BUILD/man/$page"
 		;;
-	*) fail "installed outside \$PREFIX/bin and \$PREFIX/share/man: $f" ;;
+	"$root"/usr/lib/systemd/system/wbgovd.service)
+		grep -qx 'ExecStart=/usr/bin/wbgovd' "$f" || fail "$f: ExecStart is not /usr/bin/wbgovd"
+		sed 's|^ExecStart=.*|ExecStart=/usr/bin/wbgovd|' etc/wbgovd.service | cmp -s - "$f" ||
+			fail "$f is not etc/wbgovd.service with ExecStart rewritten"
+		;;
+	"$root"/etc/wbgov/wbgov.conf)
+		cmp -s "$f" etc/wbgov.conf || fail "$f is not etc/wbgov.conf"
+		"$root/usr/bin/wbgovd" -n -c "$f" | grep -qx 'configuration OK' || fail "wbgovd -n -c $f"
+		;;
+	*) fail "installed outside \$PREFIX/bin, \$PREFIX/share/man, the unit and the config: $f" ;;
 	esac
 done <"$tmp/got"
 grep -qx "$root/usr/bin/wbsim" "$tmp/got" || fail "wbsim is not in \$PREFIX/bin"
+for f in usr/bin/wbgovd usr/lib/systemd/system/wbgovd.service etc/wbgov/wbgov.conf; do
+	grep -qx "$root/$f" "$tmp/got" || fail "$f is not installed"
+done
 "$root/usr/bin/wbsim" --version | grep -q '^wbsim ' || fail "the installed wbsim does not run"
 
 for src in man/*.scd; do
@@ -89,6 +103,12 @@ if [ "$renderer" != nothing ]; then
 fi
 
 mk uninstall
-find "$tmp/root" -type f >"$tmp/left"
+find "$tmp/root" -type f ! -path "$root/etc/wbgov/wbgov.conf" >"$tmp/left"
 [ ! -s "$tmp/left" ] || { cat "$tmp/left" >&2; fail "make uninstall left files behind"; }
+# the config is the administrator's: uninstall keeps it, install does not overwrite it
+[ -f "$root/etc/wbgov/wbgov.conf" ] || fail "make uninstall removed the config"
+echo '# edited' >>"$root/etc/wbgov/wbgov.conf"
+mk install >/dev/null
+tail -n 1 "$root/etc/wbgov/wbgov.conf" | grep -qx '# edited' || fail "make install overwrote the config"
+mk uninstall >/dev/null
 echo "$me: ok (pages rendered with $renderer)"

@@ -17,7 +17,7 @@
 
 #include "model/units.h"
 #include "policy/decide.h"
-#include "sys/config.h"
+#include "daemon/config.h"
 
 #define BASE_TEMPLATE "/tmp/wbgov-test-config-XXXXXX"
 

@@ -20,13 +20,13 @@
 
 #include <cmocka.h>
 
-#include "knobs/knobs_real.h"
+#include "sys/knobs_real.h"
 #include "model/units.h"
 #include "policy/governor.h"
 #include "sys/fsutil.h"
 #include "sys/procfs.h"
 #include "sys/state.h"
-#include "sys/status.h"
+#include "daemon/status.h"
 #include "sys/sysfs.h"
 
 /* ------------------------------------------------------------ fixtures */

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "knobs/knobs_sim.h"
+#include "sim/knobs_sim.h"
 
 static void devnum(const struct sim_kernel *s, int dev, unsigned *maj, unsigned *min)
 {

@@ -1,7 +1,7 @@
 /* The knobs backend over the running kernel: /proc and /sys under a root
  * prefix ("/" in production, a fixture tree in tests). */
-#ifndef WBGOV_KNOBS_REAL_H
-#define WBGOV_KNOBS_REAL_H
+#ifndef WBGOV_SYS_KNOBS_REAL_H
+#define WBGOV_SYS_KNOBS_REAL_H
 
 #include "knobs/knobs.h"
 

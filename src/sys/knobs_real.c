@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "knobs/knobs_real.h"
+#include "sys/knobs_real.h"
 #include "sys/fsutil.h"
 #include "sys/procfs.h"
 #include "sys/sysfs.h"

@@ -2,8 +2,8 @@
  * measured bandwidth and the rule behind its limit — for `wbgov status`
  * and `wbgov explain`. One line per bdi:
  *   bdi=8:16 bw=5100000 measures=12 why=measured max_bytes=5100000 strict=1 err=0 */
-#ifndef WBGOV_SYS_STATUS_H
-#define WBGOV_SYS_STATUS_H
+#ifndef WBGOV_DAEMON_STATUS_H
+#define WBGOV_DAEMON_STATUS_H
 
 #include "policy/governor.h"
 

@@ -1,6 +1,6 @@
 /* The knobs backend over the simulated kernel. */
-#ifndef WBGOV_KNOBS_SIM_H
-#define WBGOV_KNOBS_SIM_H
+#ifndef WBGOV_SIM_KNOBS_SIM_H
+#define WBGOV_SIM_KNOBS_SIM_H
 
 #include "knobs/knobs.h"
 #include "sim/kernel.h"

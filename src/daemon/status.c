@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sys/status.h"
+#include "daemon/status.h"
 
 int status_write(const char *path, const struct governor *g)
 {

@@ -13,8 +13,8 @@
  *   max_bytes = 32M      ; mode fixed
  *   target = 2s          ; mode time
  */
-#ifndef WBGOV_SYS_CONFIG_H
-#define WBGOV_SYS_CONFIG_H
+#ifndef WBGOV_DAEMON_CONFIG_H
+#define WBGOV_DAEMON_CONFIG_H
 
 #include <stddef.h>
 

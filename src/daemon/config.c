@@ -7,7 +7,7 @@
 
 #include "model/parse.h"
 #include "model/units.h"
-#include "sys/config.h"
+#include "daemon/config.h"
 
 struct ctx {
 	const char *name;
