@@ -122,7 +122,7 @@ static int collect(const struct opts *o, struct row *rows, int max)
 {
 	static struct knobs_dev devs[MAXDEV];
 	char sp[PATH_MAX];
-	int n = sysfs_devices(o->root, devs, max < MAXDEV ? max : MAXDEV);
+	int n = knobs_real_ops.devices(&real, devs, max < MAXDEV ? max : MAXDEV);
 
 	if (n < 0)
 		return n;
@@ -261,7 +261,7 @@ static int resolve(const struct opts *o, const char *arg, struct knobs_dev *out,
 	static struct knobs_dev all[MAXDEV];
 	char disk[KNOBS_NAME_MAX] = "";
 	const char *name = arg;
-	int n = sysfs_devices(o->root, all, MAXDEV), k = 0;
+	int n = knobs_real_ops.devices(&real, all, MAXDEV), k = 0;
 
 	if (n < 0)
 		return n;
@@ -438,7 +438,7 @@ static int cmd_sync(const struct opts *o, const char *arg)
 			break;
 		if (interrupted) {
 			fprintf(stderr, "%swbgov: stopped watching; the kernel goes on writing and the "
-					"data stays safe (%s left)\n", tty ? "\n" : "", "see wbgov status");
+					"data stays safe (wbgov status shows what is left)\n", tty ? "\n" : "");
 			return 130;
 		}
 		nanosleep(&nap, NULL);
@@ -530,12 +530,21 @@ static int hook_save(void *ctx, const struct gov_dev *d)
 	return r ? r : state_save(a->path, &a->st);
 }
 
+static int hook_save_vm(void *ctx, const uint64_t vm[VM_KNOB_COUNT])
+{
+	struct apply_ctx *a = ctx;
+
+	memcpy(a->st.vm, vm, sizeof(a->st.vm));
+	a->st.vm_saved = true;
+	return state_save(a->path, &a->st);
+}
+
 static int cmd_apply(const struct opts *o)
 {
 	static struct governor g;
 	static struct apply_ctx a;
 	struct gov_config cfg;
-	struct gov_hooks h = { .ctx = &a, .save = hook_save };
+	struct gov_hooks h = { .ctx = &a, .save = hook_save, .save_vm = hook_save_vm };
 	char err[512];
 	int r, failed = 0;
 
@@ -608,8 +617,13 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return bad("no command given", "try `wbgov --help`");
-	cmd = argv[optind++];
-	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+	cmd = argv[optind];
+	/* the command's own options may come before or after its argument:
+	 * parse the rest afresh (optind 0) with GNU's permuting order */
+	argc -= optind;
+	argv += optind;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "c:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': o.json = true; break;
 		case '1': o.once = true; break;
@@ -624,6 +638,7 @@ int main(int argc, char **argv)
 		case 'R': o.root = optarg; break;
 		case 'S': o.state_dir = optarg; break;
 		case 'h': usage(stdout); return 0;
+		case 'V': printf("wbgov %s\n", VERSION); return 0;
 		default: return EX_USAGE;
 		}
 	}

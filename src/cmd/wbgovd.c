@@ -68,8 +68,8 @@ static void usage(FILE *f)
 	      "       wbgovd -n [-c FILE]\n"
 	      "       wbgovd --help | --version\n"
 	      "\n"
-	      "Gives every block device a dirty page cache limit worth a few seconds of its\n"
-	      "measured write speed (strict_limit + max_bytes) and every knob back on exit.\n"
+	      "Gives every block device a dirty page cache limit worth a second (by default)\n"
+	      "of its measured write speed (strict_limit + max_bytes), every knob back on exit.\n"
 	      "\n"
 	      "  -c, --config FILE   configuration (default " CONFIG_DEFAULT_PATH ")\n"
 	      "  -n, --check         check the configuration and exit\n"
@@ -78,8 +78,9 @@ static void usage(FILE *f)
 	      "  -v, --verbose       log measurements too\n"
 	      "\n"
 	      "Signals: TERM/INT restore and exit, HUP reloads the configuration.\n"
-	      "Exit status: 0 ok, 64 usage, 71 a knob could not be restored, 73 state dir,\n"
-	      "75 already running, 78 configuration. See wbgovd(8).\n",
+	      "Exit status: 0 ok, 64 usage, 70 knobs left by a previous run could not be given\n"
+	      "back, 71 a knob could not be restored, 73 state dir, 75 already running,\n"
+	      "78 configuration. See wbgovd(8).\n",
 	      f);
 }
 
@@ -91,7 +92,7 @@ static void fmt_bytes(char *buf, size_t len, uint64_t b)
 		snprintf(buf, len, "%.1f MiB", (double)b / MIB);
 }
 
-/* `sdb (SanDisk Cruzer, usb): 5.1 MB/s -> max_bytes 5.1 MiB, strict` */
+/* `sdb (SanDisk Cruzer, usb): 5.1 MB/s -> max_bytes 4.9 MiB, strict (...)` */
 static void log_decision(struct daemon *dm, const struct gov_dev *d)
 {
 	char cap[32], bw[32], who[320];
@@ -103,8 +104,12 @@ static void log_decision(struct daemon *dm, const struct gov_dev *d)
 		uint64_t a = dm->logged[i].max_bytes, b = d->dec.max_bytes;
 		uint64_t diff = a > b ? a - b : b - a;
 		if (dm->logged[i].why == (int)d->dec.why && dm->logged[i].err == d->err &&
-		    diff * 10 <= a)
-			return; /* within 10 %: a re-measurement, not news */
+		    diff * 10 <= a) {
+			/* within 10 %: a re-measurement, not news */
+			log_debug("%s: %.1f MB/s -> max_bytes %llu", d->info.bdi,
+				  (double)d->meter.est_bps / 1e6, (unsigned long long)d->dec.max_bytes);
+			return;
+		}
 	} else if (dm->nlogged < GOV_MAX_DEV) {
 		i = dm->nlogged++;
 	} else {
@@ -128,6 +133,8 @@ static void log_decision(struct daemon *dm, const struct gov_dev *d)
 	if (d->err)
 		log_warn("%s: %s -> max_bytes %s refused: %s %s (the previous value stays)", who, bw,
 			 cap, bdi_attr_names[d->err_attr], strerror(-d->err));
+	else if (d->above_global)
+		log_info("%s: %s -> no cap (%s)", who, bw, gov_why_text[WHY_ABOVE_GLOBAL]);
 	else if (!d->dec.govern)
 		log_info("%s: left alone (%s)", who, gov_why_text[d->dec.why]);
 	else if (!d->dec.strict)
@@ -343,6 +350,7 @@ int main(int argc, char **argv)
 		return lockfd == -EBUSY ? EX_TEMPFAIL : EX_CANTCREAT;
 	if (restore_leftovers(&dm)) {
 		log_err("refusing to start over knobs whose original values are unknown");
+		unlink(dm.pid_path);
 		return EX_SOFTWARE;
 	}
 

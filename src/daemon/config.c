@@ -16,6 +16,7 @@ struct ctx {
 	size_t errlen;
 	int line;          /* the line the reader gave last */
 	int header_line;   /* the last [section] header's */
+	bool at_line_start;
 	int err_line;      /* the first error's */
 	const char *text;  /* string input */
 	FILE *f;           /* file input */
@@ -25,6 +26,7 @@ struct ctx {
 	unsigned nmatch[GOV_MAX_RULES];
 	bool fixed_size[GOV_MAX_RULES];
 	bool has_target[GOV_MAX_RULES];
+	bool has_mode[GOV_MAX_RULES];
 	unsigned seen_global; /* bit per global key: duplicates are errors */
 };
 
@@ -66,14 +68,16 @@ static char *reader(char *str, int num, void *stream)
 		str[n] = 0;
 		x->text += n;
 	}
-	x->line++;
-	{
+	/* inih reads a long line in pieces: count a line at its first piece */
+	if (x->at_line_start) {
 		const char *p = str;
+		x->line++;
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (*p == '[')
 			x->header_line = x->line;
 	}
+	x->at_line_start = str[0] && str[strlen(str) - 1] == '\n';
 	return str;
 }
 
@@ -168,7 +172,12 @@ static int device_key(struct ctx *x, const char *key, const char *val)
 		snprintf(r->value, sizeof(r->value), "%s", val);
 		return 1;
 	}
+	if ((!strcmp(key, "mode") && x->has_mode[x->rule]) ||
+	    (!strcmp(key, "max_bytes") && x->fixed_size[x->rule]) ||
+	    (!strcmp(key, "target") && x->has_target[x->rule]))
+		return fail(x, "\"%s\" is set twice in [%s]", key, x->section);
 	if (!strcmp(key, "mode")) {
+		x->has_mode[x->rule] = true;
 		if (!strcmp(val, "time"))
 			r->mode = MODE_TIME;
 		else if (!strcmp(val, "fixed"))
@@ -264,7 +273,8 @@ static int parse(struct ctx *x)
 int config_parse_string(const char *name, const char *text, struct gov_config *c, char *err,
 			size_t errlen)
 {
-	struct ctx x = { .name = name, .c = c, .err = err, .errlen = errlen, .text = text };
+	struct ctx x = { .name = name, .c = c, .err = err, .errlen = errlen, .text = text,
+			 .at_line_start = true };
 
 	err[0] = 0;
 	return parse(&x);
@@ -272,7 +282,7 @@ int config_parse_string(const char *name, const char *text, struct gov_config *c
 
 int config_load(const char *path, bool missing_ok, struct gov_config *c, char *err, size_t errlen)
 {
-	struct ctx x = { .name = path, .c = c, .err = err, .errlen = errlen };
+	struct ctx x = { .name = path, .c = c, .err = err, .errlen = errlen, .at_line_start = true };
 	int r;
 
 	err[0] = 0;

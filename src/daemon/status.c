@@ -20,8 +20,9 @@ int status_write(const char *path, const struct governor *g)
 		const struct gov_dev *d = &g->dev[i];
 		fprintf(f, "bdi=%s bw=%llu measures=%u why=%d max_bytes=%llu strict=%d err=%d\n",
 			d->info.bdi, (unsigned long long)d->meter.est_bps, d->meter.nmeasure,
-			d->decided ? (int)d->dec.why : -1, (unsigned long long)d->dec.max_bytes,
-			d->dec.strict, d->err);
+			!d->decided ? -1 : d->above_global ? (int)WHY_ABOVE_GLOBAL : (int)d->dec.why,
+			(unsigned long long)(d->above_global ? 0 : d->dec.max_bytes),
+			d->dec.strict && !d->above_global, d->err);
 	}
 	if (fclose(f)) {
 		unlink(tmp);

@@ -1,7 +1,8 @@
 /* /run/wbgov/status: what wbgovd knows that sysfs does not — each device's
  * measured bandwidth and the rule behind its limit — for `wbgov status`
  * and `wbgov explain`. One line per bdi:
- *   bdi=8:16 bw=5100000 measures=12 why=measured max_bytes=5100000 strict=1 err=0 */
+ *   bdi=8:16 bw=5100000 measures=12 why=0 max_bytes=5100000 strict=1 err=0
+ * (why: enum gov_why; -1 before the first decision) */
 #ifndef WBGOV_DAEMON_STATUS_H
 #define WBGOV_DAEMON_STATUS_H
 

@@ -398,6 +398,28 @@ static void test_config_section_errors_at_header(void **state)
 
 /* A section repeated right after itself is repeated all the same: it must
  * not merge silently when the same repetition one section later is refused. */
+/* A line longer than inih's buffer still counts as one line; a key of a
+ * [device] section set twice is an error, as in [global]. */
+static void test_config_long_line_and_device_duplicates(void **state)
+{
+	static char long_line[512];
+	static struct bad_case cases[] = {
+		{ NULL, "t.conf:3: target = \"5x\": want seconds from 0.1 to 60, like 1s or 1500ms" },
+		{ "[device a]\nbus = usb\nmode = fixed\nmax_bytes = 8M\nmax_bytes = 16M\n",
+		  "t.conf:5: \"max_bytes\" is set twice in [device a]" },
+		{ "[device a]\nbus = usb\nmode = off\nmode = time\n",
+		  "t.conf:4: \"mode\" is set twice in [device a]" },
+	};
+
+	(void)state;
+	memset(long_line, 0, sizeof(long_line));
+	strcpy(long_line, "[global]\n# ");
+	memset(long_line + strlen(long_line), 'a', 300);
+	strcat(long_line, "\ntarget = 5x\n");
+	cases[0].text = long_line;
+	check_bad(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
 static void test_config_adjacent_duplicate_section(void **state)
 {
 	static const struct bad_case cases[] = {
@@ -467,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_config_floor_above_ceiling),
 		cmocka_unit_test(test_config_section_errors_at_header),
 		cmocka_unit_test(test_config_adjacent_duplicate_section),
+		cmocka_unit_test(test_config_long_line_and_device_duplicates),
 		cmocka_unit_test(test_config_file_errors),
 		cmocka_unit_test(test_config_directory_is_an_error),
 	};
