@@ -5,17 +5,12 @@
 #include <unistd.h>
 
 #include "daemon/status.h"
+#include "sys/fsutil.h"
 
-int status_write(const char *path, const struct governor *g)
+static int fill_status(FILE *f, const void *ctx)
 {
-	char tmp[PATH_MAX];
-	FILE *f;
+	const struct governor *g = ctx;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
 	for (int i = 0; i < g->ndev; i++) {
 		const struct gov_dev *d = &g->dev[i];
 		fprintf(f, "bdi=%s bw=%llu measures=%u why=%d max_bytes=%llu strict=%d err=%d\n",
@@ -24,16 +19,12 @@ int status_write(const char *path, const struct governor *g)
 			(unsigned long long)(d->above_global ? 0 : d->dec.max_bytes),
 			d->dec.strict && !d->above_global, d->err);
 	}
-	if (fclose(f)) {
-		unlink(tmp);
-		return -errno;
-	}
-	if (rename(tmp, path) < 0) {
-		int e = errno;
-		unlink(tmp);
-		return -e;
-	}
 	return 0;
+}
+
+int status_write(const char *path, const struct governor *g)
+{
+	return file_replace(path, fill_status, g);
 }
 
 int status_read(const char *path, const char *bdi, struct status_entry *ret)

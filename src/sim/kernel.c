@@ -147,6 +147,17 @@ static uint64_t jif_usec(const struct sim_kernel *s, uint64_t jif)
 uint64_t sim_now_usec(const struct sim_kernel *s) { return jif_usec(s, s->jif); }
 uint64_t sim_now_jif(const struct sim_kernel *s) { return s->jif; }
 
+/* Make room for one more element in a growing array (doubling). */
+static void grow(void **arr, uint32_t *cap, uint32_t len, size_t elem, uint32_t first)
+{
+	if (len < *cap)
+		return;
+	*cap = *cap ? *cap * 2 : first;
+	*arr = realloc(*arr, elem * *cap);
+	if (!*arr)
+		abort(); /* a simulation cannot go on without its state */
+}
+
 /* ---------------------------------------------------------------- lists */
 
 static void list_del(struct sim_kernel *s, int32_t i)
@@ -776,12 +787,7 @@ static void account_dirtied(struct sim_kernel *s, struct task *t, int32_t i, uin
 	s->cpu_ratelimits[t->cpu] += n;
 	if (s->per_file_pages && in->dirty >= s->per_file_pages && !in->early) {
 		in->early = true;
-		if (w->nearly == w->cap_early) {
-			w->cap_early = w->cap_early ? w->cap_early * 2 : 8;
-			w->early = realloc(w->early, sizeof(*w->early) * w->cap_early);
-			if (!w->early)
-				abort();
-		}
+		grow((void **)&w->early, &w->cap_early, w->nearly, sizeof(*w->early), 8);
 		w->early[w->nearly++] = i;
 		w->perfile_kick = true;
 	}
@@ -1061,12 +1067,10 @@ static void run_fsync_loop(struct sim_kernel *s, struct task *t, uint64_t t0)
 
 static void record_latency(struct sim_task_stats *st, uint64_t us)
 {
-	if (st->nlat == st->cap_lat) {
-		st->cap_lat = st->cap_lat ? st->cap_lat * 2 : 256;
-		st->lat_usec = realloc(st->lat_usec, sizeof(*st->lat_usec) * st->cap_lat);
-		if (!st->lat_usec)
-			abort();
-	}
+	uint32_t cap = (uint32_t)st->cap_lat;
+
+	grow((void **)&st->lat_usec, &cap, (uint32_t)st->nlat, sizeof(*st->lat_usec), 256);
+	st->cap_lat = cap;
 	st->lat_usec[st->nlat++] = us;
 }
 

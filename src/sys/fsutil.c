@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -102,4 +103,27 @@ int write_u64(const char *path, uint64_t v)
 	if (close(fd) < 0)
 		return -errno;
 	return w == n ? 0 : -EIO;
+}
+
+int file_replace(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+	int r;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	r = fill(f, ctx);
+	if (!r && (fflush(f) || fsync(fileno(f)) || ferror(f)))
+		r = errno ? -errno : -EIO;
+	if (fclose(f) && !r)
+		r = -errno;
+	if (!r && rename(tmp, path) < 0)
+		r = -errno;
+	if (r)
+		unlink(tmp);
+	return r;
 }

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* root + the formatted path; -ENAMETOOLONG if it does not fit. */
 int path_at(char *buf, size_t len, const char *root, const char *fmt, ...)
@@ -21,6 +22,11 @@ int read_u64(const char *path, uint64_t *ret);
 /* Write a decimal number the way `echo N > file` does; -errno on failure
  * (the kernel keeps the previous value). */
 int write_u64(const char *path, uint64_t v);
+
+/* Replace `path` atomically: `fill` writes the new contents to a temporary
+ * file beside it, which is flushed to disk and renamed over `path`. 0 or
+ * -errno (the old file stays). */
+int file_replace(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx);
 
 /* Parse an unsigned decimal number that fills the whole string. */
 int parse_u64(const char *s, uint64_t *ret);

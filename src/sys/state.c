@@ -64,21 +64,10 @@ int state_load(const char *path, struct state *st)
 	return r;
 }
 
-int state_save(const char *path, const struct state *st)
+static int fill_state(FILE *f, const void *ctx)
 {
-	char tmp[PATH_MAX];
-	FILE *f;
+	const struct state *st = ctx;
 
-	if (!st->n && !st->vm_saved) {
-		if (unlink(path) < 0 && errno != ENOENT)
-			return -errno;
-		return 0;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
 	fprintf(f, "# wbgov: the values found on the knobs wbgovd changed; `wbgov restore` gives them back\n");
 	for (int i = 0; i < st->n; i++)
 		fprintf(f, "bdi %s strict_limit %llu max_ratio_fine %llu\n", st->bdi[i].bdi,
@@ -90,20 +79,17 @@ int state_save(const char *path, const struct state *st)
 			fprintf(f, " %s %llu", vm_knob_names[k], (unsigned long long)st->vm[k]);
 		fputc('\n', f);
 	}
-	if (fflush(f) || fsync(fileno(f)) || ferror(f)) {
-		int e = errno ? errno : EIO;
-		fclose(f);
-		unlink(tmp);
-		return -e;
-	}
-	if (fclose(f))
-		return -errno;
-	if (rename(tmp, path) < 0) {
-		int e = errno;
-		unlink(tmp);
-		return -e;
-	}
 	return 0;
+}
+
+int state_save(const char *path, const struct state *st)
+{
+	if (!st->n && !st->vm_saved) {
+		if (unlink(path) < 0 && errno != ENOENT)
+			return -errno;
+		return 0;
+	}
+	return file_replace(path, fill_state, st);
 }
 
 int state_put_bdi(struct state *st, const char *bdi, uint64_t strict_limit, uint64_t max_ratio_fine)
