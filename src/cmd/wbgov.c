@@ -327,6 +327,9 @@ static int cmd_explain(const struct opts *o, const char *arg)
 			       (double)bw / 1e6, st.measures, d->disk, d->stacked ? "wall" : "busy-time");
 		else
 			printf("  measured:    not yet%s\n", daemon_running(o) ? "" : " (wbgovd is not running)");
+		if (debugfs_bdi_bandwidth(o->root, d->bdi, &v) == 0)
+			printf("  kernel:      %.1f MB/s, its own estimate (debugfs; 0 while the bdi is clean)\n",
+			       (double)v / 1e6);
 		if (dec.rule)
 			printf("  config:      section at %s:%u matches\n", o->config, dec.rule->line);
 		printf("  rule:        %s\n", gov_why_text[dec.why]);

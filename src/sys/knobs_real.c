@@ -47,6 +47,20 @@ static int devices(void *ctx, struct knobs_dev *out, int max)
 	return n;
 }
 
+int debugfs_bdi_bandwidth(const char *root, const char *bdi, uint64_t *ret_bps)
+{
+	char p[PATH_MAX], buf[2048], *s;
+	unsigned long long kbps;
+
+	if (path_at(p, sizeof(p), root, "/sys/kernel/debug/bdi/%s/stats", bdi) ||
+	    read_text(p, buf, sizeof(buf)))
+		return -ENOTSUP;
+	if (!(s = strstr(buf, "BdiWriteBandwidth:")) || sscanf(s + 18, "%llu", &kbps) != 1)
+		return -ENOTSUP;
+	*ret_bps = kbps * 1024; /* kBps */
+	return 0;
+}
+
 /* debugfs: BdiWriteback + BdiReclaimable, kB */
 static int bdi_dirty(void *ctx, const char *bdi, uint64_t *ret)
 {

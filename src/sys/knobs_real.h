@@ -11,4 +11,9 @@ struct knobs_real {
 
 extern const struct knobs_ops knobs_real_ops;
 
+/* The kernel's own write-bandwidth estimate of a bdi (debugfs
+ * BdiWriteBandwidth, bytes/s), where debugfs is mounted and readable: a
+ * cross-check of wbgov's measurement. -ENOTSUP otherwise. */
+int debugfs_bdi_bandwidth(const char *root, const char *bdi, uint64_t *ret_bps);
+
 #endif

@@ -2116,6 +2116,25 @@ static void test_gov_unplug_and_detach(void **state)
 	assert_file(root, BDI_DIR "7:0/max_ratio_fine", "1000000\n");
 }
 
+/* The kernel's own estimate from debugfs, when it is there: a cross-check
+ * for `wbgov explain`; absent or malformed, -ENOTSUP. */
+static void test_debugfs_bandwidth(void **state)
+{
+	char root[PATH_MAX];
+	uint64_t bps = 0;
+
+	(void)state;
+	fx_root(root, sizeof(root), "debugfs-bw");
+	assert_int_equal(debugfs_bdi_bandwidth(root, "8:16", &bps), -ENOTSUP);
+	fx_write(root, "/sys/kernel/debug/bdi/8:16/stats",
+		 "BdiWriteback:            0 kB\nBdiReclaimable:          8 kB\n"
+		 "BdiWriteBandwidth:   4980 kBps\n");
+	assert_int_equal(debugfs_bdi_bandwidth(root, "8:16", &bps), 0);
+	assert_int_equal(bps, 4980ULL * 1024);
+	fx_write(root, "/sys/kernel/debug/bdi/8:16/stats", "BdiWriteBandwidth: lots\n");
+	assert_int_equal(debugfs_bdi_bandwidth(root, "8:16", &bps), -ENOTSUP);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2160,6 +2179,7 @@ int main(void)
 		cmocka_unit_test(test_gov_pre_62_global_pair),
 		cmocka_unit_test(test_gov_pre_62_debugfs),
 		cmocka_unit_test(test_gov_unplug_and_detach),
+		cmocka_unit_test(test_debugfs_bandwidth),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
