@@ -316,7 +316,13 @@ static int cmd_explain(const struct opts *o, const char *arg)
 		char mounts[256] = "";
 
 		procfs_mounts(o->root, d->disk, mounts, sizeof(mounts));
-		gov_decide(&cfg, d, bw, &dec);
+		{
+			uint64_t mb = 0, ppm = 0, thresh = 0;
+			if (sysfs_bdi_read(o->root, d->bdi, BDI_MAX_BYTES, &mb) == 0 &&
+			    sysfs_bdi_read(o->root, d->bdi, BDI_MAX_RATIO_FINE, &ppm) == 0 && ppm)
+				thresh = mb / ppm * RATIO_FULL + mb % ppm * RATIO_FULL / ppm;
+			gov_decide(&cfg, d, bw, thresh, &dec);
+		}
 		printf("%s%s (bdi %s)\n", i ? "\n" : "", d->disk, d->bdi);
 		printf("  facts:       model \"%s\", serial \"%s\", bus %s, removable %s, rotational %s%s\n",
 		       d->model, d->serial, d->bus[0] ? d->bus : "unknown", d->removable ? "yes" : "no",

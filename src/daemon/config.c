@@ -119,25 +119,29 @@ static int new_rule(struct ctx *x, const char *section)
 
 static int global_key(struct ctx *x, const char *key, const char *val)
 {
-	static const char *const keys[] = { "target", "floor", "ceiling", "initial", "fast_target" };
+	static const char *const keys[] = { "target", "floor", "ceiling", "initial", "fast_target",
+					    "global_drain" };
 	struct gov_config *c = x->c;
 	uint64_t v;
 	int k;
 
-	for (k = 0; k < 5 && strcmp(key, keys[k]); k++)
+	for (k = 0; k < 6 && strcmp(key, keys[k]); k++)
 		;
-	if (k == 5)
-		return fail(x, "unknown key \"%s\" in [global] (target, floor, ceiling, initial, fast_target)", key);
+	if (k == 6)
+		return fail(x, "unknown key \"%s\" in [global] (target, floor, ceiling, initial, "
+			       "fast_target, global_drain)", key);
 	if (x->seen_global & (1u << k))
 		return fail(x, "\"%s\" is set twice", key);
 	x->seen_global |= 1u << k;
-	if (k == 0 || k == 4) {
+	if (k == 0 || k == 4 || k == 5) {
 		if (parse_ms(val, &v) || v < 100 || v > 60000)
 			return fail(x, "%s = \"%s\": want seconds from 0.1 to 60, like 1s or 1500ms", key, val);
 		if (k == 0)
 			c->target_ms = v;
-		else
+		else if (k == 4)
 			c->fast_target_ms = v;
+		else
+			c->global_drain_ms = v;
 		return 1;
 	}
 	if (parse_size(val, &v) || v < PAGE_SIZE)

@@ -4,7 +4,8 @@
  *   target = 1s          ; seconds of measured bandwidth a device may hold dirty
  *   floor = 4M           ; the smallest cap
  *   ceiling = 256M       ; a device whose cap would be larger is a fast one ...
- *   fast_target = 2s     ; ... and gets this many seconds of its bandwidth
+ *   fast_target = 2s     ; ... and gets this many seconds of its bandwidth, unless
+ *   global_drain = 10s   ; it drains the whole global threshold within this
  *   initial = 16M        ; USB/removable/rotational devices before a measurement
  *
  *   [device stick]       ; any name; the first matching section wins

@@ -25,7 +25,8 @@ struct gov_config {
 	uint64_t target_ms;     /* seconds of measured bandwidth a device may hold */
 	uint64_t floor_bytes;   /* the smallest cap */
 	uint64_t ceiling_bytes; /* a cap above this marks a fast device ... */
-	uint64_t fast_target_ms; /* ... which gets this many seconds instead */
+	uint64_t fast_target_ms; /* ... which gets this many seconds instead, unless */
+	uint64_t global_drain_ms; /* the global threshold drains within this: no cap */
 	uint64_t initial_bytes; /* unmeasured USB, removable or rotational devices */
 	struct gov_rule rules[GOV_MAX_RULES];
 	int nrules;
@@ -44,6 +45,7 @@ enum gov_why {
 	WHY_FIXED,        /* a config section: mode fixed */
 	WHY_OFF,          /* a config section: mode off */
 	WHY_ABOVE_GLOBAL, /* the cap would exceed the global threshold: not needed */
+	WHY_DRAINS_FAST,  /* fast, and the global threshold drains within global_drain */
 };
 extern const char *const gov_why_text[];
 
@@ -58,8 +60,9 @@ struct gov_decision {
 /* The first config section matching the device, or NULL. */
 const struct gov_rule *gov_match(const struct gov_config *c, const struct knobs_dev *d);
 
-/* `bw_bps` 0 means not measured yet. */
+/* `bw_bps` 0 means not measured yet; `global_thresh_bytes` is the kernel's
+ * current global dirty threshold (0: unknown). */
 void gov_decide(const struct gov_config *c, const struct knobs_dev *d, uint64_t bw_bps,
-		struct gov_decision *ret);
+		uint64_t global_thresh_bytes, struct gov_decision *ret);
 
 #endif

@@ -259,6 +259,21 @@ static bool same_decision(const struct gov_decision *a, const struct gov_decisio
 	       a->why == b->why;
 }
 
+/* The kernel's global dirty threshold in bytes, from a bdi's knobs: max_bytes
+ * reads back as max_ratio_fine ppm of it. Read only for a device fast enough
+ * for the answer to matter; 0 when unknown. */
+static uint64_t global_thresh(struct governor *g, const struct gov_dev *d)
+{
+	uint64_t mb, ppm;
+
+	if (!d->meter.est_bps || d->meter.est_bps * g->cfg.target_ms / 1000 <= g->cfg.ceiling_bytes)
+		return 0;
+	if (g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_BYTES, &mb) ||
+	    g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_RATIO_FINE, &ppm) || !ppm)
+		return 0;
+	return mb / ppm * RATIO_FULL + mb % ppm * RATIO_FULL / ppm;
+}
+
 uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 {
 	uint64_t dirty = 0, writeback = 0;
@@ -281,7 +296,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		if (r == 0)
 			bwmeter_sample(&d->meter, now_usec, st.sectors_written, st.io_ticks_ms,
 				       g->pending_bytes);
-		gov_decide(&g->cfg, &d->info, d->meter.est_bps, &dec);
+		gov_decide(&g->cfg, &d->info, d->meter.est_bps, global_thresh(g, d), &dec);
 		if (!(g->features & KNOBS_BDI_BYTES)) {
 			/* no per-device knobs: remember, and act globally below */
 			if (!d->decided || !same_decision(&dec, &d->dec)) {

@@ -284,9 +284,9 @@ static void test_config_errors(void **state)
 	static const struct bad_case cases[] = {
 		/* [global] */
 		{ "[global]\ntarget = 1s\nspeed = 5\n",
-		  "t.conf:3: unknown key \"speed\" in [global] (target, floor, ceiling, initial, fast_target)" },
+		  "t.conf:3: unknown key \"speed\" in [global] (target, floor, ceiling, initial, fast_target, global_drain)" },
 		{ "speed = 5\n",
-		  "t.conf:1: unknown key \"speed\" in [global] (target, floor, ceiling, initial, fast_target)" },
+		  "t.conf:1: unknown key \"speed\" in [global] (target, floor, ceiling, initial, fast_target, global_drain)" },
 		{ "[global]\nfloor = 4M\n; comment\nfloor = 8M\n",
 		  "t.conf:4: \"floor\" is set twice" },
 		{ "target = 1s\n[device a]\nbus = usb\n[global]\ntarget = 2s\n",
@@ -356,7 +356,7 @@ static void test_config_errors(void **state)
 		  "t.conf:1: not a section, key = value, or comment" },
 		/* the first error wins */
 		{ "[global]\nbogus = 1\n[device a]\nmode = off\nfloor = 1\n",
-		  "t.conf:2: unknown key \"bogus\" in [global] (target, floor, ceiling, initial, fast_target)" },
+		  "t.conf:2: unknown key \"bogus\" in [global] (target, floor, ceiling, initial, fast_target, global_drain)" },
 	};
 
 	(void)state;

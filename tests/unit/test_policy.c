@@ -39,17 +39,17 @@ static void test_decide_unmeasured(void **state)
 
 	(void)state;
 	gov_config_defaults(&c);
-	gov_decide(&c, &usb, 0, &d);
+	gov_decide(&c, &usb, 0, 0, &d);
 	assert_true(d.govern && d.strict);
 	assert_int_equal(d.max_bytes, 16 * MIB);
 	assert_int_equal(d.why, WHY_UNMEASURED_SLOW);
-	gov_decide(&c, &nvme, 0, &d);
+	gov_decide(&c, &nvme, 0, 0, &d);
 	assert_true(d.govern);
 	assert_false(d.strict);
 	assert_int_equal(d.why, WHY_UNMEASURED_FAST);
 	strcpy(hdd.bus, "ata");
 	hdd.rotational = true;
-	gov_decide(&c, &hdd, 0, &d);
+	gov_decide(&c, &hdd, 0, 0, &d);
 	assert_true(d.strict); /* rotational: small until measured */
 }
 
@@ -61,27 +61,37 @@ static void test_decide_measured(void **state)
 
 	(void)state;
 	gov_config_defaults(&c);
-	gov_decide(&c, &usb, 5 * MB, &d); /* 1 s of 5 MB/s */
+	gov_decide(&c, &usb, 5 * MB, 0, &d); /* 1 s of 5 MB/s */
 	assert_true(d.strict);
 	assert_int_equal(d.max_bytes, 5 * MB);
 	assert_int_equal(d.why, WHY_MEASURED);
-	gov_decide(&c, &usb, 2 * MB, &d); /* 2 MB < floor 4 MiB */
+	gov_decide(&c, &usb, 2 * MB, 0, &d); /* 2 MB < floor 4 MiB */
 	assert_int_equal(d.max_bytes, 4 * MIB);
 	assert_int_equal(d.why, WHY_FLOOR);
-	gov_decide(&c, &usb, 300 * MB, &d); /* 300 MB > ceiling 256 MiB: 2 s */
+	gov_decide(&c, &usb, 300 * MB, 0, &d); /* 300 MB > ceiling 256 MiB: 2 s */
 	assert_true(d.strict);
 	assert_int_equal(d.max_bytes, 600 * MB);
 	assert_int_equal(d.why, WHY_FAST);
-	gov_decide(&c, &usb, 260 * MB, &d); /* 260 MB < 256 MiB: 1 s */
+	gov_decide(&c, &usb, 260 * MB, 0, &d); /* 260 MB < 256 MiB: 1 s */
 	assert_int_equal(d.max_bytes, 260 * MB);
 	assert_int_equal(d.why, WHY_MEASURED);
-	gov_decide(&c, &usb, 270 * MB, &d); /* just above: 2 s */
+	gov_decide(&c, &usb, 270 * MB, 0, &d); /* just above: 2 s */
 	assert_int_equal(d.max_bytes, 540 * MB);
 	c.fast_target_ms = 500; /* never below the ceiling */
-	gov_decide(&c, &usb, 300 * MB, &d);
+	gov_decide(&c, &usb, 300 * MB, 0, &d);
 	assert_int_equal(d.max_bytes, 256 * MIB);
+	/* fast, and the global threshold (4.7 GB) drains within 10 s: no cap */
+	c.fast_target_ms = 2000;
+	gov_decide(&c, &usb, 500 * MB, 4700 * MB, &d);
+	assert_false(d.strict);
+	assert_int_equal(d.why, WHY_DRAINS_FAST);
+	gov_decide(&c, &usb, 300 * MB, 4700 * MB, &d); /* 15.7 s: capped at 2 s */
+	assert_true(d.strict);
+	assert_int_equal(d.max_bytes, 600 * MB);
+	gov_decide(&c, &usb, 5 * MB, 4700 * MB, &d); /* a slow device: the threshold is moot */
+	assert_int_equal(d.max_bytes, 5 * MB);
 	c.target_ms = 2500;
-	gov_decide(&c, &usb, 10 * MB, &d);
+	gov_decide(&c, &usb, 10 * MB, 0, &d);
 	assert_int_equal(d.max_bytes, 25 * MB);
 }
 
@@ -98,17 +108,17 @@ static void test_decide_rules(void **state)
 	c.rules[1] = (struct gov_rule){ .kind = MATCH_BUS, .value = "nvme", .mode = MODE_OFF };
 	c.rules[2] = (struct gov_rule){ .kind = MATCH_DEVNUM, .value = "8:16", .mode = MODE_OFF };
 	c.nrules = 3;
-	gov_decide(&c, &usb, 5 * MB, &d); /* the first matching section wins */
+	gov_decide(&c, &usb, 5 * MB, 0, &d); /* the first matching section wins */
 	assert_true(d.strict);
 	assert_int_equal(d.max_bytes, 32 * MIB);
 	assert_int_equal(d.why, WHY_FIXED);
 	assert_ptr_equal(d.rule, &c.rules[0]);
-	gov_decide(&c, &nvme, 0, &d);
+	gov_decide(&c, &nvme, 0, 0, &d);
 	assert_false(d.govern);
 	assert_int_equal(d.why, WHY_OFF);
 	c.rules[0] = (struct gov_rule){ .kind = MATCH_MODEL, .value = "Cruzer Blade", .mode = MODE_TIME,
 					.target_ms = 3000 };
-	gov_decide(&c, &usb, 5 * MB, &d);
+	gov_decide(&c, &usb, 5 * MB, 0, &d);
 	assert_int_equal(d.max_bytes, 15 * MB);
 	c.rules[0].value[0] = 0; /* an empty value matches nothing */
 	usb.model[0] = 0;
