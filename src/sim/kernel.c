@@ -988,6 +988,21 @@ static bool foreground_running(const struct sim_kernel *s)
 	return false;
 }
 
+/* balance_dirty_pages() loops while task_ratelimit is 0: after its sleep the
+ * task re-enters it before dirtying more. True when it sleeps again. */
+static bool throttle_again(struct sim_kernel *s, struct task *t, struct wb *w)
+{
+	uint64_t pause;
+
+	if (!t->bdp_again)
+		return false;
+	t->bdp_again = false;
+	pause = balance_dirty_pages(s, t, w);
+	if (pause)
+		task_sleep(s, t, pause);
+	return pause != 0;
+}
+
 /* A copy task writes files sequentially as fast as its source allows. */
 static void run_copy(struct sim_kernel *s, struct task *t, uint64_t t0, uint64_t dt)
 {
@@ -1002,14 +1017,8 @@ static void run_copy(struct sim_kernel *s, struct task *t, uint64_t t0, uint64_t
 		struct wb *w = &s->wb[s->ino[i].dev];
 		uint64_t n, pause;
 
-		if (t->bdp_again) {
-			t->bdp_again = false;
-			pause = balance_dirty_pages(s, t, w);
-			if (pause) {
-				task_sleep(s, t, pause);
-				return;
-			}
-		}
+		if (throttle_again(s, t, w))
+			return;
 		n = min_u64(budget, t->file_pages - t->file_done);
 		n = min_u64(n, pages_until_check(s, t, w));
 		account_dirtied(s, t, i, n);
@@ -1045,13 +1054,8 @@ static void run_fsync_loop(struct sim_kernel *s, struct task *t, uint64_t t0)
 	uint64_t n = max_u64(1, bytes_to_pages(t->cfg.file_bytes)), pause;
 
 	if (t->bdp_again) {
-		t->bdp_again = false;
-		pause = balance_dirty_pages(s, t, w);
-		if (pause) {
-			task_sleep(s, t, pause);
-			return;
-		}
-		t->state = TS_FSYNC_SUBMIT;
+		if (!throttle_again(s, t, w))
+			t->state = TS_FSYNC_SUBMIT;
 		return;
 	}
 	t->iter_start_usec = t0;

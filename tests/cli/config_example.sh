@@ -3,19 +3,11 @@
 # says "configuration OK" on stdout, nothing on stderr, and exits 0.
 set -eu
 cd "$(dirname "$0")/../.."
-D="${BUILD:-build}/wbgovd"
-me=${0##*/}
-fail() {
-	printf '%s: FAIL: %s\n' "$me" "$*" >&2
-	exit 1
-}
-[ -x "$D" ] || fail "no executable at $D (build it first: make)"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
+PROG=wbgovd
+. tests/lib/cli.sh
 
 rc=0
-"$D" -n -c etc/wbgov.conf >"$tmp/out" 2>"$tmp/err" || rc=$?
+"$W" -n -c etc/wbgov.conf >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 0 ] || fail "wbgovd -n -c etc/wbgov.conf exited $rc, want 0: $(head -n 3 "$tmp/err")"
 [ "$(cat "$tmp/out")" = "configuration OK" ] || fail "stdout is not \"configuration OK\": $(head -n 3 "$tmp/out")"
 [ ! -s "$tmp/err" ] || fail "wbgovd -n wrote to stderr: $(head -n 3 "$tmp/err")"

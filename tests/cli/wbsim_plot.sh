@@ -4,18 +4,9 @@
 # gnuplot is required here: a missing gnuplot is a failure, not a skip.
 # (wbsim_plot_missing.sh covers the exit status without gnuplot.)
 set -eu
-W="${BUILD:-build}/wbsim"
-me=${0##*/}
-fail() {
-	printf '%s: FAIL: %s\n' "$me" "$*" >&2
-	exit 1
-}
-[ -x "$W" ] || fail "no executable at $W (build it first: make)"
+. "$(dirname "$0")/../lib/cli.sh"
 command -v gnuplot >/dev/null 2>&1 || fail "gnuplot is required for this test but is not in PATH (apt-get install gnuplot-nox)"
 command -v od >/dev/null 2>&1 || fail "od is required for this test but is not in PATH"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' HUP INT TERM
 
 # the table without a plot, to compare stdout with
 rc=0

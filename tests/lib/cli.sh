@@ -1,6 +1,6 @@
-# Shared by the black-box tests of wbsim (tests/cli/wbsim_*.sh): the binary
-# in $W, fail(), a temporary directory $tmp removed on exit, and ok().
-W="${BUILD:-build}/wbsim"
+# Shared by the black-box tests (tests/cli/*.sh): the program ($PROG, default
+# wbsim) in $W, fail(), a temporary directory $tmp removed on exit, and ok().
+W="${BUILD:-build}/${PROG:-wbsim}"
 me=${0##*/}
 fail() {
 	printf '%s: FAIL: %s\n' "$me" "$*" >&2
@@ -17,6 +17,6 @@ ok() {
 	shift
 	rc=0
 	"$W" "$@" >"$tmp/$name" 2>"$tmp/$name.err" || rc=$?
-	[ "$rc" -eq 0 ] || fail "wbsim $* exited $rc: $(head -n 3 "$tmp/$name.err")"
-	[ -s "$tmp/$name" ] || fail "wbsim $* wrote nothing to stdout"
+	[ "$rc" -eq 0 ] || fail "${W##*/} $* exited $rc: $(head -n 3 "$tmp/$name.err")"
+	[ -s "$tmp/$name" ] || fail "${W##*/} $* wrote nothing to stdout"
 }
