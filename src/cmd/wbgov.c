@@ -319,8 +319,8 @@ static int cmd_explain(const struct opts *o, const char *arg)
 		{
 			uint64_t mb = 0, ppm = 0, thresh = 0;
 			if (sysfs_bdi_read(o->root, d->bdi, BDI_MAX_BYTES, &mb) == 0 &&
-			    sysfs_bdi_read(o->root, d->bdi, BDI_MAX_RATIO_FINE, &ppm) == 0 && ppm)
-				thresh = mb / ppm * RATIO_FULL + mb % ppm * RATIO_FULL / ppm;
+			    sysfs_bdi_read(o->root, d->bdi, BDI_MAX_RATIO_FINE, &ppm) == 0)
+				thresh = global_thresh_from_bdi(mb, ppm);
 			gov_decide(&cfg, d, bw, thresh, &dec);
 		}
 		printf("%s%s (bdi %s)\n", i ? "\n" : "", d->disk, d->bdi);

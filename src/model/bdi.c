@@ -88,6 +88,14 @@ uint64_t bdi_get_bytes(const struct kcfg *k, uint64_t ratio, uint64_t thresh_now
 	return p / BDI_RATIO_SCALE / 100;
 }
 
+uint64_t global_thresh_from_bdi(uint64_t max_bytes, uint64_t ratio_ppm)
+{
+	if (!ratio_ppm)
+		return 0;
+	/* split to stay within 64 bits for any max_bytes */
+	return max_bytes / ratio_ppm * RATIO_FULL + max_bytes % ratio_ppm * RATIO_FULL / ratio_ppm;
+}
+
 void wb_min_max_ratio(const struct bdi_knobs *b, uint64_t this_bw, uint64_t tot_bw,
 		      uint64_t *ret_min, uint64_t *ret_max)
 {

@@ -45,6 +45,10 @@ int bdi_set_min_bytes(struct bdi_knobs *b, uint64_t bytes, uint64_t avail, uint6
 /* bdi_get_bytes(): a ratio read back against the current threshold. */
 uint64_t bdi_get_bytes(const struct kcfg *k, uint64_t ratio, uint64_t thresh_now);
 
+/* Its inverse: the global threshold in bytes from a bdi's max_bytes and
+ * max_ratio_fine as sysfs shows them; 0 when the ratio is 0. */
+uint64_t global_thresh_from_bdi(uint64_t max_bytes, uint64_t ratio_ppm);
+
 /* Everything __wb_calc_thresh() reads. */
 struct wb_thresh_in {
 	uint64_t thresh;            /* T: the domain's thresh or bg_thresh */

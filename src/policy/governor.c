@@ -269,9 +269,9 @@ static uint64_t global_thresh(struct governor *g, const struct gov_dev *d)
 	if (!d->meter.est_bps || d->meter.est_bps * g->cfg.target_ms / 1000 <= g->cfg.ceiling_bytes)
 		return 0;
 	if (g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_BYTES, &mb) ||
-	    g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_RATIO_FINE, &ppm) || !ppm)
+	    g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_RATIO_FINE, &ppm))
 		return 0;
-	return mb / ppm * RATIO_FULL + mb % ppm * RATIO_FULL / ppm;
+	return global_thresh_from_bdi(mb, ppm);
 }
 
 uint64_t gov_tick(struct governor *g, uint64_t now_usec)

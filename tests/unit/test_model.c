@@ -1862,6 +1862,17 @@ static void test_chunk_size(void **state)
 	assert_int_equal(writeback_chunk_size(25600, 1000000, 10, true), UINT64_MAX);
 }
 
+/* The inverse of bdi_get_bytes: 4984233984 bytes at 1000000 ppm is the
+ * threshold itself; 49842339 at 10000 ppm: 49842339/10000 = 4984 r 2339,
+ * 4984 * 1e6 + 2339 * 1e6 / 10000 = 4984000000 + 233900 = 4984233900. */
+static void test_global_thresh_from_bdi(void **state)
+{
+	(void)state;
+	assert_int_equal(global_thresh_from_bdi(4984233984ULL, 1000000), 4984233984ULL);
+	assert_int_equal(global_thresh_from_bdi(49842339ULL, 10000), 4984233900ULL);
+	assert_int_equal(global_thresh_from_bdi(16777216ULL, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1949,6 +1960,7 @@ int main(void)
 		cmocka_unit_test(test_ratelimit_no_step_when_signals_disagree),
 		cmocka_unit_test(test_ratelimit_small_gap_shift),
 		cmocka_unit_test(test_chunk_size),
+		cmocka_unit_test(test_global_thresh_from_bdi),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
