@@ -104,7 +104,23 @@ static void human(char *buf, size_t len, uint64_t b)
 /* Dirty + writeback of one bdi, where the kernel tells (debugfs). */
 static int bdi_pending(const char *bdi, uint64_t *ret)
 {
-	return knobs_real_ops.bdi_dirty(&real, bdi, ret);
+	uint64_t dirty, wb;
+	int r = knobs_real_ops.bdi_counters(&real, bdi, &dirty, &wb);
+
+	if (!r)
+		*ret = dirty + wb;
+	return r;
+}
+
+/* Where a bandwidth figure came from (enum bw_source). */
+static const char *source_text(int source)
+{
+	switch (source) {
+	case BW_LOWER_BOUND: return "a lower bound: not yet seen with a backlog of its own";
+	case BW_MEASURED: return "measured while it had a backlog of its own";
+	case BW_REMEMBERED: return "remembered from an earlier run";
+	default: return "unknown";
+	}
 }
 
 struct row {
@@ -317,11 +333,13 @@ static int cmd_explain(const struct opts *o, const char *arg)
 
 		procfs_mounts(o->root, d->disk, mounts, sizeof(mounts));
 		{
-			uint64_t mb = 0, ppm = 0, thresh = 0;
+			uint64_t mb = 0, ppm = 0;
+			struct gov_input in = { .bw_bps = bw,
+						.known = has_st && st.source >= BW_MEASURED };
 			if (sysfs_bdi_read(o->root, d->bdi, BDI_MAX_BYTES, &mb) == 0 &&
 			    sysfs_bdi_read(o->root, d->bdi, BDI_MAX_RATIO_FINE, &ppm) == 0)
-				thresh = global_thresh_from_bdi(mb, ppm);
-			gov_decide(&cfg, d, bw, thresh, &dec);
+				in.global_thresh_bytes = global_thresh_from_bdi(mb, ppm);
+			gov_decide(&cfg, d, &in, &dec);
 		}
 		printf("%s%s (bdi %s)\n", i ? "\n" : "", d->disk, d->bdi);
 		printf("  facts:       model \"%s\", serial \"%s\", bus %s, removable %s, rotational %s%s\n",
@@ -329,8 +347,8 @@ static int cmd_explain(const struct opts *o, const char *arg)
 		       d->rotational ? "yes" : "no", d->is_fuse ? ", a FUSE (fuseblk) filesystem's bdi" : "");
 		printf("  mounted on:  %s\n", mounts[0] ? mounts : "-");
 		if (has_st && bw)
-			printf("  measured:    %.1f MB/s (%u windows, /sys/block/%s/stat, %s clock)\n",
-			       (double)bw / 1e6, st.measures, d->disk, d->stacked ? "wall" : "busy-time");
+			printf("  measured:    %.1f MB/s (%s; %u windows of /sys/block/%s/stat)\n",
+			       (double)bw / 1e6, source_text(st.source), st.measures, d->disk);
 		else
 			printf("  measured:    not yet%s\n", daemon_running(o) ? "" : " (wbgovd is not running)");
 		if (debugfs_bdi_bandwidth(o->root, d->bdi, &v) == 0)

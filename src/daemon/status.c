@@ -13,11 +13,11 @@ static int fill_status(FILE *f, const void *ctx)
 
 	for (int i = 0; i < g->ndev; i++) {
 		const struct gov_dev *d = &g->dev[i];
-		fprintf(f, "bdi=%s bw=%llu measures=%u why=%d max_bytes=%llu strict=%d err=%d\n",
+		fprintf(f, "bdi=%s bw=%llu measures=%u why=%d max_bytes=%llu strict=%d err=%d source=%d\n",
 			d->info.bdi, (unsigned long long)d->meter.est_bps, d->meter.nmeasure,
 			!d->decided ? -1 : d->above_global ? (int)WHY_ABOVE_GLOBAL : (int)d->dec.why,
 			(unsigned long long)(d->above_global ? 0 : d->dec.max_bytes),
-			d->dec.strict && !d->above_global, d->err);
+			d->dec.strict && !d->above_global, d->err, (int)d->meter.source);
 	}
 	return 0;
 }
@@ -38,8 +38,8 @@ int status_read(const char *path, const char *bdi, struct status_entry *ret)
 	while (fgets(line, sizeof(line), f)) {
 		struct status_entry e = { 0 };
 		unsigned long long bw, mb;
-		if (sscanf(line, "bdi=%63s bw=%llu measures=%u why=%d max_bytes=%llu strict=%d err=%d",
-			   e.bdi, &bw, &e.measures, &e.why, &mb, &e.strict, &e.err) != 7)
+		if (sscanf(line, "bdi=%63s bw=%llu measures=%u why=%d max_bytes=%llu strict=%d err=%d source=%d",
+			   e.bdi, &bw, &e.measures, &e.why, &mb, &e.strict, &e.err, &e.source) != 8)
 			continue;
 		if (strcmp(e.bdi, bdi))
 			continue;

@@ -1,8 +1,9 @@
 /* /run/wbgov/status: what wbgovd knows that sysfs does not — each device's
  * measured bandwidth and the rule behind its limit — for `wbgov status`
  * and `wbgov explain`. One line per bdi:
- *   bdi=8:16 bw=5100000 measures=12 why=0 max_bytes=5100000 strict=1 err=0
- * (why: enum gov_why; -1 before the first decision) */
+ *   bdi=8:16 bw=5100000 measures=12 why=0 max_bytes=5100000 strict=1 err=0 source=2
+ * (why: enum gov_why, -1 before the first decision; source: enum bw_source,
+ * where the bandwidth came from) */
 #ifndef WBGOV_DAEMON_STATUS_H
 #define WBGOV_DAEMON_STATUS_H
 
@@ -16,6 +17,7 @@ struct status_entry {
 	uint64_t max_bytes;
 	int strict;
 	int err;
+	int source;
 };
 
 int status_write(const char *path, const struct governor *g);

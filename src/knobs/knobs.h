@@ -23,20 +23,34 @@ struct knobs_dev {
 	unsigned major, minor;       /* of the disk */
 	bool removable;
 	bool rotational;
-	bool stacked;                /* loop and the like: io_ticks misses queued time */
+	bool stacked;                /* loop, dm, md: facts from the disks under it */
 	bool is_fuse;
 	bool mounted;                /* a filesystem on it is mounted */
 };
 
 /* /sys/block/<disk>/stat, the fields wbgov reads. */
 struct knobs_stat {
+	uint64_t writes;          /* write requests completed */
 	uint64_t sectors_written;
-	uint64_t io_ticks_ms;
-	uint64_t inflight;
+	uint64_t inflight;        /* requests in flight now */
+	uint64_t io_ticks_ms;     /* time with requests in flight */
+};
+
+/* /proc/vmstat nr_dirty, nr_writeback, nr_dirtied, nr_written, in bytes. */
+struct knobs_vmstat {
+	uint64_t dirty;
+	uint64_t writeback;
+	uint64_t dirtied; /* cumulative: a write anywhere moves it at once */
+	uint64_t written;
 };
 
 enum knobs_feature {
 	KNOBS_BDI_BYTES = 1 << 0, /* strict_limit, max_bytes, *_fine: Linux 6.2+ */
+	/* Linux 6.14+: a strict wb's threshold has an idle floor capped by its
+	 * max_ratio, so a cap below 0.1 % of the global threshold still works.
+	 * Before, max_prop_frac = 1024 x ratio / 10^6 truncates to 0 there and
+	 * the bdi's completions are never credited: its threshold stays 0. */
+	KNOBS_WB_FLOOR = 1 << 1,
 };
 
 struct knobs_ops {
@@ -45,14 +59,15 @@ struct knobs_ops {
 	int (*bdi_read)(void *ctx, const char *bdi, enum bdi_attr a, uint64_t *ret);
 	int (*bdi_write)(void *ctx, const char *bdi, enum bdi_attr a, uint64_t v);
 	int (*dev_stat)(void *ctx, const struct knobs_dev *d, struct knobs_stat *ret);
-	/* /proc/meminfo Dirty and Writeback, bytes */
-	int (*meminfo)(void *ctx, uint64_t *ret_dirty, uint64_t *ret_writeback);
+	/* /proc/vmstat: the system's dirty and writeback data now, and what was
+	 * dirtied and written back since boot, in bytes */
+	int (*vmstat)(void *ctx, struct knobs_vmstat *ret);
 	/* every bdi now; returns how many were filled (at most max) or -errno */
 	int (*devices)(void *ctx, struct knobs_dev *out, int max);
 	int (*features)(void *ctx);
-	/* dirty + writeback bytes of one bdi where the kernel tells (debugfs);
-	 * -ENOTSUP where it does not */
-	int (*bdi_dirty)(void *ctx, const char *bdi, uint64_t *ret);
+	/* a bdi's own dirty (not yet submitted) and writeback bytes, where the
+	 * kernel tells (debugfs); -ENOTSUP where it does not */
+	int (*bdi_counters)(void *ctx, const char *bdi, uint64_t *ret_dirty, uint64_t *ret_writeback);
 };
 
 /* Read-compare-write: write `v` only if the knob does not already hold it.

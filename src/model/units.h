@@ -22,6 +22,7 @@
 #define INIT_BW (100ULL << (20 - PAGE_SHIFT)) /* mm/backing-dev.c: 100 MiB/s */
 #define UINT_MAX_PAGES 4294967295ULL          /* thresholds are clamped to UINT_MAX */
 
+#define KIB 1024ULL
 #define MIB (1024ULL * 1024ULL)
 #define GIB (1024ULL * MIB)
 

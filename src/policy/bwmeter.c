@@ -2,88 +2,140 @@
 
 #include "policy/bwmeter.h"
 
-/* A window must hold this much before it counts as a measurement: one
- * second of busy time (about 4 of the kernel's writeback chunks at any
- * speed) and at least 1 MiB, or 256 MiB whatever the time. */
-#define WIN_BUSY_USEC 1000000ULL
-#define WIN_WALL_USEC 2000000ULL
-#define WIN_MIN_SECTORS (1024ULL * 1024 / 512)
-#define WIN_MAX_SECTORS (256ULL * 1024 * 1024 / 512)
-/* Dirty data waiting: below this the device may just be idle. */
-#define PENDING_MIN (1024ULL * 1024)
-/* Wall clock: this many samples in a row without progress end a window
- * (the data waiting belongs to another device). */
-#define STILL_MAX 8
+/* A window measures at once past this many sectors (512 GiB). */
+#define WIN_MAX_SECTORS (1ULL << 30)
 
-void bwmeter_init(struct bwmeter *m, bool wall_clock)
+/* bytes per second, without overflow for any window shorter than months */
+static uint64_t rate(uint64_t bytes, uint64_t usec)
 {
-	memset(m, 0, sizeof(*m));
-	m->wall_clock = wall_clock;
+	return bytes / usec * 1000000 + bytes % usec * 1000000 / usec;
 }
 
-static bool measure(struct bwmeter *m)
+void bwmeter_init(struct bwmeter *m)
 {
-	uint64_t bps;
+	memset(m, 0, sizeof(*m));
+}
 
-	if (m->win_sectors < WIN_MIN_SECTORS || !m->win_usec)
-		return false;
-	bps = m->win_sectors * 512 * 1000000ULL / m->win_usec;
+void bwmeter_seed(struct bwmeter *m, uint64_t bps)
+{
+	if (!bps)
+		return;
+	m->est_bps = bps;
+	m->source = BW_REMEMBERED;
+	m->known = true;
+	m->low_bps = 0;
+}
+
+/* Forget the counters (a new device, a counter that went back or jumped):
+ * the estimate stays, the window goes. */
+static void reprime(struct bwmeter *m, const struct bw_sample *s)
+{
+	m->win_open = false;
+	m->interval_bps = 0;
+	m->last = *s;
+	m->primed = true;
+}
+
+static void open_window(struct bwmeter *m)
+{
+	m->win_open = true;
+	m->win_backlog = true;
+	m->win_usec = m->win_sectors = m->win_ios = 0;
+	m->win_moves = 0;
+	m->win_idle_usec = 0;
+}
+
+/* A closed window of `bps`: rise on anything faster; fall, to the latest,
+ * only on a second backlog window in a row that is slower (the first after
+ * a drop still holds some of the faster time). */
+static bool judge(struct bwmeter *m, uint64_t bps, bool backlog)
+{
 	m->last_bps = bps;
+	m->last_backlog = backlog;
 	m->nmeasure++;
-	m->win_sectors = 0;
-	m->win_usec = 0;
-	/* halfway to each new window: a slower phase (an SLC cache running out)
-	 * shows within a few windows, one odd window moves it only half */
-	m->est_bps = m->est_bps ? (m->est_bps + bps) / 2 : bps;
+	if (backlog)
+		m->known = true;
+	if (bps > m->est_bps) {
+		m->est_bps = bps;
+		m->source = backlog ? BW_MEASURED : BW_LOWER_BOUND;
+		m->low_bps = 0;
+		return true;
+	}
+	if (!backlog)
+		return false; /* slower, but it may just not have been asked for more */
+	if (!m->low_bps) {
+		m->low_bps = bps;
+		return false;
+	}
+	m->est_bps = bps;
+	m->source = BW_MEASURED;
+	m->low_bps = 0;
 	return true;
 }
 
-bool bwmeter_sample(struct bwmeter *m, uint64_t now_usec, uint64_t sectors_written,
-		    uint64_t io_ticks_ms, uint64_t pending_bytes)
+bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 {
-	uint64_t dt, ds, dbusy;
-	bool changed = false;
+	const struct bw_sample *p = &m->last;
+	uint64_t dt, ds, dios, dticks;
+	bool moved, backlog, changed = false;
 
-	if (!m->primed || now_usec <= m->last_usec || sectors_written < m->last_sectors ||
-	    io_ticks_ms < m->last_busy_ms) {
-		/* first sample, or the counters went back (a new device) */
-		uint64_t est = m->primed ? m->est_bps : 0;
-		bool wall = m->wall_clock;
-		bwmeter_init(m, wall);
-		m->est_bps = est;
-		goto keep;
+	if (!m->primed || s->now_usec <= p->now_usec || s->sectors < p->sectors ||
+	    s->ios < p->ios || s->io_ticks_ms < p->io_ticks_ms) {
+		reprime(m, s);
+		return false;
 	}
-	dt = now_usec - m->last_usec;
-	ds = sectors_written - m->last_sectors;
-	dbusy = io_ticks_ms - m->last_busy_ms;
+	dt = s->now_usec - p->now_usec;
+	ds = s->sectors - p->sectors;
+	dios = s->ios - p->ios;
+	dticks = s->io_ticks_ms - p->io_ticks_ms;
+	/* a counter that jumps (a driver bug, a forged tree) would give any
+	 * bandwidth: ds x 512 above BWMETER_MAX_BPS x dt is not a device */
+	if (ds > BWMETER_MAX_BPS / 512 * dt / 1000000 + 8) {
+		reprime(m, s);
+		return false;
+	}
+	moved = ds > 0;
+	m->interval_bps = rate(ds * 512, dt);
+	if (moved && p->have_wb && !p->wb_bytes && !p->inflight) {
+		/* nothing was queued at the last poll (the kernel said so): all
+		 * that completed since was submitted since, so this interval is
+		 * a lower bound already; a device coming out of idle need not
+		 * wait for a window to be let go */
+		changed = judge(m, m->interval_bps, false);
+	}
+	if (s->have_wb && p->have_wb)
+		/* what was queued at the start covers what completed, and work
+		 * was still queued at the end: the device never waited for us */
+		backlog = p->wb_bytes > 0 && p->wb_bytes >= ds * 512 && s->wb_bytes > 0;
+	else
+		backlog = p->inflight > 0 && s->inflight > 0 && dticks * 1000 * 10 >= dt * 9;
 
-	if (!m->wall_clock) {
-		if (ds) {
-			m->win_sectors += ds;
-			m->win_usec += dbusy * 1000;
-		}
-		if (m->win_usec >= WIN_BUSY_USEC || m->win_sectors >= WIN_MAX_SECTORS)
-			changed = measure(m);
-	} else if (m->last_pending >= PENDING_MIN) {
-		m->win_sectors += ds;
+	if (m->win_open) {
 		m->win_usec += dt;
-		m->win_still = ds ? 0 : m->win_still + 1;
-		if (m->win_still >= STILL_MAX) {
-			m->win_sectors = m->win_usec = 0;
-			m->win_still = 0;
-		} else if (m->win_usec >= WIN_WALL_USEC || m->win_sectors >= WIN_MAX_SECTORS) {
-			changed = measure(m);
+		m->win_sectors += ds;
+		m->win_ios += dios;
+		m->win_moves += moved;
+		m->win_backlog = m->win_backlog && backlog;
+		if (!moved && !backlog) {
+			/* idle: a window over long idle time measures nothing */
+			m->win_idle_usec += dt;
+			if (m->win_idle_usec >= BWMETER_IDLE_USEC)
+				m->win_open = false;
+		} else {
+			m->win_idle_usec = 0;
 		}
-	} else {
-		/* nothing was waiting: the interval says nothing about speed */
-		m->win_sectors = m->win_usec = 0;
-		m->win_still = 0;
 	}
-keep:
-	m->primed = true;
-	m->last_usec = now_usec;
-	m->last_sectors = sectors_written;
-	m->last_busy_ms = io_ticks_ms;
-	m->last_pending = pending_bytes;
+	if (moved && m->win_open && m->win_moves >= BWMETER_WIN_MOVES &&
+	    (m->win_ios >= BWMETER_WIN_IOS || m->win_usec >= BWMETER_WIN_MIN_USEC ||
+	     m->win_sectors >= WIN_MAX_SECTORS)) {
+		uint64_t bps = rate(m->win_sectors * 512, m->win_usec);
+		changed = judge(m, bps, m->win_backlog);
+		m->win_open = false;
+	}
+	if (moved && !m->win_open) {
+		/* anchor here: the window holds only what completes after */
+		open_window(m);
+	}
+	m->last = *s;
 	return changed;
 }

@@ -1,43 +1,94 @@
-/* Measures a device's write bandwidth from its /sys/block/X/stat counters,
- * as the daemon does on a real kernel (the kernel's own estimate lives in
- * debugfs, which may be absent).
+/* Measures one device's write bandwidth from its own counters, as the daemon
+ * does on a real kernel (the kernel's estimate lives in debugfs, starts at
+ * 100 MiB/s and lags by seconds). Pure: the caller passes the counters and
+ * the time.
  *
- * Two clocks. A physical disk counts the time it has I/O in flight
- * (io_ticks), so sectors written per busy second is its speed even when it
- * is only partly loaded. A stacked device (loop) does not: on a loop device
- * throttled to 10 MB/s, io_ticks advanced 196 ms during 10 s of writing,
- * because bios wait in the throttle before they are counted. There, only
- * wall-clock time while dirty data is waiting measures the speed. Pure: the
- * caller passes the counters and the time. */
+ * What a measurement is worth depends on whether the device was the
+ * bottleneck. Bytes completed per second of wall clock are always a lower
+ * bound of what the device can do; they are its speed only while it had
+ * work queued the whole time. So the estimate rises on any window that
+ * shows more, and falls only on two windows in a row in which the device
+ * had a backlog of its own and still did less, to the later of them: a fast
+ * disk written lightly
+ * (4 KiB + fdatasync) keeps its figure, a stick whose cache runs out loses
+ * it.
+ *
+ * A backlog of its own, per device: with debugfs, the bdi's own pages under
+ * writeback (a throttled loop device holds its queue before the disk counts
+ * it: /sys/block/X/stat showed nothing in flight and io_ticks +20 ms in 12 s
+ * while 60 MiB drained at 5 MB/s); without it, requests in flight at both
+ * ends of an interval and the disk busy 90 % of it (io_ticks).
+ *
+ * Windows begin and end at a poll where sectors moved, so a window holds
+ * whole completions: a stacked device completing 4 MiB bios every 0.8 s
+ * (dm-linear at 5 MB/s) is measured by the time between completions, not by
+ * how many of them one poll happened to catch. */
 #ifndef WBGOV_POLICY_BWMETER_H
 #define WBGOV_POLICY_BWMETER_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+/* One poll of a device. */
+struct bw_sample {
+	uint64_t now_usec;
+	uint64_t sectors;     /* written, cumulative (stat field 7) */
+	uint64_t ios;         /* write requests completed, cumulative (field 5) */
+	uint64_t io_ticks_ms; /* time with I/O in flight, cumulative (field 10) */
+	uint64_t inflight;    /* requests in flight now (field 9) */
+	bool have_wb;         /* wb_bytes was read from the kernel (debugfs) */
+	uint64_t wb_bytes;    /* the bdi's pages under writeback now */
+};
+
+/* Where the estimate came from. */
+enum bw_source {
+	BW_NONE,        /* not measured */
+	BW_LOWER_BOUND, /* only windows without a backlog: at least this fast */
+	BW_MEASURED,    /* a window with a backlog of its own */
+	BW_REMEMBERED,  /* a figure kept from an earlier run (the caller's) */
+};
+
 struct bwmeter {
-	bool wall_clock;
 	bool primed;
-	uint64_t last_usec;
-	uint64_t last_sectors;
-	uint64_t last_busy_ms;
-	uint64_t last_pending;  /* bytes of dirty + writeback data at the last sample */
-	/* the window being accumulated */
+	struct bw_sample last;
+	/* the window being accumulated; it starts at a poll where sectors moved */
+	bool win_open;
+	bool win_backlog;     /* every interval so far had a backlog */
+	uint64_t win_usec;
 	uint64_t win_sectors;
-	uint64_t win_usec;       /* wall clock, or busy time */
-	unsigned win_still;      /* wall clock: consecutive intervals without progress */
+	uint64_t win_ios;
+	unsigned win_moves;   /* intervals in which sectors moved */
+	uint64_t win_idle_usec; /* nothing moved nor queued since */
 	/* the estimate */
-	uint64_t est_bps;        /* 0 = not measured yet */
-	uint64_t last_bps;       /* the latest window's rate */
+	uint64_t est_bps;     /* 0 = not measured */
+	enum bw_source source;
+	bool known;           /* est rests on a backlog window or memory */
+	uint64_t low_bps;     /* a backlog window below est, waiting for a second */
+	/* for logs and explain */
+	uint64_t last_bps;    /* the latest window's rate */
+	bool last_backlog;
+	uint64_t interval_bps; /* the latest interval's rate, 0 if it was idle */
 	unsigned nmeasure;
 };
 
-void bwmeter_init(struct bwmeter *m, bool wall_clock);
+void bwmeter_init(struct bwmeter *m);
 
-/* One sample: the device's counters and how much dirty + writeback data the
- * system holds (bytes; per device where known, else global). Returns true
- * when the estimate changed. */
-bool bwmeter_sample(struct bwmeter *m, uint64_t now_usec, uint64_t sectors_written,
-		    uint64_t io_ticks_ms, uint64_t pending_bytes);
+/* Start from a figure measured before (device memory): the device is known
+ * at once; windows move it as any measurement would. */
+void bwmeter_seed(struct bwmeter *m, uint64_t bps);
+
+/* One poll. Returns true when the estimate changed. */
+bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s);
+
+/* Bounds, exported for tests and documentation. */
+#define BWMETER_WIN_IOS 8           /* requests in a window that measures at once */
+#define BWMETER_WIN_MIN_USEC 1000000ULL /* else: a second, */
+#define BWMETER_WIN_MOVES 2         /* and at least this many polls with movement */
+/* This long with nothing moving and no backlog seen: the window ends.
+ * Long, because a stacked device's stat may show nothing for seconds
+ * between two completions of big bios. */
+#define BWMETER_IDLE_USEC 4000000ULL
+/* Faster than this is a counter that jumped, not a device. */
+#define BWMETER_MAX_BPS (256ULL * 1000 * 1000 * 1000)
 
 #endif

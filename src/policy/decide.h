@@ -23,31 +23,33 @@ struct gov_rule {
 
 struct gov_config {
 	uint64_t target_ms;     /* seconds of measured bandwidth a device may hold */
-	uint64_t floor_bytes;   /* the smallest cap */
+	uint64_t floor_bytes;   /* the smallest cap, whatever the bandwidth */
 	uint64_t ceiling_bytes; /* a cap above this marks a fast device ... */
 	uint64_t fast_target_ms; /* ... which gets this many seconds instead, unless */
 	uint64_t global_drain_ms; /* the global threshold drains within this: no cap */
-	uint64_t initial_bytes; /* unmeasured USB, removable or rotational devices */
+	uint64_t initial_bytes; /* every device until it is measured */
 	struct gov_rule rules[GOV_MAX_RULES];
 	int nrules;
 };
 
-/* target 1 s, floor 4 MiB, ceiling 256 MiB then 2 s, 16 MiB before a
- * measurement. */
+/* target 1 s; floor 256 KiB (the smallest strict cap measured to cost no
+ * throughput on Linux 6.18); start 4 MiB; past the 256 MiB ceiling 2 s, or
+ * no cap when the global threshold drains within 10 s. */
 void gov_config_defaults(struct gov_config *c);
 
 enum gov_why {
 	WHY_MEASURED,     /* bandwidth x target */
 	WHY_FLOOR,        /* bandwidth x target, raised to the floor */
 	WHY_FAST,         /* bandwidth x target above the ceiling: fast_target seconds */
-	WHY_UNMEASURED_SLOW, /* not measured yet; USB, removable or rotational */
-	WHY_UNMEASURED_FAST, /* not measured yet; an internal SSD/NVMe */
+	WHY_UNMEASURED,   /* not measured yet: the start cap */
+	WHY_LOWER_BOUND,  /* only a lower bound so far, below the start cap */
 	WHY_FIXED,        /* a config section: mode fixed */
 	WHY_OFF,          /* a config section: mode off */
 	WHY_ABOVE_GLOBAL, /* the cap would exceed the global threshold: not needed */
 	WHY_DRAINS_FAST,  /* fast, and the global threshold drains within global_drain */
+	WHY_COUNT
 };
-extern const char *const gov_why_text[];
+extern const char *const gov_why_text[WHY_COUNT];
 
 struct gov_decision {
 	bool govern;        /* false: leave the knobs as they were found */
@@ -57,12 +59,23 @@ struct gov_decision {
 	const struct gov_rule *rule; /* the section that matched, or NULL */
 };
 
+/* What the governor knows of a device when it decides. */
+struct gov_input {
+	uint64_t bw_bps;     /* 0: not measured */
+	bool known;          /* bw_bps rests on a backlog window or memory, not
+				only on a lower bound */
+	uint64_t global_thresh_bytes; /* the kernel's global dirty threshold; 0 unknown */
+	uint64_t min_cap_bytes; /* the smallest cap this kernel honours (0: the floor) */
+};
+
 /* The first config section matching the device, or NULL. */
 const struct gov_rule *gov_match(const struct gov_config *c, const struct knobs_dev *d);
 
-/* `bw_bps` 0 means not measured yet; `global_thresh_bytes` is the kernel's
- * current global dirty threshold (0: unknown). */
-void gov_decide(const struct gov_config *c, const struct knobs_dev *d, uint64_t bw_bps,
-		uint64_t global_thresh_bytes, struct gov_decision *ret);
+void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const struct gov_input *in,
+		struct gov_decision *ret);
+
+/* Is `b` a material change from `a` (what gets logged, and what a status
+ * shows as news): another reason, or a cap more than 1/4 away. */
+bool gov_decision_moved(const struct gov_decision *a, const struct gov_decision *b);
 
 #endif

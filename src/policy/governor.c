@@ -73,8 +73,14 @@ static void rescan(struct governor *g)
 		d = &g->dev[g->ndev++];
 		memset(d, 0, sizeof(*d));
 		d->info = g->scan[j];
-		bwmeter_init(&d->meter, d->info.stacked);
+		d->have_counters = true; /* until the kernel says otherwise */
+		bwmeter_init(&d->meter);
+		if (g->hooks.recall)
+			bwmeter_seed(&d->meter, g->hooks.recall(g->hooks.ctx, &d->info));
 	}
+	/* debugfs may have been mounted since: ask again */
+	for (int i = 0; i < g->ndev; i++)
+		g->dev[i].have_counters = true;
 }
 
 static int save_orig(struct governor *g, struct gov_dev *d)
@@ -179,10 +185,10 @@ static void apply(struct governor *g, struct gov_dev *d)
  * in the system is dirty. */
 static bool holds_dirty(struct governor *g, const struct gov_dev *d)
 {
-	uint64_t bytes;
+	uint64_t dirty, wb;
 
-	if (g->ops->bdi_dirty && g->ops->bdi_dirty(g->kctx, d->info.bdi, &bytes) == 0)
-		return bytes > 0;
+	if (g->ops->bdi_counters && g->ops->bdi_counters(g->kctx, d->info.bdi, &dirty, &wb) == 0)
+		return dirty + wb > 0;
 	return d->info.mounted && g->pending_bytes >= MIB;
 }
 
@@ -204,6 +210,19 @@ static int vm_give_back(struct governor *g)
 	return 0;
 }
 
+/* Before 6.2 a cap is global: every disk's writers live under it. So only a
+ * device known to be slow, or not yet measured but USB, removable or
+ * rotational, calls for it; an unknown internal SSD would put the whole
+ * machine at the start cap until measured. */
+static bool global_candidate(const struct governor *g, const struct gov_dev *d)
+{
+	const struct knobs_dev *k = &d->info;
+
+	if (!d->dec.govern || !d->dec.strict || d->dec.max_bytes >= g->cfg.ceiling_bytes)
+		return false;
+	return d->meter.known || !strcmp(k->bus, "usb") || k->removable || k->rotational;
+}
+
 /* Linux < 6.2 has no per-device caps: while a slow device holds dirty data,
  * the global pair is set to the smallest cap among them (background at
  * half), and given back once none has held any for GOV_VM_QUIET_USEC. */
@@ -214,7 +233,7 @@ static void global_step(struct governor *g, uint64_t now_usec)
 
 	for (int i = 0; i < g->ndev; i++) {
 		struct gov_dev *d = &g->dev[i];
-		d->holds_dirty = d->decided && d->dec.govern && d->dec.strict && holds_dirty(g, d);
+		d->holds_dirty = d->decided && global_candidate(g, d) && holds_dirty(g, d);
 		if (d->holds_dirty && (!cap || d->dec.max_bytes < cap))
 			cap = d->dec.max_bytes;
 	}
@@ -253,37 +272,106 @@ static void global_step(struct governor *g, uint64_t now_usec)
 		g->hooks.global(g->hooks.ctx, cap, r < 0 ? r : 0);
 }
 
-static bool same_decision(const struct gov_decision *a, const struct gov_decision *b)
-{
-	return a->govern == b->govern && a->strict == b->strict && a->max_bytes == b->max_bytes &&
-	       a->why == b->why;
-}
-
 /* The kernel's global dirty threshold in bytes, from a bdi's knobs: max_bytes
- * reads back as max_ratio_fine ppm of it. Read only for a device fast enough
- * for the answer to matter; 0 when unknown. */
+ * reads back as max_ratio_fine ppm of it. 0 when unknown. */
 static uint64_t global_thresh(struct governor *g, const struct gov_dev *d)
 {
 	uint64_t mb, ppm;
 
-	if (!d->meter.est_bps || d->meter.est_bps * g->cfg.target_ms / 1000 <= g->cfg.ceiling_bytes)
-		return 0;
 	if (g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_BYTES, &mb) ||
 	    g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_RATIO_FINE, &ppm))
 		return 0;
 	return global_thresh_from_bdi(mb, ppm);
 }
 
+/* Before 6.14 a cap under 977 ppm of the global threshold leaves the bdi's
+ * max_prop_frac at 0 and its threshold at 0 (KERNEL-NOTES 10.3): the
+ * smallest cap is then 1000 ppm of it. */
+static uint64_t min_cap(const struct governor *g, uint64_t thresh)
+{
+	if (g->features & KNOBS_WB_FLOOR)
+		return 0;
+	return thresh / 1000 + PAGE_SIZE;
+}
+
+/* Re-apply only on a change worth a write: another kind of decision, or a
+ * cap more than 1/8 away (the estimate wobbles by a few per cent). */
+static bool worth_applying(const struct gov_decision *a, const struct gov_decision *b)
+{
+	uint64_t d;
+
+	if (a->govern != b->govern || a->strict != b->strict || a->why != b->why)
+		return true;
+	d = a->max_bytes > b->max_bytes ? a->max_bytes - b->max_bytes : b->max_bytes - a->max_bytes;
+	return d > a->max_bytes / 8;
+}
+
+/* One device's counters into its meter. */
+static void measure(struct governor *g, struct gov_dev *d, const struct knobs_stat *st,
+		    uint64_t now_usec)
+{
+	struct bw_sample s = {
+		.now_usec = now_usec, .sectors = st->sectors_written, .ios = st->writes,
+		.io_ticks_ms = st->io_ticks_ms, .inflight = st->inflight,
+	};
+
+	/* debugfs costs 48 us a read: read it while something moves or waits,
+	 * and for a device not yet known, whose first burst is judged by it */
+	if (d->have_counters && g->ops->bdi_counters &&
+	    (st->sectors_written != d->meter.last.sectors || st->inflight || d->wb_bytes ||
+	     !d->meter.known)) {
+		if (g->ops->bdi_counters(g->kctx, d->info.bdi, &d->dirty_bytes, &d->wb_bytes) == 0)
+			s.have_wb = true;
+		else
+			d->have_counters = false;
+	}
+	s.wb_bytes = d->wb_bytes;
+	if (bwmeter_sample(&d->meter, &s) && g->hooks.measured)
+		g->hooks.measured(g->hooks.ctx, d);
+}
+
+/* Not yet known, and held at a cap it may outrun: look again soon. Below
+ * the ceiling, when it completes more than 1.5 caps per target (a device at
+ * its own pace, which is measured at the busy pace, does not). At a fast
+ * cap, whenever it moves more than half a cap per target: such a cap bites
+ * only once the writer has filled 3/4 of it, and then throttles it at the
+ * kernel's initial 100 MiB/s ratelimit until released. */
+static bool ramping(const struct governor *g, const struct gov_dev *d)
+{
+	uint64_t moved = d->meter.interval_bps * g->cfg.target_ms / 1000, cap = d->dec.max_bytes;
+
+	if (!d->decided || !d->dec.strict || d->meter.known)
+		return false;
+	if (cap >= g->cfg.ceiling_bytes)
+		return moved > cap / 2;
+	return moved > cap + cap / 2;
+}
+
+/* A glance: only /proc/vmstat, while nothing is being written (and no
+ * global pair waits for its quiet time to end). */
+static bool glance_suffices(const struct governor *g, uint64_t now_usec)
+{
+	return now_usec - g->last_full_usec < GOV_POLL_IDLE_USEC && g->pending_bytes < MIB &&
+	       !g->vm_cap &&
+	       g->vm.dirtied - g->dirtied_at_full < GOV_WATCH_BYTES;
+}
+
 uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 {
-	uint64_t dirty = 0, writeback = 0;
+	bool ramp = false, unknown = false;
 
+	if (g->ops->vmstat(g->kctx, &g->vm) == 0)
+		g->pending_bytes = g->vm.dirty + g->vm.writeback;
+	if (!g->want_rescan && g->last_full_usec && g->vm.dirtied >= g->dirtied_at_full &&
+	    glance_suffices(g, now_usec))
+		return GOV_POLL_WATCH_USEC;
+	g->last_full_usec = now_usec;
+	g->dirtied_at_full = g->vm.dirtied;
 	if (g->want_rescan)
 		rescan(g);
-	if (g->ops->meminfo(g->kctx, &dirty, &writeback) == 0)
-		g->pending_bytes = dirty + writeback;
 	for (int i = 0; i < g->ndev; i++) {
 		struct gov_dev *d = &g->dev[i];
+		struct gov_input in = { 0 };
 		struct knobs_stat st;
 		struct gov_decision dec;
 		int r;
@@ -294,12 +382,22 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 			continue;
 		}
 		if (r == 0)
-			bwmeter_sample(&d->meter, now_usec, st.sectors_written, st.io_ticks_ms,
-				       g->pending_bytes);
-		gov_decide(&g->cfg, &d->info, d->meter.est_bps, global_thresh(g, d), &dec);
+			measure(g, d, &st, now_usec);
+		in.bw_bps = d->meter.est_bps;
+		in.known = d->meter.known;
+		/* the threshold matters to a fast device, and before 6.14 to a
+		 * slow one */
+		if ((g->features & KNOBS_BDI_BYTES) &&
+		    (!(g->features & KNOBS_WB_FLOOR) ||
+		     in.bw_bps * g->cfg.target_ms / 1000 > g->cfg.ceiling_bytes)) {
+			in.global_thresh_bytes = global_thresh(g, d);
+			in.min_cap_bytes = min_cap(g, in.global_thresh_bytes);
+		}
+		gov_decide(&g->cfg, &d->info, &in, &dec);
+		unknown |= !d->meter.known && dec.govern && dec.strict;
 		if (!(g->features & KNOBS_BDI_BYTES)) {
 			/* no per-device knobs: remember, and act globally below */
-			if (!d->decided || !same_decision(&dec, &d->dec)) {
+			if (!d->decided || worth_applying(&d->dec, &dec)) {
 				d->dec = dec;
 				d->decided = true;
 				if (g->hooks.decided)
@@ -307,21 +405,22 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 			}
 			continue;
 		}
-		if (d->decided && same_decision(&dec, &d->dec)) {
+		if (d->decided && !worth_applying(&d->dec, &dec)) {
 			/* re-apply only if the kernel drifted the cap */
-			if (dec.strict && !d->above_global) {
+			if (d->dec.strict && !d->above_global) {
 				uint64_t mb;
 				if (g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_BYTES, &mb) == 0 &&
-				    !close_enough(mb, dec.max_bytes))
+				    !close_enough(mb, d->dec.max_bytes))
 					apply(g, d);
 			}
-			continue;
+		} else {
+			d->dec = dec;
+			d->decided = true;
+			apply(g, d);
+			if (g->hooks.decided)
+				g->hooks.decided(g->hooks.ctx, d);
 		}
-		d->dec = dec;
-		d->decided = true;
-		apply(g, d);
-		if (g->hooks.decided)
-			g->hooks.decided(g->hooks.ctx, d);
+		ramp |= ramping(g, d);
 	}
 	if (!(g->features & KNOBS_BDI_BYTES)) {
 		/* mounts come and go without uevents: look again now and then */
@@ -331,7 +430,11 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		}
 		global_step(g, now_usec);
 	}
-	return g->pending_bytes >= MIB ? GOV_POLL_BUSY_USEC : GOV_POLL_IDLE_USEC;
+	if (ramp)
+		return GOV_POLL_RAMP_USEC;
+	if (g->pending_bytes >= MIB)
+		return GOV_POLL_BUSY_USEC;
+	return unknown ? GOV_POLL_WATCH_USEC : GOV_POLL_IDLE_USEC;
 }
 
 int gov_restore(struct governor *g)

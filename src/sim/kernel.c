@@ -1339,6 +1339,24 @@ const struct sim_task_cfg *sim_task_cfg(const struct sim_kernel *s, int task) { 
 uint64_t sim_global_dirty(const struct sim_kernel *s) { return s->nr_dirty; }
 uint64_t sim_global_writeback(const struct sim_kernel *s) { return s->nr_writeback; }
 uint64_t sim_dev_dirty(const struct sim_kernel *s, int dev) { return s->wb[dev].reclaimable; }
+
+uint64_t sim_global_dirtied(const struct sim_kernel *s)
+{
+	uint64_t n = 0;
+
+	for (int d = 0; d < s->ndev; d++)
+		n += s->wb[d].dirtied;
+	return n;
+}
+
+uint64_t sim_global_written(const struct sim_kernel *s)
+{
+	uint64_t n = 0;
+
+	for (int d = 0; d < s->ndev; d++)
+		n += s->wb[d].written;
+	return n;
+}
 uint64_t sim_dev_writeback(const struct sim_kernel *s, int dev) { return s->wb[dev].writeback; }
 uint64_t sim_dev_kernel_bw(const struct sim_kernel *s, int dev) { return s->wb[dev].bw.avg_write_bandwidth; }
 
@@ -1353,6 +1371,9 @@ void sim_dev_stat(const struct sim_kernel *s, int dev, struct sim_dev_stat *ret)
 
 	/* completed pages, plus the part of a page the device is writing */
 	ret->sectors_written = (pages_to_bytes(d->completed) + d->head_done_bytes % PAGE_SIZE) / 512;
+	/* the simulated queue merges a file's pages without bound; count the
+	 * requests a real block layer would have made of them */
+	ret->writes = d->completed / 32;
 	ret->io_ticks_ms = d->busy_usec / 1000;
 	ret->inflight = d->qlen;
 }

@@ -91,6 +91,7 @@ struct sim_task_stats {
 
 /* A device's /sys/block/X/stat as far as wbgov reads it. */
 struct sim_dev_stat {
+	uint64_t writes;          /* completed requests, counted as 128 KiB each */
 	uint64_t sectors_written;
 	uint64_t io_ticks_ms;
 	uint64_t inflight;
@@ -119,6 +120,8 @@ const struct sim_task_cfg *sim_task_cfg(const struct sim_kernel *s, int task);
 /* Page cache state, in pages. */
 uint64_t sim_global_dirty(const struct sim_kernel *s);     /* NR_FILE_DIRTY */
 uint64_t sim_global_writeback(const struct sim_kernel *s); /* NR_WRITEBACK */
+uint64_t sim_global_dirtied(const struct sim_kernel *s);   /* vmstat nr_dirtied */
+uint64_t sim_global_written(const struct sim_kernel *s);   /* vmstat nr_written */
 uint64_t sim_dev_dirty(const struct sim_kernel *s, int dev);
 uint64_t sim_dev_writeback(const struct sim_kernel *s, int dev);
 uint64_t sim_dev_written_bytes(const struct sim_kernel *s, int dev);

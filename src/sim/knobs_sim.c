@@ -73,16 +73,19 @@ static int dev_stat(void *ctx, const struct knobs_dev *kd, struct knobs_stat *re
 	if (d < 0)
 		return -ENOENT;
 	sim_dev_stat(ctx, d, &st);
+	ret->writes = st.writes;
 	ret->sectors_written = st.sectors_written;
 	ret->io_ticks_ms = st.io_ticks_ms;
 	ret->inflight = st.inflight;
 	return 0;
 }
 
-static int meminfo(void *ctx, uint64_t *ret_dirty, uint64_t *ret_writeback)
+static int vmstat(void *ctx, struct knobs_vmstat *ret)
 {
-	*ret_dirty = pages_to_bytes(sim_global_dirty(ctx));
-	*ret_writeback = pages_to_bytes(sim_global_writeback(ctx));
+	ret->dirty = pages_to_bytes(sim_global_dirty(ctx));
+	ret->writeback = pages_to_bytes(sim_global_writeback(ctx));
+	ret->dirtied = pages_to_bytes(sim_global_dirtied(ctx));
+	ret->written = pages_to_bytes(sim_global_written(ctx));
 	return 0;
 }
 
@@ -111,24 +114,26 @@ static int devices(void *ctx, struct knobs_dev *out, int max)
 	return n;
 }
 
-static int bdi_dirty(void *ctx, const char *bdi, uint64_t *ret)
+static int bdi_counters(void *ctx, const char *bdi, uint64_t *ret_dirty, uint64_t *ret_writeback)
 {
 	int d = find(ctx, bdi);
 
 	if (d < 0)
 		return -ENOENT;
-	*ret = pages_to_bytes(sim_dev_dirty(ctx, d) + sim_dev_writeback(ctx, d));
+	*ret_dirty = pages_to_bytes(sim_dev_dirty(ctx, d));
+	*ret_writeback = pages_to_bytes(sim_dev_writeback(ctx, d));
 	return 0;
 }
 
 static int features(void *ctx)
 {
 	(void)ctx;
-	return KNOBS_BDI_BYTES; /* the simulated kernel is 6.12-6.18 */
+	/* the simulated kernel follows 6.14-6.18's __wb_calc_thresh */
+	return KNOBS_BDI_BYTES | KNOBS_WB_FLOOR;
 }
 
 const struct knobs_ops knobs_sim_ops = {
 	.vm_read = vm_read, .vm_write = vm_write, .bdi_read = bdi_read, .bdi_write = bdi_write,
-	.dev_stat = dev_stat, .meminfo = meminfo, .devices = devices, .features = features,
-	.bdi_dirty = bdi_dirty,
+	.dev_stat = dev_stat, .vmstat = vmstat, .devices = devices, .features = features,
+	.bdi_counters = bdi_counters,
 };

@@ -29,9 +29,9 @@ static int dev_stat(void *ctx, const struct knobs_dev *d, struct knobs_stat *ret
 	return sysfs_disk_stat(root(ctx), d->disk, ret);
 }
 
-static int meminfo(void *ctx, uint64_t *dirty, uint64_t *writeback)
+static int vmstat(void *ctx, struct knobs_vmstat *ret)
 {
-	return procfs_meminfo(root(ctx), dirty, writeback);
+	return procfs_vmstat(root(ctx), ret);
 }
 
 static int devices(void *ctx, struct knobs_dev *out, int max)
@@ -61,8 +61,8 @@ int debugfs_bdi_bandwidth(const char *root, const char *bdi, uint64_t *ret_bps)
 	return 0;
 }
 
-/* debugfs: BdiWriteback + BdiReclaimable, kB */
-static int bdi_dirty(void *ctx, const char *bdi, uint64_t *ret)
+/* debugfs: BdiReclaimable and BdiWriteback, kB */
+static int bdi_counters(void *ctx, const char *bdi, uint64_t *ret_dirty, uint64_t *ret_writeback)
 {
 	char p[PATH_MAX], buf[2048], *s;
 	unsigned long long wb = 0, rc = 0;
@@ -71,16 +71,27 @@ static int bdi_dirty(void *ctx, const char *bdi, uint64_t *ret)
 	    read_text(p, buf, sizeof(buf)))
 		return -ENOTSUP;
 	if (!(s = strstr(buf, "BdiWriteback:")) || sscanf(s + 13, "%llu", &wb) != 1 ||
-	    !(s = strstr(buf, "BdiReclaimable:")) || sscanf(s + 15, "%llu", &rc) != 1)
+	    !(s = strstr(buf, "BdiReclaimable:")) || sscanf(s + 15, "%llu", &rc) != 1 ||
+	    wb > UINT64_MAX / 1024 || rc > UINT64_MAX / 1024)
 		return -ENOTSUP;
-	*ret = (wb + rc) * 1024;
+	*ret_dirty = rc * 1024;
+	*ret_writeback = wb * 1024;
 	return 0;
 }
 
-static int features(void *ctx) { return sysfs_has_bdi_bytes(root(ctx)) ? KNOBS_BDI_BYTES : 0; }
+static int features(void *ctx)
+{
+	int f = 0;
+
+	if (sysfs_has_bdi_bytes(root(ctx)))
+		f |= KNOBS_BDI_BYTES;
+	if (procfs_kernel_at_least(root(ctx), 6, 14))
+		f |= KNOBS_WB_FLOOR;
+	return f;
+}
 
 const struct knobs_ops knobs_real_ops = {
 	.vm_read = vm_read, .vm_write = vm_write, .bdi_read = bdi_read, .bdi_write = bdi_write,
-	.dev_stat = dev_stat, .meminfo = meminfo, .devices = devices, .features = features,
-	.bdi_dirty = bdi_dirty,
+	.dev_stat = dev_stat, .vmstat = vmstat, .devices = devices, .features = features,
+	.bdi_counters = bdi_counters,
 };

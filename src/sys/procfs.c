@@ -39,6 +39,61 @@ int procfs_meminfo(const char *root, uint64_t *ret_dirty, uint64_t *ret_writebac
 	return procfs_parse_meminfo(buf, ret_dirty, ret_writeback);
 }
 
+int procfs_parse_vmstat(const char *text, size_t page_size, struct knobs_vmstat *ret)
+{
+	static const char *const names[] = { "nr_dirty", "nr_writeback", "nr_dirtied", "nr_written" };
+	uint64_t v[4];
+	unsigned seen = 0;
+	const char *line = text;
+
+	while (line && *line) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+		for (int i = 0; i < 4; i++) {
+			size_t n = strlen(names[i]);
+			char num[24];
+			if (len <= n + 1 || strncmp(line, names[i], n) || line[n] != ' ' || len - n - 1 >= sizeof(num))
+				continue;
+			memcpy(num, line + n + 1, len - n - 1);
+			num[len - n - 1] = 0;
+			if (parse_u64(num, &v[i]) || v[i] > UINT64_MAX / page_size)
+				return -EINVAL;
+			seen |= 1u << i;
+		}
+		line = eol ? eol + 1 : NULL;
+	}
+	if (seen != 15)
+		return -EINVAL;
+	ret->dirty = v[0] * page_size;
+	ret->writeback = v[1] * page_size;
+	ret->dirtied = v[2] * page_size;
+	ret->written = v[3] * page_size;
+	return 0;
+}
+
+int procfs_vmstat(const char *root, struct knobs_vmstat *ret)
+{
+	char p[PATH_MAX], buf[16384];
+	int r;
+
+	if ((r = path_at(p, sizeof(p), root, "/proc/vmstat")))
+		return r;
+	if ((r = read_text(p, buf, sizeof(buf))))
+		return r;
+	return procfs_parse_vmstat(buf, (size_t)sysconf(_SC_PAGESIZE), ret);
+}
+
+bool procfs_kernel_at_least(const char *root, unsigned maj, unsigned min)
+{
+	char p[PATH_MAX], buf[128];
+	unsigned a, b;
+
+	if (path_at(p, sizeof(p), root, "/proc/sys/kernel/osrelease") || read_text(p, buf, sizeof(buf)) ||
+	    sscanf(buf, "%u.%u", &a, &b) != 2)
+		return false;
+	return a > maj || (a == maj && b >= min);
+}
+
 int procfs_vm_read(const char *root, enum vm_knob k, uint64_t *ret)
 {
 	char p[PATH_MAX];

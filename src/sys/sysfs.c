@@ -302,6 +302,7 @@ int sysfs_parse_stat(const char *line, struct knobs_stat *ret)
 	if (sscanf(line, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1],
 		   &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10]) != 11)
 		return -EINVAL;
+	ret->writes = f[4];
 	ret->sectors_written = f[6];
 	ret->inflight = f[8];
 	ret->io_ticks_ms = f[9];

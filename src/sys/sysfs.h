@@ -15,8 +15,8 @@ int sysfs_devices(const char *root, struct knobs_dev *out, int max);
 /* Fill `d` for one bdi name; -ENOENT if it has no present disk. */
 int sysfs_device(const char *root, const char *bdi, struct knobs_dev *d);
 
-/* /sys/block/<disk>/stat: sectors written (field 7), io_ticks (field 10),
- * in flight (field 9). */
+/* /sys/block/<disk>/stat: writes completed (field 5), sectors written
+ * (field 7), in flight (field 9), io_ticks (field 10). */
 int sysfs_disk_stat(const char *root, const char *disk, struct knobs_stat *ret);
 /* Parse one stat line (for tests). */
 int sysfs_parse_stat(const char *line, struct knobs_stat *ret);

@@ -116,6 +116,9 @@ sys_cleanup() {
 			rc=1
 		fi
 	fi
+	if [ -f "$SYS_TMP/debugfs" ]; then
+		umount /sys/kernel/debug 2>/dev/null || { echo "$0: could not unmount debugfs" >&2; rc=1; }
+	fi
 	if grep -q "$SYS_TMP" /proc/self/mountinfo 2>/dev/null; then
 		echo "$0: something is still mounted under $SYS_TMP; left in place" >&2
 		rc=1
@@ -145,13 +148,28 @@ sys_loop() {
 	echo "$l"
 }
 
+# Mount debugfs at /sys/kernel/debug for the test, where the system has not
+# (systemd does at boot; this machine does not): wbgovd then sees each bdi's
+# own writeback, as on a desktop. Unmounted at exit if the test mounted it.
+sys_debugfs() {
+	grep -q " /sys/kernel/debug debugfs " /proc/mounts && return 0
+	mount -t debugfs debugfs /sys/kernel/debug || sys_die "cannot mount debugfs"
+	: >"$SYS_TMP/debugfs"
+}
+
+# Unmount debugfs if the test mounted it (to try the path without it).
+sys_no_debugfs() {
+	[ -f "$SYS_TMP/debugfs" ] || return 0
+	umount /sys/kernel/debug && rm -f "$SYS_TMP/debugfs"
+}
+
 sys_devnum() { cat "/sys/block/${1##*/}/dev"; }
 
 # sys_mkfs_mount DEV FSTYPE -> prints the mount point
 sys_mkfs_mount() {
 	m=$(mktemp -d "$SYS_TMP/mnt.XXXXXX")
 	case "$2" in
-	ext4) mkfs.ext4 -q -F "$1" >/dev/null 2>&1 && mount "$1" "$m" ;;
+	ext4) mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$1" >/dev/null 2>&1 && mount "$1" "$m" ;;
 	btrfs) mkfs.btrfs -q -f "$1" >/dev/null 2>&1 && mount "$1" "$m" ;;
 	exfat) mkfs.exfat "$1" >/dev/null 2>&1 && mount.exfat-fuse "$1" "$m" >/dev/null 2>&1 ;;
 	*) sys_die "unknown fs $2" ;;

@@ -65,10 +65,10 @@ static void write_file(const char *p, const char *text)
 static void assert_defaults(const struct gov_config *c)
 {
 	assert_int_equal(c->target_ms, 1000);
-	assert_int_equal(c->floor_bytes, 4 * MIB);
+	assert_int_equal(c->floor_bytes, 256 * KIB);
 	assert_int_equal(c->ceiling_bytes, 256 * MIB);
 	assert_int_equal(c->fast_target_ms, 2000);
-	assert_int_equal(c->initial_bytes, 16 * MIB);
+	assert_int_equal(c->initial_bytes, 4 * MIB);
 	assert_int_equal(c->nrules, 0);
 }
 

@@ -958,7 +958,7 @@ static void test_sysfs_has_bdi_bytes(void **state)
 	"bdi_list:                    1\n" \
 	"state:                       1\n"
 
-static void test_knobs_real_bdi_dirty(void **state)
+static void test_knobs_real_bdi_counters(void **state)
 {
 	static const char *const bad[] = {
 		"",
@@ -970,29 +970,33 @@ static void test_knobs_real_bdi_dirty(void **state)
 	};
 	char root[PATH_MAX];
 	struct knobs_real kr;
-	uint64_t v = 7;
+	uint64_t v = 7, wb = 7;
 
 	(void)state;
 	fx_root(root, sizeof(root), "debugfs");
 	kr.root = root;
 	/* no debugfs mounted */
-	assert_int_equal(knobs_real_ops.bdi_dirty(&kr, "8:16", &v), -ENOTSUP);
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &v, &wb), -ENOTSUP);
 	fx_write(root, "/sys/kernel/debug/bdi/8:16/stats", BDI_STATS("       512", "      2048"));
-	assert_int_equal(knobs_real_ops.bdi_dirty(&kr, "8:16", &v), 0);
-	assert_int_equal(v, (512 + 2048) * 1024);
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &v, &wb), 0);
+	assert_int_equal(wb, 512 * 1024);
+	assert_int_equal(v, 2048 * 1024);
 	fx_write(root, "/sys/kernel/debug/bdi/8:16/stats", BDI_STATS("         0", "         0"));
-	assert_int_equal(knobs_real_ops.bdi_dirty(&kr, "8:16", &v), 0);
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &v, &wb), 0);
 	assert_int_equal(v, 0);
-	assert_int_equal(knobs_real_ops.bdi_dirty(&kr, "8:32", &v), -ENOTSUP);
+	assert_int_equal(wb, 0);
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:32", &v, &wb), -ENOTSUP);
 	v = 7;
+	wb = 7;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int r;
 		fx_write(root, "/sys/kernel/debug/bdi/8:16/stats", bad[i]);
-		r = knobs_real_ops.bdi_dirty(&kr, "8:16", &v);
+		r = knobs_real_ops.bdi_counters(&kr, "8:16", &v, &wb);
 		if (r != -ENOTSUP)
-			fail_msg("bdi_dirty(case %zu) = %d, want -ENOTSUP", i, r);
+			fail_msg("bdi_counters(case %zu) = %d, want -ENOTSUP", i, r);
 	}
 	assert_int_equal(v, 7);
+	assert_int_equal(wb, 7);
 }
 
 /* A loop device is as slow as the disk under its backing file. The file's
@@ -1118,11 +1122,53 @@ static void test_procfs_meminfo_file(void **state)
 	assert_int_equal(wb, 1024ULL * 1024);
 	/* Dirty on the first line matches too */
 	fx_write(root, "/proc/meminfo", "Dirty: 8 kB\nWriteback: 4 kB\n");
-	assert_int_equal(knobs_real_ops.meminfo(&kr, &dirty, &wb), 0);
+	assert_int_equal(procfs_meminfo(kr.root, &dirty, &wb), 0);
 	assert_int_equal(dirty, 8192);
 	assert_int_equal(wb, 4096);
 	fx_write(root, "/proc/meminfo", "MemTotal: 1 kB\n");
 	assert_int_equal(procfs_meminfo(root, &dirty, &wb), -EINVAL);
+}
+
+#define VMSTAT_DIRTY "nr_free_pages 3000000\nnr_dirty 8704\nnr_writeback 256\n" \
+	"nr_writeback_temp 0\nnr_dirtied 100000\nnr_written 90000\nnr_throttled_written 0\n"
+#define VMSTAT_CLEAN "nr_dirty 0\nnr_writeback 0\nnr_dirtied 100000\nnr_written 100000\n"
+
+static void test_procfs_vmstat(void **state)
+{
+	static const char *const bad[] = {
+		"",
+		"nr_dirty 1\nnr_writeback 2\nnr_dirtied 3\n",          /* no nr_written */
+		"nr_dirty -1\nnr_writeback 2\nnr_dirtied 3\nnr_written 4\n",
+		"nr_dirty 1x\nnr_writeback 2\nnr_dirtied 3\nnr_written 4\n",
+		"nr_dirty 99999999999999999999\nnr_writeback 2\nnr_dirtied 3\nnr_written 4\n",
+		"nr_dirty 4503599627370496\nnr_writeback 2\nnr_dirtied 3\nnr_written 4\n", /* x4096 wraps */
+	};
+	char root[PATH_MAX];
+	struct knobs_real kr;
+	struct knobs_vmstat v = { 7, 7, 7, 7 };
+
+	(void)state;
+	assert_int_equal(procfs_parse_vmstat(VMSTAT_DIRTY, 4096, &v), 0);
+	assert_int_equal(v.dirty, 8704ULL * 4096);
+	assert_int_equal(v.writeback, 256ULL * 4096);
+	assert_int_equal(v.dirtied, 100000ULL * 4096);
+	assert_int_equal(v.written, 90000ULL * 4096);
+	/* nr_dirty_threshold and the like do not stand for nr_dirty */
+	assert_int_equal(procfs_parse_vmstat("nr_dirty_threshold 5\nnr_dirty 1\nnr_writeback 2\n"
+					     "nr_dirtied 3\nnr_written 4", 4096, &v), 0);
+	assert_int_equal(v.dirty, 4096);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		v.dirty = 7;
+		if (procfs_parse_vmstat(bad[i], 4096, &v) != -EINVAL)
+			fail_msg("vmstat case %zu accepted", i);
+		assert_int_equal(v.dirty, 7);
+	}
+	fx_root(root, sizeof(root), "vmstat");
+	kr.root = root;
+	assert_int_equal(knobs_real_ops.vmstat(&kr, &v), -ENOENT);
+	fx_write(root, "/proc/vmstat", VMSTAT_CLEAN);
+	assert_int_equal(knobs_real_ops.vmstat(&kr, &v), 0);
+	assert_int_equal(v.dirty, 0);
 }
 
 static void fx_vm(const char *root, uint64_t ratio, uint64_t bg_ratio, uint64_t bytes, uint64_t bg_bytes)
@@ -1640,6 +1686,7 @@ static void test_status_round_trip(void **state)
 	snprintf(g->dev[0].info.bdi, sizeof(g->dev[0].info.bdi), "8:16");
 	g->dev[0].meter.est_bps = 5100000;
 	g->dev[0].meter.nmeasure = 12;
+	g->dev[0].meter.source = BW_MEASURED;
 	g->dev[0].decided = true;
 	g->dev[0].dec.why = WHY_MEASURED;
 	g->dev[0].dec.max_bytes = 5100000;
@@ -1650,8 +1697,8 @@ static void test_status_round_trip(void **state)
 
 	fx_read(root, "/status", buf, sizeof(buf));
 	assert_string_equal(buf,
-			    "bdi=8:16 bw=5100000 measures=12 why=0 max_bytes=5100000 strict=1 err=0\n"
-			    "bdi=259:0 bw=0 measures=0 why=-1 max_bytes=0 strict=0 err=-5\n");
+			    "bdi=8:16 bw=5100000 measures=12 why=0 max_bytes=5100000 strict=1 err=0 source=2\n"
+			    "bdi=259:0 bw=0 measures=0 why=-1 max_bytes=0 strict=0 err=-5 source=0\n");
 
 	assert_int_equal(status_read(p, "8:16", &e), 0);
 	assert_string_equal(e.bdi, "8:16");
@@ -1661,6 +1708,7 @@ static void test_status_round_trip(void **state)
 	assert_int_equal(e.max_bytes, 5100000);
 	assert_int_equal(e.strict, 1);
 	assert_int_equal(e.err, 0);
+	assert_int_equal(e.source, BW_MEASURED);
 	assert_int_equal(status_read(p, "259:0", &e), 0);
 	assert_int_equal(e.why, -1);
 	assert_int_equal(e.err, -EIO);
@@ -1669,7 +1717,7 @@ static void test_status_round_trip(void **state)
 
 	/* malformed lines are skipped */
 	fx_write(root, "/status", "garbage\nbdi=8:16 bw=x\n"
-				   "bdi=8:16 bw=7 measures=1 why=0 max_bytes=4194304 strict=1 err=0\n");
+				   "bdi=8:16 bw=7 measures=1 why=0 max_bytes=4194304 strict=1 err=0 source=1\n");
 	assert_int_equal(status_read(p, "8:16", &e), 0);
 	assert_int_equal(e.bw_bps, 7);
 
@@ -1828,6 +1876,8 @@ static void fx_gov(const char *root, bool v62)
 	fx_bdi(root, "8:16", v62);
 	fx_bdi(root, "259:0", v62);
 	fx_write(root, "/proc/meminfo", MEMINFO);
+	fx_write(root, "/proc/vmstat", VMSTAT_DIRTY);
+	fx_write(root, "/proc/sys/kernel/osrelease", v62 ? "6.18.0-1-amd64\n" : "6.1.0-40-amd64\n");
 	fx_vm(root, 20, 10, 0, 0);
 }
 
@@ -1850,49 +1900,52 @@ static void test_gov_end_to_end(void **state)
 
 	gov_tick(g, 1000000);
 	assert_int_equal(g->ndev, 2);
-	assert_int_equal(g->features, KNOBS_BDI_BYTES);
+	assert_int_equal(g->features, KNOBS_BDI_BYTES | KNOBS_WB_FLOOR);
 	usb = gov_find(g, "8:16");
 	assert_non_null(usb);
 	assert_string_equal(usb->info.bus, "usb");
-	assert_int_equal(usb->dec.why, WHY_UNMEASURED_SLOW);
+	assert_int_equal(usb->dec.why, WHY_UNMEASURED);
 	assert_int_equal(usb->err, 0);
-	assert_int_equal(gov_find(g, "259:0")->dec.why, WHY_UNMEASURED_FAST);
+	/* device facts do not say slow: the NVMe disk starts capped too */
+	assert_int_equal(gov_find(g, "259:0")->dec.why, WHY_UNMEASURED);
 
-	/* the USB stick: the cap first, then strict_limit; the originals were
-	 * on disk before the first write */
-	assert_int_equal(r->nw, 2);
-	assert_write(r, 0, "8:16", BDI_MAX_BYTES, 16777216);
-	assert_write(r, 1, "8:16", BDI_STRICT_LIMIT, 1);
-	assert_int_equal(r->nsave, 1);
+	/* each bdi: the cap first, then strict_limit; the originals were on
+	 * disk before its first write */
+	assert_int_equal(r->nw, 4);
+	assert_write(r, 0, "259:0", BDI_MAX_BYTES, 4194304);
+	assert_write(r, 1, "259:0", BDI_STRICT_LIMIT, 1);
+	assert_write(r, 2, "8:16", BDI_MAX_BYTES, 4194304);
+	assert_write(r, 3, "8:16", BDI_STRICT_LIMIT, 1);
+	assert_int_equal(r->nsave, 2);
 	assert_true(r->w[0].state_on_disk);
-	assert_file(root, BDI_DIR "8:16/max_bytes", "16777216\n");
+	assert_true(r->w[2].state_on_disk);
+	assert_file(root, BDI_DIR "8:16/max_bytes", "4194304\n");
 	assert_file(root, BDI_DIR "8:16/strict_limit", "1\n");
 	assert_file(root, "/run/wbgov/state", "# wbgov: the values found on the knobs wbgovd changed; "
 			  "`wbgov restore` gives them back\n"
+			  "bdi 259:0 strict_limit 0 max_ratio_fine 1000000\n"
 			  "bdi 8:16 strict_limit 0 max_ratio_fine 1000000\n");
-	/* the NVMe disk: untouched */
-	NVME_BDI_FILES(ASSERT_NVME_FILE)
 	assert_int_equal(r->nvm, 0);
 
 	/* the next tick: everything already in place, nothing written */
-	gov_tick(g, 1250000);
-	assert_int_equal(r->nw, 2);
+	gov_tick(g, 2500000);
+	assert_int_equal(r->nw, 4);
 
-	/* the kernel stored the cap as a ratio of its threshold */
-	fx_write(root, BDI_DIR "8:16/max_ratio_fine", "5000\n");
+	/* the kernel stored each cap as a ratio of its threshold */
+	fx_write(root, BDI_DIR "8:16/max_ratio_fine", "1250\n");
+	fx_write(root, BDI_DIR "259:0/max_ratio_fine", "1250\n");
 
 	assert_int_equal(gov_restore(g), 0);
-	assert_int_equal(r->nw, 4);
+	assert_int_equal(r->nw, 8);
 	assert_file(root, BDI_DIR "8:16/strict_limit", "0\n");
 	assert_file(root, BDI_DIR "8:16/max_ratio_fine", "1000000\n");
-	NVME_BDI_FILES(ASSERT_NVME_FILE)
-	for (int i = 2; i < 4; i++)
-		assert_string_equal(r->w[i].bdi, "8:16");
+	assert_file(root, BDI_DIR "259:0/strict_limit", "0\n");
+	assert_file(root, BDI_DIR "259:0/max_ratio_fine", "1000000\n");
 	assert_int_equal(r->nvm, 0);
 
 	/* restored twice: nothing more to write */
 	assert_int_equal(gov_restore(g), 0);
-	assert_int_equal(r->nw, 4);
+	assert_int_equal(r->nw, 8);
 }
 
 /* wbgovd killed after a change: the state file alone puts the knobs back. */
@@ -1921,7 +1974,7 @@ static void test_gov_crash_then_state_restore(void **state)
 
 	kr.root = root;
 	assert_int_equal(state_load(r->state_path, &st), 0);
-	assert_int_equal(st.n, 1);
+	assert_int_equal(st.n, 2); /* the stick and the NVMe */
 	assert_int_equal(state_restore(&knobs_real_ops, &kr, &st, NULL, NULL), 0);
 	assert_int_equal(st.n, 0);
 	assert_file(root, BDI_DIR "8:16/strict_limit", "0\n");
@@ -1964,7 +2017,7 @@ static void test_gov_pre_62_global_pair(void **state)
 	assert_non_null(usb);
 	assert_false(usb->info.mounted);
 	assert_true(usb->decided && usb->dec.strict);
-	assert_int_equal(usb->dec.max_bytes, 16777216);
+	assert_int_equal(usb->dec.max_bytes, 4194304);
 	assert_false(usb->holds_dirty);
 	assert_int_equal(r->nvm, 0);
 
@@ -1979,16 +2032,16 @@ static void test_gov_pre_62_global_pair(void **state)
 	assert_false(gov_find(g, "259:0")->holds_dirty);
 	assert_int_equal(r->nsave_vm, 1);
 	assert_int_equal(r->nvm, 2);
-	assert_vm_write(r, 0, VM_DIRTY_BACKGROUND_BYTES, 8388608);
-	assert_vm_write(r, 1, VM_DIRTY_BYTES, 16777216);
+	assert_vm_write(r, 0, VM_DIRTY_BACKGROUND_BYTES, 2097152);
+	assert_vm_write(r, 1, VM_DIRTY_BYTES, 4194304);
 	assert_true(r->vw[0].state_on_disk);
 	fx_read(root, "/run/wbgov/state", buf, sizeof(buf));
 	assert_non_null(strstr(buf, "\nvm dirty_ratio 20 dirty_background_ratio 10 dirty_bytes 0 "
 				    "dirty_background_bytes 0 dirty_expire_centisecs 3000 "
 				    "dirty_writeback_centisecs 500\n"));
-	assert_file(root, "/proc/sys/vm/dirty_background_bytes", "8388608\n");
-	assert_file(root, "/proc/sys/vm/dirty_bytes", "16777216\n");
-	assert_int_equal(r->last_cap, 16777216);
+	assert_file(root, "/proc/sys/vm/dirty_background_bytes", "2097152\n");
+	assert_file(root, "/proc/sys/vm/dirty_bytes", "4194304\n");
+	assert_int_equal(r->last_cap, 4194304);
 	assert_int_equal(r->last_global_err, 0);
 	assert_int_equal(r->nw, 0);
 	/* the kernel zeroes the ratio twins */
@@ -2000,6 +2053,7 @@ static void test_gov_pre_62_global_pair(void **state)
 
 	/* clean: given back 5 s later, through the ratios that were in force */
 	fx_write(root, "/proc/meminfo", "MemTotal: 16318276 kB\nDirty: 0 kB\nWriteback: 0 kB\n");
+	fx_write(root, "/proc/vmstat", VMSTAT_CLEAN);
 	gov_tick(g, 6000000);
 	gov_tick(g, 10900000);
 	assert_int_equal(r->nvm, 2);
@@ -2017,6 +2071,7 @@ static void test_gov_pre_62_global_pair(void **state)
 
 	/* dirty again, then stopped: gov_restore() gives the pair back */
 	fx_write(root, "/proc/meminfo", MEMINFO);
+	fx_write(root, "/proc/vmstat", "nr_dirty 8704\nnr_writeback 256\nnr_dirtied 200000\nnr_written 190000\n");
 	gov_tick(g, 12000000);
 	assert_int_equal(r->nvm, 6);
 	assert_int_equal(r->nsave_vm, 2);
@@ -2051,7 +2106,7 @@ static void test_gov_pre_62_debugfs(void **state)
 	gov_tick(g, 1000000);
 	assert_true(gov_find(g, "8:16")->holds_dirty);
 	assert_int_equal(r->nvm, 2);
-	assert_vm_write(r, 1, VM_DIRTY_BYTES, 16777216);
+	assert_vm_write(r, 1, VM_DIRTY_BYTES, 4194304);
 
 	/* debugfs says clean: that beats "mounted while anything is dirty" */
 	fx_write(root, "/sys/kernel/debug/bdi/8:16/stats",
@@ -2158,11 +2213,12 @@ int main(void)
 		cmocka_unit_test(test_knobs_set_does_not_rewrite),
 		cmocka_unit_test(test_sysfs_has_bdi_bytes),
 		cmocka_unit_test(test_sysfs_loop_backing_facts),
-		cmocka_unit_test(test_knobs_real_bdi_dirty),
+		cmocka_unit_test(test_knobs_real_bdi_counters),
 		cmocka_unit_test(test_knobs_real_mounted),
 		cmocka_unit_test(test_procfs_parse_meminfo),
 		cmocka_unit_test(test_procfs_parse_meminfo_malformed),
 		cmocka_unit_test(test_procfs_meminfo_file),
+		cmocka_unit_test(test_procfs_vmstat),
 		cmocka_unit_test(test_procfs_vm),
 		cmocka_unit_test(test_procfs_mounts),
 		cmocka_unit_test(test_procfs_disk_of_path),
