@@ -21,12 +21,16 @@
 #include "daemon/config.h"
 #include "sys/log.h"
 #include "sys/state.h"
+#include "daemon/memory.h"
 #include "daemon/status.h"
 #include "sys/uevent.h"
 
 #define VERSION "0.1"
 
 static volatile sig_atomic_t got_term, got_hup;
+
+/* Device memory goes to disk at most this often, and at exit. */
+#define MEMORY_SAVE_USEC 10000000ULL
 
 static void on_signal(int sig)
 {
@@ -44,6 +48,10 @@ struct daemon {
 	struct knobs_real real;
 	struct state state;
 	struct governor gov;
+	/* device memory: "" when off */
+	char memory_path[PATH_MAX];
+	struct memory memory;
+	uint64_t memory_saved_usec;
 	bool status_dirty;
 	uint64_t start_usec;
 	/* what was last logged per bdi: a decision is logged when it moves
@@ -67,7 +75,7 @@ static uint64_t now_usec(void)
 
 static void usage(FILE *f)
 {
-	fputs("Usage: wbgovd [-c FILE] [--root DIR] [--state-dir DIR] [-v]\n"
+	fputs("Usage: wbgovd [-c FILE] [--root DIR] [--state-dir DIR] [--memory FILE|--no-memory] [-v]\n"
 	      "       wbgovd -n [-c FILE]\n"
 	      "       wbgovd --help | --version\n"
 	      "\n"
@@ -78,6 +86,9 @@ static void usage(FILE *f)
 	      "  -n, --check         check the configuration and exit\n"
 	      "      --root DIR      find /proc and /sys under DIR (tests)\n"
 	      "      --state-dir DIR where originals and status go (default /run/wbgov)\n"
+	      "      --memory FILE   device memory: bandwidth measured per device, kept\n"
+	      "                      across runs (default " MEMORY_DEFAULT_PATH ")\n"
+	      "      --no-memory     measure every device anew, keep nothing\n"
 	      "  -v, --verbose       log measurements too\n"
 	      "\n"
 	      "Signals: TERM/INT restore and exit, HUP reloads the configuration.\n"
@@ -187,16 +198,101 @@ static void hook_decided(void *ctx, const struct gov_dev *d)
 	log_decision(dm, d);
 }
 
-/* -v: every window that moved an estimate, with the time since start */
+/* -v: every window that moved an estimate, with the time since start.
+ * What is worth keeping goes to device memory: a figure measured with a
+ * backlog, or a lower bound that showed the device fast. */
 static void hook_measured(void *ctx, const struct gov_dev *d)
 {
 	struct daemon *dm = ctx;
+	const struct bwmeter *m = &d->meter;
 	char bw[48];
 
-	fmt_bw(bw, sizeof(bw), &d->meter);
+	fmt_bw(bw, sizeof(bw), m);
 	log_debug("%s: +%.3f s: window %.1f MB/s (%s backlog) -> %s", d->info.bdi,
-		  (double)(now_usec() - dm->start_usec) / 1e6, (double)d->meter.last_bps / 1e6,
-		  d->meter.last_backlog ? "with" : "without", bw);
+		  (double)(now_usec() - dm->start_usec) / 1e6, (double)m->last_bps / 1e6,
+		  m->last_backlog ? "with" : "without", bw);
+	if (!dm->memory_path[0] || !d->info.id[0])
+		return;
+	if (m->source == BW_MEASURED)
+		memory_put(&dm->memory, d->info.id, m->est_bps, 'm', (uint64_t)time(NULL));
+	else if (m->source == BW_LOWER_BOUND &&
+		 m->est_bps * dm->gov.cfg.target_ms / 1000 > dm->gov.cfg.ceiling_bytes)
+		memory_put(&dm->memory, d->info.id, m->est_bps, 'f', (uint64_t)time(NULL));
+}
+
+/* A new device: its figure from device memory, if any. */
+static uint64_t hook_recall(void *ctx, const struct knobs_dev *info)
+{
+	struct daemon *dm = ctx;
+	uint64_t when = 0, bps;
+	char date[32] = "?";
+	time_t t;
+	struct tm tm;
+
+	if (!dm->memory_path[0] || !info->id[0])
+		return 0;
+	bps = memory_get(&dm->memory, info->id, &when);
+	if (!bps)
+		return 0;
+	t = (time_t)when;
+	if (localtime_r(&t, &tm))
+		strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
+	log_info("%s (%s): remembered %.1f MB/s, measured %s (%s)", info->disk, info->bdi,
+		 (double)bps / 1e6, date, info->id);
+	return bps;
+}
+
+static void memory_flush(struct daemon *dm, bool now)
+{
+	int r;
+
+	if (!dm->memory_path[0] || !dm->memory.dirty ||
+	    (!now && now_usec() - dm->memory_saved_usec < MEMORY_SAVE_USEC))
+		return;
+	dm->memory_saved_usec = now_usec();
+	r = memory_save(dm->memory_path, &dm->memory);
+	if (r) {
+		log_warn("%s: cannot save device memory: %s; not trying again", dm->memory_path,
+			 strerror(-r));
+		dm->memory_path[0] = 0;
+	}
+}
+
+/* Device memory at start: a missing file is an empty memory; a file that
+ * cannot be trusted is ignored, with one line, and replaced by what this run
+ * measures; a directory that is not ours turns memory off. */
+static void memory_start(struct daemon *dm)
+{
+	char dir[PATH_MAX], *slash;
+	struct stat st;
+	int r;
+
+	if (!dm->memory_path[0])
+		return;
+	snprintf(dir, sizeof(dir), "%s", dm->memory_path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = 0;
+		if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+			log_warn("%s: %s; device memory off", dir, strerror(errno));
+			dm->memory_path[0] = 0;
+			return;
+		}
+		if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+		    (st.st_mode & 022)) {
+			log_warn("%s: not a directory of ours, or writable by others; device memory off",
+				 dir);
+			dm->memory_path[0] = 0;
+			return;
+		}
+	}
+	r = memory_load(dm->memory_path, &dm->memory);
+	if (r) {
+		log_warn("%s: ignored (%s); devices are measured anew",
+			 dm->memory_path, r == -EPERM ? "not ours, or writable by others" :
+			 r == -EINVAL ? "malformed, or not a regular file" : strerror(-r));
+		dm->memory.dirty = true; /* replace it with what this run learns */
+	}
 }
 
 static void hook_gone(void *ctx, const struct gov_dev *d)
@@ -304,16 +400,19 @@ int main(int argc, char **argv)
 		{ "root", required_argument, NULL, 'R' },
 		{ "state-dir", required_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "memory", required_argument, NULL, 'M' },
+		{ "no-memory", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct daemon dm; /* large: not on the stack */
 	const char *state_dir = "/run/wbgov";
-	bool check = false;
+	bool check = false, no_memory = false;
 	struct gov_config cfg;
 	struct gov_hooks hooks = { .ctx = &dm, .save = hook_save, .restored = hook_restored,
-				   .decided = hook_decided, .gone = hook_gone, .measured = hook_measured, .save_vm = hook_save_vm,
+				   .decided = hook_decided, .gone = hook_gone, .measured = hook_measured,
+				   .recall = hook_recall, .save_vm = hook_save_vm,
 				   .restored_vm = hook_restored_vm, .global = hook_global };
 	struct uevent_mon *mon = NULL;
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -333,6 +432,7 @@ int main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 
 	dm.config_path = CONFIG_DEFAULT_PATH;
+	snprintf(dm.memory_path, sizeof(dm.memory_path), "%s", MEMORY_DEFAULT_PATH);
 	dm.start_usec = now_usec();
 	dm.real.root = "/";
 	while ((c = getopt_long(argc, argv, "c:nvhV", opts, NULL)) != -1) {
@@ -342,6 +442,14 @@ int main(int argc, char **argv)
 		case 'R': dm.real.root = optarg; break;
 		case 'S': state_dir = optarg; break;
 		case 'v': log_set_level(LOG_DEBUG_); break;
+		case 'M':
+			if (!*optarg || snprintf(dm.memory_path, sizeof(dm.memory_path), "%s", optarg) >=
+						(int)sizeof(dm.memory_path)) {
+				fprintf(stderr, "wbgovd: --memory: want a file name\n");
+				return EX_USAGE;
+			}
+			break;
+		case 'N': no_memory = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("wbgovd %s\n", VERSION); return 0;
 		default: return EX_USAGE;
@@ -391,6 +499,9 @@ int main(int argc, char **argv)
 		log_warn("no uevents (netlink): rescanning devices every second instead");
 		mon = NULL;
 	}
+	if (no_memory)
+		dm.memory_path[0] = 0;
+	memory_start(&dm);
 	gov_init(&dm.gov, &cfg, &knobs_real_ops, &dm.real, &hooks);
 	if (!(knobs_real_ops.features(&dm.real) & KNOBS_BDI_BYTES))
 		log_warn("this kernel has no per-device strict_limit/max_bytes (Linux < 6.2): "
@@ -404,6 +515,7 @@ int main(int argc, char **argv)
 		struct pollfd pfd = { .fd = mon ? uevent_fd(mon) : -1, .events = POLLIN };
 		struct timespec ts;
 
+		memory_flush(&dm, false);
 		if (dm.status_dirty) {
 			status_write(dm.status_path, &dm.gov);
 			dm.status_dirty = false;
@@ -437,6 +549,7 @@ int main(int argc, char **argv)
 		   state_save(dm.state_path, &dm.state)) {
 		rc = EX_OSERR;
 	}
+	memory_flush(&dm, true);
 	unlink(dm.status_path);
 	uevent_close(mon);
 	unlink(dm.pid_path);

@@ -12,6 +12,7 @@
 #include "model/limits.h"
 
 #define KNOBS_NAME_MAX 64
+#define KNOBS_ID_MAX 160
 
 /* A bdi and the facts about the device behind it. */
 struct knobs_dev {
@@ -19,6 +20,11 @@ struct knobs_dev {
 	char disk[KNOBS_NAME_MAX];   /* the whole disk whose stat counts its I/O; "" if none */
 	char model[KNOBS_NAME_MAX];
 	char serial[KNOBS_NAME_MAX];
+	/* a stable name for device memory, the same after a replug or reboot:
+	 * "wwid:...", "serial:MODEL:SERIAL", "dm-uuid:...", "loop:FILE:SECTORS",
+	 * "model:MODEL:SECTORS"; a btrfs or fuseblk bdi prefixes its kind.
+	 * "" when the device has nothing stable to tell */
+	char id[KNOBS_ID_MAX];
 	char bus[16];                /* "usb", "ata", "nvme", "mmc", "loop", "virtual", "" */
 	unsigned major, minor;       /* of the disk */
 	bool removable;

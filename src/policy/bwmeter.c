@@ -96,11 +96,11 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 	}
 	moved = ds > 0;
 	m->interval_bps = rate(ds * 512, dt);
-	if (moved && p->have_wb && !p->wb_bytes && !p->inflight) {
+	if (ds * 512 >= BWMETER_WIN_BYTES && p->have_wb && !p->wb_bytes && !p->inflight) {
 		/* nothing was queued at the last poll (the kernel said so): all
 		 * that completed since was submitted since, so this interval is
-		 * a lower bound already; a device coming out of idle need not
-		 * wait for a window to be let go */
+		 * a lower bound already, if more than a device buffer; a device
+		 * coming out of idle need not wait for a window to be let go */
 		changed = judge(m, m->interval_bps, false);
 	}
 	if (s->have_wb && p->have_wb)
@@ -126,8 +126,8 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		}
 	}
 	if (moved && m->win_open && m->win_moves >= BWMETER_WIN_MOVES &&
-	    (m->win_ios >= BWMETER_WIN_IOS || m->win_usec >= BWMETER_WIN_MIN_USEC ||
-	     m->win_sectors >= WIN_MAX_SECTORS)) {
+	    ((m->win_ios >= BWMETER_WIN_IOS && m->win_sectors * 512 >= BWMETER_WIN_BYTES) ||
+	     m->win_usec >= BWMETER_WIN_MIN_USEC || m->win_sectors >= WIN_MAX_SECTORS)) {
 		uint64_t bps = rate(m->win_sectors * 512, m->win_usec);
 		changed = judge(m, bps, m->win_backlog);
 		m->win_open = false;

@@ -80,10 +80,17 @@ void bwmeter_seed(struct bwmeter *m, uint64_t bps);
 /* One poll. Returns true when the estimate changed. */
 bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s);
 
-/* Bounds, exported for tests and documentation. */
-#define BWMETER_WIN_IOS 8           /* requests in a window that measures at once */
-#define BWMETER_WIN_MIN_USEC 1000000ULL /* else: a second, */
-#define BWMETER_WIN_MOVES 2         /* and at least this many polls with movement */
+/* Bounds, exported for tests and documentation. A window measures when it
+ * holds at least BWMETER_WIN_MOVES polls with movement and either a second
+ * or BWMETER_WIN_IOS requests and BWMETER_WIN_BYTES: a window shorter than a
+ * second must hold more than any device buffer can swallow in a burst (a
+ * 5 MB/s stick with a few MiB of RAM acknowledges them at USB speed; qemu's
+ * throttle let 4 MiB through at 18 MB/s), and enough requests that the one
+ * in service at its start weighs little. */
+#define BWMETER_WIN_IOS 8
+#define BWMETER_WIN_BYTES (32ULL << 20)
+#define BWMETER_WIN_MIN_USEC 1000000ULL
+#define BWMETER_WIN_MOVES 2
 /* This long with nothing moving and no backlog seen: the window ends.
  * Long, because a stacked device's stat may show nothing for seconds
  * between two completions of big bios. */

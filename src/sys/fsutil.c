@@ -111,11 +111,23 @@ int file_replace(const char *path, int (*fill)(FILE *f, const void *ctx), const 
 	FILE *f;
 	int r;
 
+	int fd;
+
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	f = fopen(tmp, "we");
-	if (!f)
+	/* a fresh file of our own: not one someone left there, nor a link */
+	if (unlink(tmp) < 0 && errno != ENOENT)
 		return -errno;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		r = -errno;
+		close(fd);
+		unlink(tmp);
+		return r;
+	}
 	r = fill(f, ctx);
 	if (!r && (fflush(f) || fsync(fileno(f)) || ferror(f)))
 		r = errno ? -errno : -EIO;

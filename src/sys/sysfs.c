@@ -114,18 +114,116 @@ static void loop_backing_facts(const char *root, const char *disk, struct knobs_
 		d->removable = v == 1;
 }
 
+/* An identity string: printable, no blanks (device memory is one line per
+ * device, the id last). */
+static void set_id(struct knobs_dev *d, const char *kind, const char *a, const char *b,
+		   uint64_t sectors)
+{
+	char *p;
+
+	if (b)
+		snprintf(d->id, sizeof(d->id), "%s:%.60s:%.60s", kind, a, b);
+	else if (sectors)
+		snprintf(d->id, sizeof(d->id), "%s:%.120s:%llu", kind, a, (unsigned long long)sectors);
+	else
+		snprintf(d->id, sizeof(d->id), "%s:%.140s", kind, a);
+	for (p = d->id; *p; p++)
+		if (*p <= ' ' || *p > '~')
+			*p = '_';
+}
+
+/* The most stable name the device offers: a world-wide id, a serial, a
+ * device-mapper uuid, a loop's backing file, else model and size. */
+static void disk_identity(const char *root, const char *disk, uint64_t sectors, struct knobs_dev *d)
+{
+	char p[PATH_MAX], buf[KNOBS_ID_MAX];
+
+	d->id[0] = 0;
+	if ((!path_at(p, sizeof(p), root, "/sys/block/%s/dm/uuid", disk) &&
+	     !read_text(p, buf, sizeof(buf)) && (trim(buf), buf[0]))) {
+		set_id(d, "dm-uuid", buf, NULL, 0);
+	} else if ((!path_at(p, sizeof(p), root, "/sys/block/%s/wwid", disk) &&
+		    !read_text(p, buf, sizeof(buf)) && (trim(buf), buf[0])) ||
+		   (!path_at(p, sizeof(p), root, "/sys/block/%s/device/wwid", disk) &&
+		    !read_text(p, buf, sizeof(buf)) && (trim(buf), buf[0]))) {
+		set_id(d, "wwid", buf, NULL, 0);
+	} else if (d->serial[0]) {
+		set_id(d, "serial", d->model[0] ? d->model : "-", d->serial, 0);
+	} else if (!strcmp(d->bus, "loop") &&
+		   !path_at(p, sizeof(p), root, "/sys/block/%s/loop/backing_file", disk) &&
+		   !read_text(p, buf, sizeof(buf))) {
+		set_id(d, "loop", buf, NULL, sectors);
+	} else if (d->model[0]) {
+		set_id(d, "model", d->model, NULL, sectors);
+	}
+}
+
+static int disk_facts_at(const char *root, const char *disk, struct knobs_dev *d, int depth);
+
+/* A device-mapper or md device writes to the disks under it: it is as
+ * removable, rotational and on the bus of those (a LUKS stick is a USB
+ * stick). Its own facts say "virtual". */
+static void stacked_facts(const char *root, const char *disk, struct knobs_dev *d, int depth)
+{
+	char p[PATH_MAX], name[KNOBS_NAME_MAX] = "", lower[KNOBS_NAME_MAX] = "";
+	DIR *dir;
+	struct dirent *e;
+	bool first = true;
+
+	if (path_at(p, sizeof(p), root, "/sys/block/%s/slaves", disk) || !(dir = opendir(p)))
+		return;
+	d->stacked = true;
+	d->rotational = false;
+	while ((e = readdir(dir))) {
+		struct knobs_dev s;
+		char whole[KNOBS_NAME_MAX], real[PATH_MAX], *base;
+		if (e->d_name[0] == '.' ||
+		    path_at(p, sizeof(p), root, "/sys/class/block/%s", e->d_name) || !realpath(p, real))
+			continue;
+		/* a partition's facts are its disk's */
+		if (!path_at(p, sizeof(p), "", "%s/partition", real) && access(p, F_OK) == 0 &&
+		    (base = strrchr(real, '/')))
+			*base = 0;
+		base = strrchr(real, '/');
+		copy(whole, sizeof(whole), base ? base + 1 : real);
+		memset(&s, 0, sizeof(s));
+		if (disk_facts_at(root, whole, &s, depth + 1))
+			continue;
+		d->removable |= s.removable;
+		d->rotational |= s.rotational;
+		if (first) {
+			copy(d->bus, sizeof(d->bus), s.bus);
+			snprintf(lower, sizeof(lower), "%s", s.model[0] ? s.model : whole);
+			first = false;
+		}
+	}
+	closedir(dir);
+	if (!path_at(p, sizeof(p), root, "/sys/block/%s/dm/name", disk))
+		read_text(p, name, sizeof(name));
+	if (lower[0])
+		snprintf(d->model, sizeof(d->model), "%.20s on %.39s", name[0] ? name : disk, lower);
+}
+
 /* Facts of disk `disk` (a name under /sys/block). */
 static int disk_facts(const char *root, const char *disk, struct knobs_dev *d)
+{
+	return disk_facts_at(root, disk, d, 0);
+}
+
+static int disk_facts_at(const char *root, const char *disk, struct knobs_dev *d, int depth)
 {
 	char p[PATH_MAX], real[PATH_MAX], buf[KNOBS_NAME_MAX], vendor[KNOBS_NAME_MAX] = "";
 	uint64_t v;
 	int r;
+
+	uint64_t sectors;
 
 	copy(d->disk, sizeof(d->disk), disk);
 	if ((r = path_at(p, sizeof(p), root, "/sys/block/%s/size", disk)))
 		return r;
 	if (read_u64(p, &v) || v == 0)
 		return -ENOENT; /* gone, or a loop device with nothing attached */
+	sectors = v;
 	path_at(p, sizeof(p), root, "/sys/block/%s/dev", disk);
 	if (read_text(p, buf, sizeof(buf)) == 0)
 		sscanf(buf, "%u:%u", &d->major, &d->minor);
@@ -163,6 +261,9 @@ static int disk_facts(const char *root, const char *disk, struct knobs_dev *d)
 	}
 	if (!strcmp(d->bus, "loop"))
 		loop_backing_facts(root, disk, d);
+	else if (depth < 4)
+		stacked_facts(root, disk, d, depth);
+	disk_identity(root, disk, sectors, d);
 	return 0;
 }
 
@@ -262,7 +363,16 @@ int sysfs_device(const char *root, const char *bdi, struct knobs_dev *d)
 	}
 	if (r)
 		return r;
-	return disk_facts(root, disk, d);
+	if ((r = disk_facts(root, disk, d)))
+		return r;
+	/* a btrfs or FUSE bdi writes through its own page cache path: its
+	 * speed is not the bare disk's */
+	if (d->id[0] && (d->is_fuse || !strncmp(bdi, "btrfs-", 6))) {
+		char id[KNOBS_ID_MAX];
+		snprintf(id, sizeof(id), "%s+%.150s", d->is_fuse ? "fuseblk" : "btrfs", d->id);
+		copy(d->id, sizeof(d->id), id);
+	}
+	return 0;
 }
 
 static int cmp_dev(const void *a, const void *b)

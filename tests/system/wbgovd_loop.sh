@@ -22,7 +22,7 @@ nstarted() { grep -c "started:" "$SYS_TMP/d.log" || true; }
 started_more() { [ "$(nstarted)" -gt "$n0" ]; }
 start() {
 	n0=$(nstarted)
-	"$D" --state-dir "$ST" "$@" >>"$SYS_TMP/d.log" 2>&1 &
+	"$D" --state-dir "$ST" --memory "$SYS_TMP/devices" "$@" >>"$SYS_TMP/d.log" 2>&1 &
 	DPID=$!
 	SYS_PIDS="$SYS_PIDS $DPID"
 	sys_wait_for started_more || fail "wbgovd did not start"

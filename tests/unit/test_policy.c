@@ -779,6 +779,106 @@ static void test_governor_write_error_keeps_previous(void **state)
 	assert_int_equal(f.bdi[0].val[BDI_MAX_RATIO_FINE], RATIO_FULL);
 }
 
+static uint64_t h_recall(void *ctx, const struct knobs_dev *info)
+{
+	(void)ctx;
+	return !strcmp(info->id, "serial:Cruzer_Blade:4C53000") ? 5 * MB : 0;
+}
+
+/* A device remembered from an earlier run gets its cap at once; one never
+ * seen starts at the start cap. */
+static void test_governor_remembered(void **state)
+{
+	struct fake f;
+	struct gov_config c;
+	struct gov_hooks h = { .ctx = &f, .save = h_save, .recall = h_recall };
+
+	(void)state;
+	fake_init(&f);
+	strcpy(f.bdi[0].info.id, "serial:Cruzer_Blade:4C53000");
+	gov_config_defaults(&c);
+	gov_init(&G, &c, &fake_ops, &f, &h);
+	gov_tick(&G, 0);
+	assert_int_equal(gov_find(&G, "8:16")->meter.source, BW_REMEMBERED);
+	assert_true(gov_find(&G, "8:16")->meter.known);
+	assert_int_equal(gov_find(&G, "8:16")->dec.why, WHY_MEASURED);
+	assert_in_range(f.bdi[0].val[BDI_MAX_BYTES], 5 * MB - 8192, 5 * MB);
+	assert_int_equal(gov_find(&G, "259:0")->dec.why, WHY_UNMEASURED);
+}
+
+/* A fast device never seen: idle, the governor glances every 100 ms; the
+ * first burst under the start cap is a lower bound at once, and a device
+ * that drains the whole threshold in seconds is let go in that same poll. */
+static void test_governor_cold_fast_device(void **state)
+{
+	struct fake f;
+	uint64_t t = 0, delay;
+	struct fake_bdi *nvme;
+
+	(void)state;
+	fake_init(&f);
+	nvme = &f.bdi[1];
+	gov_setup(&G, &f);
+	gov_tick(&G, t);
+	assert_int_equal(nvme->val[BDI_STRICT_LIMIT], 1);
+	assert_int_equal(gov_tick(&G, t += 1000000), GOV_POLL_WATCH_USEC); /* full, idle */
+	assert_int_equal(gov_tick(&G, t += 100000), GOV_POLL_WATCH_USEC);  /* a glance */
+	/* a writer starts: 40 MB completed since the last full poll, 200 ms
+	 * ago: at least 200 MB/s, at once */
+	f.dirtied += 48 * MIB;
+	nvme->st.sectors_written += 40 * MB / 512;
+	nvme->st.writes += 40;
+	delay = gov_tick(&G, t += 100000);
+	assert_int_equal(gov_find(&G, "259:0")->meter.est_bps, 200 * MB);
+	assert_int_equal(gov_find(&G, "259:0")->dec.max_bytes, 200 * MB);
+	/* a 200 MB cap costs a fast writer nothing: the busy pace */
+	assert_int_equal(delay, GOV_POLL_BUSY_USEC);
+	/* 400 MB/s; 3.2 GB of global threshold drain within 10 s at that: no cap */
+	for (int i = 0; i < 3; i++) {
+		f.dirtied += 40 * MB;
+		nvme->st.sectors_written += 40 * MB / 512;
+		nvme->st.writes += 40;
+		delay = gov_tick(&G, t += 100000);
+	}
+	assert_int_equal(gov_find(&G, "259:0")->meter.est_bps, 400 * MB);
+	assert_int_equal(gov_find(&G, "259:0")->dec.why, WHY_DRAINS_FAST);
+	assert_int_equal(nvme->val[BDI_STRICT_LIMIT], 0);
+	assert_int_equal(nvme->val[BDI_MAX_RATIO_FINE], RATIO_FULL);
+	assert_int_equal(delay, GOV_POLL_BUSY_USEC);
+}
+
+/* A device held at the start cap while it completes far more: polled every
+ * 10 ms until measured. */
+static void test_governor_ramp_polls(void **state)
+{
+	struct fake f;
+	uint64_t t = 0;
+	struct fake_bdi *nvme;
+
+	(void)state;
+	fake_init(&f);
+	f.bdi_dirty[1] = -1; /* no debugfs: windows only */
+	nvme = &f.bdi[1];
+	f.dirty = 8 * MIB;
+	gov_setup(&G, &f);
+	gov_tick(&G, t);
+	nvme->st.sectors_written += 30 * MB / 512;
+	nvme->st.writes += 1;
+	assert_int_equal(gov_tick(&G, t += 100000), GOV_POLL_RAMP_USEC); /* 300 MB/s vs 4 MiB */
+	/* a window needs more than a device buffer (32 MiB): 12 polls */
+	for (int i = 0; i < 12; i++) {
+		assert_int_equal(gov_find(&G, "259:0")->meter.source, BW_NONE);
+		nvme->st.sectors_written += 3 * MB / 512;
+		nvme->st.writes += 4;
+		assert_int_equal(gov_tick(&G, t += 10000), i < 11 ? GOV_POLL_RAMP_USEC : GOV_POLL_BUSY_USEC);
+	}
+	assert_int_equal(gov_find(&G, "259:0")->meter.source, BW_LOWER_BOUND);
+	assert_in_range(gov_find(&G, "259:0")->meter.est_bps, 300 * MB - 100000, 300 * MB);
+	/* past the ceiling: fast_target (2 s) of it */
+	assert_int_equal(gov_find(&G, "259:0")->dec.why, WHY_FAST);
+	assert_in_range(gov_find(&G, "259:0")->dec.max_bytes, 600 * MB - 200000, 600 * MB);
+}
+
 /* Linux < 6.2: the global pair while the stick holds dirty data, given
  * back 5 s after it stops, as found (ratio mode). */
 static void test_governor_pre_62_global_pair(void **state)
@@ -850,6 +950,9 @@ int main(void)
 		cmocka_unit_test(test_governor_cap_above_global),
 		cmocka_unit_test(test_governor_write_error_keeps_previous),
 		cmocka_unit_test(test_governor_pre_62_global_pair),
+		cmocka_unit_test(test_governor_remembered),
+		cmocka_unit_test(test_governor_cold_fast_device),
+		cmocka_unit_test(test_governor_ramp_polls),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -539,6 +539,70 @@ static void test_sysfs_bus_detection(void **state)
 	assert_false(d.stacked);
 }
 
+/* A LUKS stick: dm-0 over sdb1. Its dirty data sits on dm-0's bdi; it is
+ * as removable and rotational as the stick, on its bus. Each device has a
+ * stable identity for device memory, best first. */
+#define DM0_DISK "/sys/devices/virtual/block/dm-0"
+#define DM1_DISK "/sys/devices/virtual/block/dm-1"
+static void test_sysfs_stacked_and_identity(void **state)
+{
+	static const struct fx_disk dm0 = { .name = "dm-0", .devpath = DM0_DISK, .dev = "254:0",
+					    .size = "2040000" };
+	static const struct fx_disk dm1 = { .name = "dm-1", .devpath = DM1_DISK, .dev = "254:1",
+					    .size = "2030000" };
+	char root[PATH_MAX];
+	struct knobs_dev d;
+
+	(void)state;
+	fx_root(root, sizeof(root), "stacked");
+	fx_full(root);
+	fx_part_add(root, USB_DISK, "sdb1", "8:17", "1");
+	/* dm-0: LUKS on sdb1; dm-1: an LVM volume on dm-0 */
+	fx_disk_add(root, &dm0);
+	fx_write(root, DM0_DISK "/dm/name", "luks-stick\n");
+	fx_write(root, DM0_DISK "/dm/uuid", "CRYPT-LUKS2-0a1b2c3d-luks-stick\n");
+	fx_link(root, DM0_DISK "/slaves/sdb1", USB_DISK "/sdb1");
+	fx_disk_add(root, &dm1);
+	fx_write(root, DM1_DISK "/dm/name", "vg-data\n");
+	fx_write(root, DM1_DISK "/dm/uuid", "LVM-AbCdEf\n");
+	fx_link(root, DM1_DISK "/slaves/dm-0", DM0_DISK);
+	fx_bdi(root, "254:0", true);
+	fx_bdi(root, "254:1", true);
+	fx_write(root, NVME_DISK "/wwid", "eui.0025388b91b2c3d4\n");
+
+	assert_int_equal(sysfs_device(root, "8:16", &d), 0);
+	assert_string_equal(d.id, "serial:SanDisk_Cruzer_Blade:4C530001190823115393");
+	assert_int_equal(sysfs_device(root, "8:16-fuseblk", &d), 0);
+	assert_string_equal(d.id, "fuseblk+serial:SanDisk_Cruzer_Blade:4C530001190823115393");
+	assert_int_equal(sysfs_device(root, "259:0", &d), 0);
+	assert_string_equal(d.id, "wwid:eui.0025388b91b2c3d4"); /* beats the serial */
+	assert_int_equal(sysfs_device(root, "259:2", &d), 0);
+	assert_string_equal(d.id, "serial:WD_BLACK_SN850X_2000GB:23123K800123");
+	assert_int_equal(sysfs_device(root, "7:0", &d), 0);
+	assert_string_equal(d.id, "loop:/var/tmp/disk.img:614400");
+	assert_int_equal(sysfs_device(root, "8:0", &d), 0);
+	assert_string_equal(d.id, "model:ATA_ST2000DM008-2FR1:1953525168");
+	assert_int_equal(sysfs_device(root, "btrfs-1", &d), 0);
+	assert_string_equal(d.id, "btrfs+model:ATA_Samsung_SSD_870:1953525168");
+	assert_int_equal(sysfs_device(root, "202:0", &d), 0);
+	assert_string_equal(d.id, ""); /* nothing stable to tell */
+
+	assert_int_equal(sysfs_device(root, "254:0", &d), 0);
+	assert_string_equal(d.disk, "dm-0");
+	assert_true(d.stacked);
+	assert_true(d.removable);
+	assert_true(d.rotational);
+	assert_string_equal(d.bus, "usb");
+	assert_string_equal(d.model, "luks-stick on SanDisk Cruzer Blade");
+	assert_string_equal(d.id, "dm-uuid:CRYPT-LUKS2-0a1b2c3d-luks-stick");
+	/* LVM on LUKS: two levels down */
+	assert_int_equal(sysfs_device(root, "254:1", &d), 0);
+	assert_true(d.stacked && d.removable);
+	assert_string_equal(d.bus, "usb");
+	assert_string_equal(d.model, "vg-data on luks-stick on SanDisk Cruzer Blade");
+	assert_string_equal(d.id, "dm-uuid:LVM-AbCdEf");
+}
+
 /* Bus detection must look at where the disk sits under /sys/devices, not at
  * the directory the fixture (or a chroot) happens to live in. */
 static void test_bus_ignores_root_prefix(void **state)
@@ -2198,6 +2262,7 @@ int main(void)
 		cmocka_unit_test(test_read_write_u64),
 		cmocka_unit_test(test_write_u64_shorter_value),
 		cmocka_unit_test(test_sysfs_bus_detection),
+		cmocka_unit_test(test_sysfs_stacked_and_identity),
 		cmocka_unit_test(test_bus_ignores_root_prefix),
 		cmocka_unit_test(test_sysfs_facts),
 		cmocka_unit_test(test_sysfs_usb_without_serial),

@@ -1,0 +1,162 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon/memory.h"
+#include "sys/fsutil.h"
+
+static bool id_ok(const char *id)
+{
+	if (!*id || strlen(id) >= KNOBS_ID_MAX)
+		return false;
+	for (; *id; id++)
+		if (*id <= ' ' || *id > '~')
+			return false;
+	return true;
+}
+
+/* One "v1 BPS SOURCE WHEN ID" line, without its newline. */
+static int parse_line(const char *line, struct memory_entry *e)
+{
+	char bps[24], when[24], src[4], id[KNOBS_ID_MAX + 1];
+	int n = -1;
+
+	if (sscanf(line, "v1 %23s %3s %23s %160s%n", bps, src, when, id, &n) != 4 || n < 0 ||
+	    line[n])
+		return -EINVAL;
+	if (parse_u64(bps, &e->bps) || !e->bps || parse_u64(when, &e->when) ||
+	    strlen(src) != 1 || (src[0] != 'm' && src[0] != 'f') || !id_ok(id))
+		return -EINVAL;
+	e->source = src[0];
+	snprintf(e->id, sizeof(e->id), "%s", id);
+	return 0;
+}
+
+int memory_parse(const char *text, struct memory *m)
+{
+	const char *line = text;
+
+	memset(m, 0, sizeof(*m));
+	while (*line) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+		char buf[256];
+		if (len && line[0] != '#') {
+			if (len >= sizeof(buf) || m->n == MEMORY_MAX)
+				goto bad;
+			memcpy(buf, line, len);
+			buf[len] = 0;
+			if (parse_line(buf, &m->e[m->n]) || memory_get(m, m->e[m->n].id, NULL))
+				goto bad; /* malformed, or the same device twice */
+			m->n++;
+		}
+		if (!eol)
+			break;
+		line = eol + 1;
+	}
+	return 0;
+bad:
+	memset(m, 0, sizeof(*m));
+	return -EINVAL;
+}
+
+int memory_load(const char *path, struct memory *m)
+{
+	char buf[MEMORY_FILE_MAX + 1];
+	struct stat st;
+	ssize_t n;
+	size_t len = 0;
+	int fd, r = 0;
+
+	memset(m, 0, sizeof(*m));
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : errno == ELOOP ? -EINVAL : -errno;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (!S_ISREG(st.st_mode))
+		r = -EINVAL; /* a FIFO or a device would never end */
+	else if (st.st_uid != geteuid() || (st.st_mode & 022))
+		r = -EPERM;
+	else if (st.st_size > MEMORY_FILE_MAX)
+		r = -EFBIG;
+	while (!r && len < sizeof(buf) - 1) {
+		n = read(fd, buf + len, sizeof(buf) - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			r = -errno;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (!r && len > MEMORY_FILE_MAX)
+		r = -EFBIG; /* grew since fstat */
+	if (r)
+		return r;
+	buf[len] = 0;
+	if (strlen(buf) != len)
+		return -EINVAL; /* a NUL inside */
+	return memory_parse(buf, m);
+}
+
+static int fill(FILE *f, const void *ctx)
+{
+	const struct memory *m = ctx;
+
+	fputs("# wbgov: write bandwidth measured per device (wbgovd keeps it; see wbgovd(8))\n"
+	      "# v1 BYTES_PER_S SOURCE(m measured, f fast lower bound) UNIX_TIME ID\n", f);
+	for (int i = 0; i < m->n; i++)
+		fprintf(f, "v1 %llu %c %llu %s\n", (unsigned long long)m->e[i].bps, m->e[i].source,
+			(unsigned long long)m->e[i].when, m->e[i].id);
+	return 0;
+}
+
+int memory_save(const char *path, struct memory *m)
+{
+	int r = file_replace(path, fill, m);
+
+	if (!r)
+		m->dirty = false;
+	return r;
+}
+
+uint64_t memory_get(const struct memory *m, const char *id, uint64_t *ret_when)
+{
+	for (int i = 0; i < m->n; i++)
+		if (!strcmp(m->e[i].id, id)) {
+			if (ret_when)
+				*ret_when = m->e[i].when;
+			return m->e[i].bps;
+		}
+	return 0;
+}
+
+void memory_put(struct memory *m, const char *id, uint64_t bps, char source, uint64_t now)
+{
+	int i, oldest = 0;
+
+	if (!id_ok(id) || !bps)
+		return;
+	for (i = 0; i < m->n && strcmp(m->e[i].id, id); i++)
+		if (m->e[i].when < m->e[oldest].when)
+			oldest = i;
+	if (i < m->n) {
+		uint64_t old = m->e[i].bps, d = old > bps ? old - bps : bps - old;
+		if (d <= old / 8 && m->e[i].source == source)
+			return;
+	} else if (m->n == MEMORY_MAX) {
+		i = oldest;
+	} else {
+		i = m->n++;
+	}
+	snprintf(m->e[i].id, sizeof(m->e[i].id), "%s", id);
+	m->e[i].bps = bps;
+	m->e[i].source = source;
+	m->e[i].when = now;
+	m->dirty = true;
+}

@@ -1,0 +1,55 @@
+/* /var/lib/wbgov/devices: the write bandwidth measured for each device,
+ * kept across plugs and reboots, so a known stick gets its cap the moment
+ * it appears instead of the start cap. One line per device:
+ *   v1 BYTES_PER_S SOURCE UNIX_TIME ID
+ * (SOURCE: m measured with a backlog, f a lower bound that showed it fast;
+ * ID as in struct knobs_dev, last because it is the longest). The file is
+ * trusted only if it is a regular file owned by this user and writable by
+ * no one else; otherwise, or if any line is malformed, it is ignored whole
+ * (the caller logs it once) and rewritten from what this run measures. */
+#ifndef WBGOV_DAEMON_MEMORY_H
+#define WBGOV_DAEMON_MEMORY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "knobs/knobs.h"
+
+#define MEMORY_MAX 256
+#define MEMORY_FILE_MAX (64 * 1024)
+#define MEMORY_DEFAULT_PATH "/var/lib/wbgov/devices"
+
+struct memory_entry {
+	char id[KNOBS_ID_MAX];
+	uint64_t bps;
+	char source;       /* 'm' or 'f' */
+	uint64_t when;     /* unix seconds of the last change */
+};
+
+struct memory {
+	struct memory_entry e[MEMORY_MAX];
+	int n;
+	bool dirty;        /* changed since the last save */
+};
+
+/* Parse the file's text. 0, or -EINVAL naming nothing: any bad line makes
+ * the whole text untrusted (`m` is then empty). */
+int memory_parse(const char *text, struct memory *m);
+
+/* Load `path` with the checks above. 0 (also for a missing file: empty);
+ * -EPERM foreign-owned or writable by others, -EINVAL malformed or not a
+ * regular file, -EFBIG too large, or the -errno of open/read. `m` is empty
+ * on any error. */
+int memory_load(const char *path, struct memory *m);
+
+/* Write `m` atomically (the directory must exist and be ours). */
+int memory_save(const char *path, struct memory *m);
+
+/* The remembered bandwidth of `id`, 0 if none. */
+uint64_t memory_get(const struct memory *m, const char *id, uint64_t *ret_when);
+
+/* Remember `bps` for `id` (source 'm' or 'f'): marks the memory dirty when
+ * the figure is new or moved by more than 1/8. The oldest entry makes room. */
+void memory_put(struct memory *m, const char *id, uint64_t bps, char source, uint64_t now);
+
+#endif

@@ -1,0 +1,219 @@
+/* Device memory (/var/lib/wbgov/devices): what it keeps, and what it
+ * refuses to trust. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "daemon/memory.h"
+
+static char g_dir[PATH_MAX];
+static struct memory g_mem; /* large: not on the stack */
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(g_dir, sizeof(g_dir), "/tmp/wbgov-test-memory-XXXXXX");
+	return mkdtemp(g_dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", g_dir);
+	return system(cmd);
+}
+
+static void path(char *buf, const char *leaf)
+{
+	assert_true(strlen(g_dir) + 1 + strlen(leaf) < PATH_MAX);
+	strcpy(buf, g_dir);
+	strcat(buf, "/");
+	strcat(buf, leaf);
+}
+
+static void write_file(const char *p, const char *text, mode_t mode)
+{
+	FILE *f;
+
+	unlink(p);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(p, mode), 0);
+}
+
+#define GOOD "# comment\n" \
+	"v1 5100000 m 1764756000 serial:SanDisk_Cruzer_Blade:4C530001190823115393\n" \
+	"\n" \
+	"v1 2400000000 f 1764756100 wwid:eui.0025388b91b2c3d4\n"
+
+static void test_memory_parse(void **state)
+{
+	static const char *const bad[] = {
+		"v1 5100000 m 1764756000\n",                  /* no id */
+		"v2 5100000 m 1764756000 serial:x:y\n",       /* unknown version */
+		"v1 0 m 1764756000 serial:x:y\n",             /* no bandwidth */
+		"v1 -5 m 1764756000 serial:x:y\n",
+		"v1 5100000 x 1764756000 serial:x:y\n",       /* unknown source */
+		"v1 5100000 mm 1764756000 serial:x:y\n",
+		"v1 5100000 m 17647x6000 serial:x:y\n",
+		"v1 5100000 m 1764756000 serial:x:y extra\n",
+		"v1 99999999999999999999 m 1 serial:x:y\n",
+		"v1 1 m 1 a\nv1 2 m 2 a\n",                   /* the same device twice */
+		"garbage\n" GOOD,
+		GOOD "v1 1 m 1 serial:\x01:y\n",
+	};
+	struct memory *m = &g_mem;
+	uint64_t when = 0;
+
+	(void)state;
+	assert_int_equal(memory_parse(GOOD, m), 0);
+	assert_int_equal(m->n, 2);
+	assert_int_equal(memory_get(m, "serial:SanDisk_Cruzer_Blade:4C530001190823115393", &when),
+			 5100000);
+	assert_int_equal(when, 1764756000);
+	assert_int_equal(memory_get(m, "wwid:eui.0025388b91b2c3d4", NULL), 2400000000ULL);
+	assert_int_equal(memory_get(m, "wwid:eui", NULL), 0); /* no prefix match */
+	assert_int_equal(memory_parse("", m), 0);
+	assert_int_equal(m->n, 0);
+	assert_int_equal(memory_parse("v1 7 m 1 a", m), 0); /* no final newline */
+	assert_int_equal(m->n, 1);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (memory_parse(bad[i], m) != -EINVAL)
+			fail_msg("case %zu accepted", i);
+		assert_int_equal(m->n, 0); /* nothing half-trusted */
+	}
+}
+
+static void test_memory_put(void **state)
+{
+	struct memory *m = &g_mem;
+	char id[32];
+
+	(void)state;
+	memset(m, 0, sizeof(*m));
+	memory_put(m, "serial:a:b", 5000000, 'm', 100);
+	assert_true(m->dirty);
+	m->dirty = false;
+	memory_put(m, "serial:a:b", 5500000, 'm', 200); /* within 1/8: not news */
+	assert_false(m->dirty);
+	assert_int_equal(memory_get(m, "serial:a:b", NULL), 5000000);
+	memory_put(m, "serial:a:b", 4000000, 'm', 300);
+	assert_true(m->dirty);
+	assert_int_equal(memory_get(m, "serial:a:b", NULL), 4000000);
+	memory_put(m, "", 1, 'm', 1);           /* no identity: not kept */
+	memory_put(m, "with space", 1, 'm', 1);
+	memory_put(m, "serial:c:d", 0, 'm', 1); /* no figure */
+	assert_int_equal(m->n, 1);
+	/* full: the oldest makes room */
+	for (int i = 1; i < MEMORY_MAX; i++) {
+		snprintf(id, sizeof(id), "model:x:%d", i);
+		memory_put(m, id, 1000, 'm', 1000 + (uint64_t)i);
+	}
+	assert_int_equal(m->n, MEMORY_MAX);
+	memory_put(m, "model:new:1", 7, 'm', 5000);
+	assert_int_equal(m->n, MEMORY_MAX);
+	assert_int_equal(memory_get(m, "serial:a:b", NULL), 0); /* time 300: the oldest */
+	assert_int_equal(memory_get(m, "model:new:1", NULL), 7);
+}
+
+static void test_memory_round_trip(void **state)
+{
+	char p[PATH_MAX];
+	struct memory *m = &g_mem;
+	struct stat st;
+
+	(void)state;
+	path(p, "devices");
+	assert_int_equal(memory_load(p, m), 0); /* missing: empty */
+	assert_int_equal(m->n, 0);
+	memory_put(m, "serial:a:b", 5000000, 'm', 100);
+	memory_put(m, "wwid:w", 2000000000, 'f', 200);
+	assert_int_equal(memory_save(p, m), 0);
+	assert_false(m->dirty);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
+	assert_int_equal(memory_load(p, m), 0);
+	assert_int_equal(m->n, 2);
+	assert_int_equal(memory_get(m, "wwid:w", NULL), 2000000000);
+	/* a leftover temporary file, even a link, is replaced, not followed */
+	path(p, "devices.tmp");
+	assert_int_equal(symlink("/etc/passwd", p), 0);
+	path(p, "devices");
+	assert_int_equal(memory_save(p, m), 0);
+	assert_int_equal(memory_load(p, m), 0);
+	assert_int_equal(m->n, 2);
+}
+
+/* What cannot be trusted is refused whole, with the reason. */
+static void test_memory_untrusted(void **state)
+{
+	char p[PATH_MAX], big[MEMORY_FILE_MAX + 64];
+	struct memory *m = &g_mem;
+
+	(void)state;
+	path(p, "devices");
+	write_file(p, GOOD, 0664); /* group-writable */
+	assert_int_equal(memory_load(p, m), -EPERM);
+	assert_int_equal(m->n, 0);
+	write_file(p, GOOD, 0646);
+	assert_int_equal(memory_load(p, m), -EPERM);
+	write_file(p, "v1 1 m 1 a\ngarbage\n", 0644);
+	assert_int_equal(memory_load(p, m), -EINVAL);
+	assert_int_equal(m->n, 0);
+	memset(big, 'x', sizeof(big));
+	big[sizeof(big) - 1] = 0;
+	write_file(p, big, 0644);
+	assert_int_equal(memory_load(p, m), -EFBIG);
+	/* a NUL in the middle */
+	{
+		int fd = open(p, O_WRONLY | O_TRUNC);
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, "v1 1 m 1 a\n\0v1 2 m 2 b\n", 23), 23);
+		close(fd);
+	}
+	assert_int_equal(memory_load(p, m), -EINVAL);
+	/* a symlink is not followed, a FIFO is not waited on, a directory is not read */
+	unlink(p);
+	assert_int_equal(symlink("/etc/passwd", p), 0);
+	assert_int_equal(memory_load(p, m), -EINVAL);
+	unlink(p);
+	assert_int_equal(mkfifo(p, 0644), 0);
+	assert_int_equal(memory_load(p, m), -EINVAL);
+	unlink(p);
+	assert_int_equal(mkdir(p, 0755), 0);
+	assert_int_equal(memory_load(p, m), -EINVAL);
+	rmdir(p);
+	/* owned by another user (needs root to make) */
+	if (geteuid() == 0) {
+		write_file(p, GOOD, 0644);
+		assert_int_equal(chown(p, 65534, 65534), 0);
+		assert_int_equal(memory_load(p, m), -EPERM);
+		unlink(p);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_memory_parse),
+		cmocka_unit_test(test_memory_put),
+		cmocka_unit_test(test_memory_round_trip),
+		cmocka_unit_test(test_memory_untrusted),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
