@@ -13,8 +13,8 @@ struct gov_ctl {
 
 static void trace_decision(void *ctx, const struct gov_dev *d)
 {
-	(void)ctx;
-	fprintf(stderr, "gov %s: bw %llu B/s -> strict %d max_bytes %llu (%s) err %d\n", d->info.disk,
+	fprintf(stderr, "%.3f gov %s: bw %llu B/s -> strict %d max_bytes %llu (%s) err %d\n",
+		(double)sim_now_usec(ctx) / 1e6, d->info.disk,
 		(unsigned long long)d->meter.est_bps, d->dec.strict,
 		(unsigned long long)d->dec.max_bytes, gov_why_text[d->dec.why], d->err);
 }
@@ -31,7 +31,7 @@ static int ctl_attach(void *ctx, struct sim_kernel *s, const struct sim_params *
 		cfg.floor_bytes = p->floor_bytes;
 	if (p->ceiling_bytes)
 		cfg.ceiling_bytes = p->ceiling_bytes;
-	struct gov_hooks h = { .decided = trace_decision };
+	struct gov_hooks h = { .ctx = s, .decided = trace_decision };
 	gov_init(&c->gov, &cfg, &knobs_sim_ops, s, getenv("WBSIM_TRACE") ? &h : NULL);
 	c->next_usec = 0;
 	return 0;

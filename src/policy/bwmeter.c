@@ -110,6 +110,13 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 	else
 		backlog = p->inflight > 0 && s->inflight > 0 && dticks * 1000 * 10 >= dt * 9;
 
+	if (m->win_open && moved && m->last_moved && m->win_usec &&
+	    m->interval_bps / 4 > rate(m->win_sectors * 512, m->win_usec)) {
+		/* four times the window's pace: a bulk write after light use.
+		 * Start over at the last poll (sectors moved there too), or the
+		 * light part would hide what the device does now */
+		open_window(m);
+	}
 	if (m->win_open) {
 		m->win_usec += dt;
 		m->win_sectors += ds;
@@ -136,6 +143,7 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		/* anchor here: the window holds only what completes after */
 		open_window(m);
 	}
+	m->last_moved = moved;
 	m->last = *s;
 	return changed;
 }

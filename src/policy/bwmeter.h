@@ -59,6 +59,7 @@ struct bwmeter {
 	uint64_t win_ios;
 	unsigned win_moves;   /* intervals in which sectors moved */
 	uint64_t win_idle_usec; /* nothing moved nor queued since */
+	bool last_moved;      /* sectors moved in the last interval */
 	/* the estimate */
 	uint64_t est_bps;     /* 0 = not measured */
 	enum bw_source source;

@@ -10,6 +10,7 @@ const char *const gov_why_text[WHY_COUNT] = {
 	[WHY_FAST] = "a fast device (bandwidth x target above the ceiling): fast_target seconds of bandwidth",
 	[WHY_UNMEASURED] = "not measured yet: the start cap",
 	[WHY_LOWER_BOUND] = "not yet seen with a backlog of its own: the start cap",
+	[WHY_RAMP] = "not measured yet, and outrunning its start cap: doubled every poll, up to 64 MiB",
 	[WHY_FIXED] = "a [device] section: mode fixed",
 	[WHY_OFF] = "a [device] section: mode off",
 	[WHY_ABOVE_GLOBAL] = "the cap would exceed the global dirty threshold, which bounds it already",
@@ -66,6 +67,8 @@ void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const str
 {
 	const struct gov_rule *r = gov_match(c, d);
 	uint64_t target_ms = c->target_ms, floor = c->floor_bytes, cap;
+	uint64_t start = in->start_bytes > c->initial_bytes ? in->start_bytes : c->initial_bytes;
+	enum gov_why start_why = in->start_bytes > c->initial_bytes ? WHY_RAMP : WHY_UNMEASURED;
 
 	memset(ret, 0, sizeof(*ret));
 	ret->rule = r;
@@ -88,8 +91,8 @@ void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const str
 	if (!in->bw_bps) {
 		/* device facts do not say slow (an SD card is neither removable
 		 * nor rotational): every device starts small */
-		ret->max_bytes = c->initial_bytes > floor ? c->initial_bytes : floor;
-		ret->why = WHY_UNMEASURED;
+		ret->max_bytes = start > floor ? start : floor;
+		ret->why = start_why;
 		return;
 	}
 	cap = in->bw_bps * target_ms / 1000;
@@ -106,11 +109,11 @@ void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const str
 		if (cap < c->ceiling_bytes)
 			cap = c->ceiling_bytes;
 		ret->why = WHY_FAST;
-	} else if (!in->known && cap < c->initial_bytes) {
+	} else if (!in->known && cap < start) {
 		/* light use shows little of what a device can do: no less than
 		 * for a device never seen */
-		cap = c->initial_bytes;
-		ret->why = WHY_LOWER_BOUND;
+		cap = start;
+		ret->why = start_why == WHY_RAMP ? WHY_RAMP : WHY_LOWER_BOUND;
 	}
 	if (cap < floor) {
 		cap = floor;
@@ -119,10 +122,11 @@ void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const str
 	ret->max_bytes = cap;
 }
 
-/* FLOOR is MEASURED at the floor: a device near it wobbles between them. */
+/* FLOOR is MEASURED at the floor: a device near it wobbles between them;
+ * a ramp is the start cap growing. */
 static enum gov_why why_class(enum gov_why w)
 {
-	return w == WHY_FLOOR ? WHY_MEASURED : w;
+	return w == WHY_FLOOR ? WHY_MEASURED : w == WHY_RAMP ? WHY_UNMEASURED : w;
 }
 
 bool gov_decision_moved(const struct gov_decision *a, const struct gov_decision *b)

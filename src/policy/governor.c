@@ -330,15 +330,28 @@ static void measure(struct governor *g, struct gov_dev *d, const struct knobs_st
 		g->hooks.measured(g->hooks.ctx, d);
 }
 
-/* Not yet known, and held at a cap it may outrun: look again soon. Below
- * the ceiling, when it completes more than 1.5 caps per target (a device at
- * its own pace, which is measured at the busy pace, does not). At a fast
- * cap, whenever it moves more than half a cap per target: such a cap bites
- * only once the writer has filled 3/4 of it, and then throttles it at the
- * kernel's initial 100 MiB/s ratelimit until released. */
+/* What a device completes per second beyond one cap's worth, over its
+ * current window: under a strict cap at most a cap is dirty or in flight at
+ * once, so a burst into a slow device's buffer is at most a cap, and what
+ * comes beyond it is the device's own pace. 0 without a window yet. */
+static uint64_t beyond_cap_bps(const struct gov_dev *d)
+{
+	const struct bwmeter *m = &d->meter;
+	uint64_t bytes = m->win_sectors * 512, cap = d->dec.max_bytes;
+
+	if (!m->win_open || m->win_moves < 2 || !m->win_usec || bytes <= cap)
+		return 0;
+	return (bytes - cap) / m->win_usec * 1000000 + (bytes - cap) % m->win_usec * 1000000 / m->win_usec;
+}
+
+/* Not yet known, and held at a cap it outruns: look again soon. Below the
+ * ceiling, when it completes more than 1.5 caps per target beyond a cap's
+ * burst; at a fast cap, more than half a cap: such a cap bites only once
+ * the writer has filled 3/4 of it, and then throttles it at the kernel's
+ * initial 100 MiB/s ratelimit until released. */
 static bool ramping(const struct governor *g, const struct gov_dev *d)
 {
-	uint64_t moved = d->meter.interval_bps * g->cfg.target_ms / 1000, cap = d->dec.max_bytes;
+	uint64_t moved = beyond_cap_bps(d) * g->cfg.target_ms / 1000, cap = d->dec.max_bytes;
 
 	if (!d->decided || !d->dec.strict || d->meter.known)
 		return false;
@@ -347,26 +360,50 @@ static bool ramping(const struct governor *g, const struct gov_dev *d)
 	return moved > cap + cap / 2;
 }
 
-/* A glance: only /proc/vmstat, while nothing is being written (and no
- * global pair waits for its quiet time to end). */
-static bool glance_suffices(const struct governor *g, uint64_t now_usec)
+/* Between full polls, while a device is not yet known, a glance at
+ * /proc/vmstat alone: a full poll is due when its time comes, when a
+ * writer wakes an idle system (nr_dirtied moved), or when someone dirties
+ * at bulk pace (it may be for the unknown device, held at its start cap;
+ * a stick at its cap dirties at its own few MB/s). */
+static bool glance_suffices(const struct governor *g, uint64_t now_usec, bool bulk)
 {
-	return now_usec - g->last_full_usec < GOV_POLL_IDLE_USEC && g->pending_bytes < MIB &&
-	       !g->vm_cap &&
-	       g->vm.dirtied - g->dirtied_at_full < GOV_WATCH_BYTES;
+	if (now_usec >= g->next_full_usec || g->vm_cap || g->vm.dirtied < g->dirtied_at_full || bulk)
+		return false;
+	return g->busy_at_full || g->vm.dirtied - g->dirtied_at_full < GOV_WATCH_BYTES;
+}
+
+/* The next tick after a full poll that wants `delay`: glance sooner while a
+ * device is unknown, more often while data waits. */
+static uint64_t next_tick(struct governor *g, uint64_t now_usec, uint64_t delay)
+{
+	uint64_t glance = g->pending_bytes >= MIB ? GOV_GLANCE_BUSY_USEC : GOV_POLL_WATCH_USEC;
+
+	g->next_full_usec = now_usec + delay;
+	return g->unknown && glance < delay ? glance : delay;
 }
 
 uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 {
-	bool ramp = false, unknown = false;
+	bool ramp = false, unknown = false, moving = false, bulk;
+	uint64_t dirtied0 = g->vm.dirtied, tick0 = g->last_tick_usec;
+	bool ticked = g->ticked;
 
 	if (g->ops->vmstat(g->kctx, &g->vm) == 0)
 		g->pending_bytes = g->vm.dirty + g->vm.writeback;
-	if (!g->want_rescan && g->last_full_usec && g->vm.dirtied >= g->dirtied_at_full &&
-	    glance_suffices(g, now_usec))
-		return GOV_POLL_WATCH_USEC;
+	g->last_tick_usec = now_usec;
+	g->ticked = true;
+	/* someone dirties at bulk pace: if it is for a device not yet known,
+	 * which is moving, its start cap must not hold it for 100 ms */
+	bulk = ticked && now_usec > tick0 && g->vm.dirtied > dirtied0 &&
+	       (g->vm.dirtied - dirtied0) / (now_usec - tick0) >= GOV_BULK_BPS / 1000000;
+	if (!g->want_rescan && g->last_full_usec && g->unknown && glance_suffices(g, now_usec, bulk)) {
+		uint64_t left = g->next_full_usec - now_usec,
+			 glance = g->pending_bytes >= MIB ? GOV_GLANCE_BUSY_USEC : GOV_POLL_WATCH_USEC;
+		return left < glance ? left : glance;
+	}
 	g->last_full_usec = now_usec;
 	g->dirtied_at_full = g->vm.dirtied;
+	g->busy_at_full = g->pending_bytes >= MIB;
 	if (g->want_rescan)
 		rescan(g);
 	for (int i = 0; i < g->ndev; i++) {
@@ -385,6 +422,18 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 			measure(g, d, &st, now_usec);
 		in.bw_bps = d->meter.est_bps;
 		in.known = d->meter.known;
+		/* two polls in a row outrunning its cap beyond a burst: double
+		 * the start cap, up to the size from which a cap costs a fast
+		 * writer nothing */
+		if (!d->meter.known && ramping(g, d)) {
+			if (++d->ramp_polls >= 2 && d->dec.max_bytes < GOV_BOOST_MAX_BYTES) {
+				uint64_t b = 2 * d->dec.max_bytes;
+				d->boost_bytes = b < GOV_BOOST_MAX_BYTES ? b : GOV_BOOST_MAX_BYTES;
+			}
+		} else {
+			d->ramp_polls = 0;
+		}
+		in.start_bytes = d->meter.known ? 0 : d->boost_bytes;
 		/* the threshold matters to a fast device, and before 6.14 to a
 		 * slow one */
 		if ((g->features & KNOBS_BDI_BYTES) &&
@@ -395,6 +444,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		}
 		gov_decide(&g->cfg, &d->info, &in, &dec);
 		unknown |= !d->meter.known && dec.govern && dec.strict;
+		moving |= !d->meter.known && dec.govern && dec.strict && d->meter.interval_bps;
 		if (!(g->features & KNOBS_BDI_BYTES)) {
 			/* no per-device knobs: remember, and act globally below */
 			if (!d->decided || worth_applying(&d->dec, &dec)) {
@@ -430,11 +480,10 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		}
 		global_step(g, now_usec);
 	}
-	if (ramp)
-		return GOV_POLL_RAMP_USEC;
-	if (g->pending_bytes >= MIB)
-		return GOV_POLL_BUSY_USEC;
-	return unknown ? GOV_POLL_WATCH_USEC : GOV_POLL_IDLE_USEC;
+	g->unknown = unknown;
+	if (ramp || (bulk && moving))
+		return next_tick(g, now_usec, GOV_POLL_RAMP_USEC);
+	return next_tick(g, now_usec, g->pending_bytes >= MIB ? GOV_POLL_BUSY_USEC : GOV_POLL_IDLE_USEC);
 }
 
 int gov_restore(struct governor *g)

@@ -8,7 +8,7 @@
 
 const char *const scenario_names[] = {
 	"usb-iso", "usb-git-clone", "fsync-behind-slow", "tempfiles",
-	"streaming-fast", "32-vs-64", "mixed", "slc-cliff",
+	"streaming-fast", "32-vs-64", "mixed", "slc-cliff", "cold-unknown", "fast-beside-stick",
 };
 const int scenario_count = (int)(sizeof(scenario_names) / sizeof(scenario_names[0]));
 
@@ -25,6 +25,8 @@ static const char *const summaries[] = {
 	"usb-iso under a 32-bit kernel on the same machine (the article's observation)",
 	"a 2 GiB copy to a 5 MB/s stick and, from 5 s on, 2 GiB to the SSD with fsync",
 	"a stick writing 60 MB/s for its first GiB, then 8 MB/s: a 2 GiB copy, then sync",
+	"40 MiB to a 2 MB/s device of no known kind (an SD card in a built-in reader), then sync",
+	"4 KiB + fdatasync every 10 ms on an NVMe while 200 MiB drain to a stick, then 2 GiB to the NVMe",
 };
 
 #define MB 1000000ULL
@@ -53,6 +55,17 @@ static struct sim_dev_cfg nvme(uint64_t bps)
 	struct sim_dev_cfg d = {
 		.name = "nvme0n1", .model = "WD Black SN850X", .serial = "23123K800123",
 		.bus = BUS_NVME, .fast_bps = bps, .slow_bps = bps, .queue_bytes = 128 * MIB,
+	};
+	return d;
+}
+
+/* A device whose facts say nothing: not USB, not removable, not
+ * rotational (an SD card in a built-in reader, a virtio or network disk). */
+static struct sim_dev_cfg unknown_kind(uint64_t bps)
+{
+	struct sim_dev_cfg d = {
+		.name = "mmcblk0", .model = "SD card", .serial = "0x1234abcd",
+		.bus = BUS_VIRTUAL, .fast_bps = bps, .slow_bps = bps, .queue_bytes = 4 * MIB,
 	};
 	return d;
 }
@@ -152,6 +165,29 @@ int scenario_build(const char *name, const struct sim_params *p, struct scenario
 		f.start_usec = 5000000;
 		f.end = END_FSYNC;
 		add_task(sc, f, ROLE_FAST);
+		break;
+	}
+	case 8: /* cold-unknown */
+		sc->dev[0] = unknown_kind(or_default(p->speed_bps, 2 * MB));
+		sc->dev[1] = ssd(500 * MB);
+		sc->ndev = 2;
+		add_task(sc, copy_task(0, or_default(p->size_bytes, 40 * MIB), 0, 1000 * MB), ROLE_MAIN);
+		break;
+	case 9: { /* fast-beside-stick */
+		struct sim_task_cfg light = {
+			.kind = TASK_FSYNC_LOOP, .dev = 1, .file_bytes = 4096,
+			.period_usec = 10000, .background = true,
+		};
+		struct sim_task_cfg bulk = copy_task(1, 2 * GIB, 0, 4000 * MB);
+		sc->dev[0] = stick(or_default(p->speed_bps, 5 * MB));
+		sc->dev[1] = nvme(2000 * MB);
+		sc->ndev = 2;
+		add_task(sc, copy_task(0, or_default(p->size_bytes, 200 * MIB), 0, 1000 * MB), ROLE_MAIN);
+		add_task(sc, light, ROLE_OTHER);
+		/* the NVMe in bulk once the stick has drained for a while */
+		bulk.start_usec = 20000000;
+		bulk.end = END_FSYNC;
+		add_task(sc, bulk, ROLE_FAST);
 		break;
 	}
 	case 7: { /* slc-cliff */

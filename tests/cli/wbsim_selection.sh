@@ -1,6 +1,6 @@
 #!/bin/sh
-# Which runs are made: `table` is every scenario under every policy (8 x 10
-# = 80 rows, each pair once, in `wbsim list` order); `run S --policy A
+# Which runs are made: `table` is every scenario under every policy (10 x 10
+# = 100 rows, each pair once, in `wbsim list` order); `run S --policy A
 # --policy B` is exactly S/A then S/B.
 set -eu
 . "$(dirname "$0")/../lib/cli.sh"
@@ -11,7 +11,7 @@ awk '/^scenarios:/ { s = 1; next } /^policies:/ { s = 0; next } s && NF { print 
 awk '/^policies:/ { p = 1; next } p && NF { print $1 }' "$tmp/list" >"$tmp/policies"
 ns=$(awk 'END { print NR }' "$tmp/scenarios")
 np=$(awk 'END { print NR }' "$tmp/policies")
-[ "$ns" -eq 8 ] || fail "wbsim list shows $ns scenarios, want 8"
+[ "$ns" -eq 10 ] || fail "wbsim list shows $ns scenarios, want 10"
 [ "$np" -eq 10 ] || fail "wbsim list shows $np policies, want 10"
 for s in usb-iso usb-git-clone fsync-behind-slow tempfiles streaming-fast 32-vs-64 mixed slc-cliff; do
 	grep -qx -e "$s" "$tmp/scenarios" || fail "wbsim list does not show scenario $s"
@@ -20,10 +20,10 @@ for p in linux-64 linux-32 bytes cap-1g per-file time-1 time-3 writethrough udev
 	grep -qx -e "$p" "$tmp/policies" || fail "wbsim list does not show policy $p"
 done
 
-# table: 80 data rows, exactly every scenario x policy pair, in list order
+# table: 100 data rows, exactly every scenario x policy pair, in list order
 ok table.csv table --format csv
 rows=$(awk 'NR > 1' "$tmp/table.csv" | awk 'END { print NR }')
-[ "$rows" -eq 80 ] || fail "wbsim table --format csv has $rows data rows, want 80 (8 scenarios x 10 policies)"
+[ "$rows" -eq 100 ] || fail "wbsim table --format csv has $rows data rows, want 100 (10 scenarios x 10 policies)"
 while read -r s; do
 	while read -r p; do
 		echo "$s,$p"

@@ -679,8 +679,9 @@ static void test_governor_follows_measurement(void **state)
 	assert_in_range(f.bdi[0].val[BDI_MAX_BYTES], 5 * MB - 50000, 5 * MB + 50000);
 	assert_int_equal(f.bdi[0].val[BDI_STRICT_LIMIT], 1);
 	assert_true(gov_find(&G, "8:16")->meter.known);
-	assert_int_equal(gov_tick(&G, t), GOV_POLL_BUSY_USEC);
-	/* clean, and the NVMe still unknown: glances */
+	/* data waits and the NVMe is still unknown: glances every 20 ms */
+	assert_int_equal(gov_tick(&G, t), GOV_GLANCE_BUSY_USEC);
+	/* clean: glances every 100 ms */
 	f.dirty = 0;
 	f.bdi[0].st.inflight = 0;
 	assert_int_equal(gov_tick(&G, t + 100000), GOV_POLL_WATCH_USEC);
@@ -826,13 +827,14 @@ static void test_governor_cold_fast_device(void **state)
 	/* a writer starts: 40 MB completed since the last full poll, 200 ms
 	 * ago: at least 200 MB/s, at once */
 	f.dirtied += 48 * MIB;
+	f.dirty = 100 * MIB;
 	nvme->st.sectors_written += 40 * MB / 512;
 	nvme->st.writes += 40;
 	delay = gov_tick(&G, t += 100000);
 	assert_int_equal(gov_find(&G, "259:0")->meter.est_bps, 200 * MB);
 	assert_int_equal(gov_find(&G, "259:0")->dec.max_bytes, 200 * MB);
-	/* a 200 MB cap costs a fast writer nothing: the busy pace */
-	assert_int_equal(delay, GOV_POLL_BUSY_USEC);
+	/* dirtying at bulk pace while it is unknown: the ramp pace */
+	assert_int_equal(delay, GOV_POLL_RAMP_USEC);
 	/* 400 MB/s; 3.2 GB of global threshold drain within 10 s at that: no cap */
 	for (int i = 0; i < 3; i++) {
 		f.dirtied += 40 * MB;
@@ -844,37 +846,58 @@ static void test_governor_cold_fast_device(void **state)
 	assert_int_equal(gov_find(&G, "259:0")->dec.why, WHY_DRAINS_FAST);
 	assert_int_equal(nvme->val[BDI_STRICT_LIMIT], 0);
 	assert_int_equal(nvme->val[BDI_MAX_RATIO_FINE], RATIO_FULL);
-	assert_int_equal(delay, GOV_POLL_BUSY_USEC);
+	/* data waits, the stick is still unknown, but idle: glances */
+	assert_int_equal(delay, GOV_GLANCE_BUSY_USEC);
 }
 
 /* A device held at the start cap while it completes far more: polled every
- * 10 ms until measured. */
+ * 10 ms, its start cap doubled while it outruns it beyond a cap's burst (up
+ * to 64 MiB), until a window measures it. A slow device whose buffer
+ * swallowed one cap at once is not boosted. */
 static void test_governor_ramp_polls(void **state)
 {
 	struct fake f;
 	uint64_t t = 0;
-	struct fake_bdi *nvme;
+	struct fake_bdi *nvme, *usb;
+	uint64_t caps[8];
+	int n = 0;
 
 	(void)state;
 	fake_init(&f);
-	f.bdi_dirty[1] = -1; /* no debugfs: windows only */
+	f.bdi_dirty[0] = f.bdi_dirty[1] = -1; /* no debugfs: windows only */
 	nvme = &f.bdi[1];
+	usb = &f.bdi[0];
 	f.dirty = 8 * MIB;
 	gov_setup(&G, &f);
 	gov_tick(&G, t);
+	/* a writer dirties 300 MB/s: bulk pace while a device is unknown */
+	f.dirtied += 30 * MB;
 	nvme->st.sectors_written += 30 * MB / 512;
 	nvme->st.writes += 1;
-	assert_int_equal(gov_tick(&G, t += 100000), GOV_POLL_RAMP_USEC); /* 300 MB/s vs 4 MiB */
-	/* a window needs more than a device buffer (32 MiB): 12 polls */
+	/* and the stick's buffer swallows its whole 4 MiB cap at once */
+	usb->st.sectors_written += 4 * MIB / 512;
+	usb->st.writes += 8;
+	assert_int_equal(gov_tick(&G, t += 100000), GOV_POLL_RAMP_USEC);
 	for (int i = 0; i < 12; i++) {
-		assert_int_equal(gov_find(&G, "259:0")->meter.source, BW_NONE);
+		f.dirtied += 3 * MB;
 		nvme->st.sectors_written += 3 * MB / 512;
 		nvme->st.writes += 4;
-		assert_int_equal(gov_tick(&G, t += 10000), i < 11 ? GOV_POLL_RAMP_USEC : GOV_POLL_BUSY_USEC);
+		usb->st.sectors_written += 50000 / 512; /* then 5 MB/s */
+		usb->st.writes += 1;
+		gov_tick(&G, t += 10000);
+		if (gov_find(&G, "259:0")->dec.why == WHY_RAMP &&
+		    (!n || caps[n - 1] != gov_find(&G, "259:0")->dec.max_bytes) && n < 8)
+			caps[n++] = gov_find(&G, "259:0")->dec.max_bytes;
 	}
+	/* doubled: 8, 16, 32, 64 MiB, no further */
+	assert_true(n >= 3);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(caps[i], (8 * MIB) << i);
+	assert_int_equal(gov_find(&G, "8:16")->dec.max_bytes, 4 * MIB);
+	assert_int_equal(gov_find(&G, "8:16")->dec.why, WHY_UNMEASURED);
+	/* a window of 32 MiB: a lower bound; past the ceiling, 2 s of it */
 	assert_int_equal(gov_find(&G, "259:0")->meter.source, BW_LOWER_BOUND);
 	assert_in_range(gov_find(&G, "259:0")->meter.est_bps, 300 * MB - 100000, 300 * MB);
-	/* past the ceiling: fast_target (2 s) of it */
 	assert_int_equal(gov_find(&G, "259:0")->dec.why, WHY_FAST);
 	assert_in_range(gov_find(&G, "259:0")->dec.max_bytes, 600 * MB - 200000, 600 * MB);
 }
