@@ -42,6 +42,7 @@ static void open_window(struct bwmeter *m)
 	m->win_backlog = true;
 	m->win_usec = m->win_sectors = m->win_ios = 0;
 	m->win_moves = 0;
+	m->win_max_step = 0;
 	m->win_idle_usec = 0;
 }
 
@@ -71,6 +72,28 @@ static bool judge(struct bwmeter *m, uint64_t bps, bool backlog)
 	m->source = BW_MEASURED;
 	m->low_bps = 0;
 	return true;
+}
+
+/* Is the open window worth a figure? Short ones must hold more than a
+ * device buffer swallows in a burst. With a backlog all along, 256 KiB or
+ * more completed a second or more after the window's start is the device's
+ * own pace, even in one completion (at 0.5 MB/s a loop's 2 MiB bios
+ * complete every 4 s, and a start cap must come down fast); a few 10 KiB
+ * journal blocks are not. Without, the window is a lower bound, and the
+ * request in service at its start may have begun long before: its largest
+ * step must be at most a quarter of it. */
+static bool window_done(const struct bwmeter *m)
+{
+	uint64_t bytes = m->win_sectors * 512;
+
+	if (m->win_sectors >= WIN_MAX_SECTORS)
+		return true;
+	if (!(m->win_ios >= BWMETER_WIN_IOS && bytes >= BWMETER_WIN_BYTES) &&
+	    m->win_usec < BWMETER_WIN_MIN_USEC)
+		return false;
+	if (m->win_backlog)
+		return bytes >= BWMETER_STEP_BYTES;
+	return m->win_moves >= BWMETER_WIN_MOVES && m->win_sectors >= 4 * m->win_max_step;
 }
 
 bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
@@ -110,7 +133,15 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 	else
 		backlog = p->inflight > 0 && s->inflight > 0 && dticks * 1000 * 10 >= dt * 9;
 
-	if (m->win_open && moved && m->last_moved && m->win_usec &&
+	if (p->have_wb && !p->wb_bytes && !p->inflight && (moved || (s->have_wb && s->wb_bytes))) {
+		/* busy again after a poll at which the kernel said nothing was
+		 * queued: that poll is the one true start of what comes, even
+		 * if the first completion is a journal block finishing while a
+		 * big bio is still being served; and the device has had work
+		 * since it came (at most this interval's idle start is lost) */
+		open_window(m);
+		backlog = s->have_wb && s->wb_bytes > 0;
+	} else if (m->win_open && moved && m->last_moved && m->win_usec &&
 	    m->interval_bps / 4 > rate(m->win_sectors * 512, m->win_usec)) {
 		/* four times the window's pace: a bulk write after light use.
 		 * Start over at the last poll (sectors moved there too), or the
@@ -122,6 +153,8 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		m->win_sectors += ds;
 		m->win_ios += dios;
 		m->win_moves += moved;
+		if (ds > m->win_max_step)
+			m->win_max_step = ds;
 		m->win_backlog = m->win_backlog && backlog;
 		if (!moved && !backlog) {
 			/* idle: a window over long idle time measures nothing */
@@ -132,9 +165,7 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 			m->win_idle_usec = 0;
 		}
 	}
-	if (moved && m->win_open && m->win_moves >= BWMETER_WIN_MOVES &&
-	    ((m->win_ios >= BWMETER_WIN_IOS && m->win_sectors * 512 >= BWMETER_WIN_BYTES) ||
-	     m->win_usec >= BWMETER_WIN_MIN_USEC || m->win_sectors >= WIN_MAX_SECTORS)) {
+	if (moved && m->win_open && window_done(m)) {
 		uint64_t bps = rate(m->win_sectors * 512, m->win_usec);
 		changed = judge(m, bps, m->win_backlog);
 		m->win_open = false;

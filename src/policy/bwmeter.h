@@ -58,6 +58,7 @@ struct bwmeter {
 	uint64_t win_sectors;
 	uint64_t win_ios;
 	unsigned win_moves;   /* intervals in which sectors moved */
+	uint64_t win_max_step; /* the most sectors one interval moved */
 	uint64_t win_idle_usec; /* nothing moved nor queued since */
 	bool last_moved;      /* sectors moved in the last interval */
 	/* the estimate */
@@ -92,6 +93,7 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s);
 #define BWMETER_WIN_BYTES (32ULL << 20)
 #define BWMETER_WIN_MIN_USEC 1000000ULL
 #define BWMETER_WIN_MOVES 2
+#define BWMETER_STEP_BYTES (256ULL << 10)
 /* This long with nothing moving and no backlog seen: the window ends.
  * Long, because a stacked device's stat may show nothing for seconds
  * between two completions of big bios. */
