@@ -8,6 +8,8 @@
 /* bytes per second, without overflow for any window shorter than months */
 static uint64_t rate(uint64_t bytes, uint64_t usec)
 {
+	if (!usec)
+		return 0;
 	return bytes / usec * 1000000 + bytes % usec * 1000000 / usec;
 }
 
@@ -23,7 +25,7 @@ void bwmeter_seed(struct bwmeter *m, uint64_t bps)
 	m->est_bps = bps;
 	m->source = BW_REMEMBERED;
 	m->known = true;
-	m->low_bps = 0;
+	m->nhist = 0;
 }
 
 /* Forget the counters (a new device, a counter that went back or jumped):
@@ -46,32 +48,52 @@ static void open_window(struct bwmeter *m)
 	m->win_idle_usec = 0;
 }
 
-/* A closed window of `bps`: rise on anything faster; fall, to the latest,
- * only on a second backlog window in a row that is slower (the first after
- * a drop still holds some of the faster time). */
+static uint64_t median(const uint64_t *v, unsigned n)
+{
+	uint64_t a = v[0], b = v[1], c = v[2];
+
+	if (n == 1)
+		return a;
+	if (n == 2)
+		return a / 2 + b / 2;
+	if (a > b) { uint64_t t = a; a = b; b = t; }
+	if (b > c) b = c;
+	return a > b ? a : b;
+}
+
+/* A closed window of `bps`. Without a backlog it is a lower bound: the
+ * estimate rises to it, never falls. With one it is the device's pace, but
+ * a loop behind blk-throttle completes in bursts of several bios (at 4 MB/s,
+ * 1-3 MiB every 0.2-0.8 s), so one window is off by up to half: the
+ * estimate is the median of the last three, except after a change of more
+ * than three times (an SLC cache running out: 40 -> 4 MB/s), taken at once. */
 static bool judge(struct bwmeter *m, uint64_t bps, bool backlog)
 {
+	uint64_t old = m->est_bps;
+
 	m->last_bps = bps;
 	m->last_backlog = backlog;
 	m->nmeasure++;
-	if (backlog)
-		m->known = true;
-	if (bps > m->est_bps) {
+	if (!backlog) {
+		if (bps <= m->est_bps)
+			return false; /* slower, but it may just not have been asked for more */
 		m->est_bps = bps;
-		m->source = backlog ? BW_MEASURED : BW_LOWER_BOUND;
-		m->low_bps = 0;
+		m->source = BW_LOWER_BOUND;
+		m->nhist = 0;
 		return true;
 	}
-	if (!backlog)
-		return false; /* slower, but it may just not have been asked for more */
-	if (!m->low_bps) {
-		m->low_bps = bps;
-		return false;
+	m->known = true;
+	if (!m->est_bps || bps > 3 * m->est_bps || bps < m->est_bps / 3) {
+		m->nhist = 0;
+	} else if (m->nhist == 3) {
+		m->hist[0] = m->hist[1];
+		m->hist[1] = m->hist[2];
+		m->nhist = 2;
 	}
-	m->est_bps = bps;
+	m->hist[m->nhist++] = bps;
+	m->est_bps = median(m->hist, m->nhist);
 	m->source = BW_MEASURED;
-	m->low_bps = 0;
-	return true;
+	return m->est_bps != old;
 }
 
 /* Is the open window worth a figure? Short ones must hold more than a
@@ -133,19 +155,22 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 	else
 		backlog = p->inflight > 0 && s->inflight > 0 && dticks * 1000 * 10 >= dt * 9;
 
-	if (p->have_wb && !p->wb_bytes && !p->inflight && (moved || (s->have_wb && s->wb_bytes))) {
+	if (p->have_wb && !p->wb_bytes && !p->inflight && (moved || (s->have_wb && s->wb_bytes)) &&
+	    (!m->win_open || m->win_sectors * 512 < BWMETER_STEP_BYTES)) {
 		/* busy again after a poll at which the kernel said nothing was
-		 * queued: that poll is the one true start of what comes, even
-		 * if the first completion is a journal block finishing while a
-		 * big bio is still being served; and the device has had work
-		 * since it came (at most this interval's idle start is lost) */
+		 * queued, with no window of weight open: that poll is the one
+		 * true start of what comes, even if the first completion is a
+		 * journal block finishing while a big bio is still being served;
+		 * and the device has had work since it came (at most this
+		 * interval's idle start is lost) */
 		open_window(m);
 		backlog = s->have_wb && s->wb_bytes > 0;
 	} else if (m->win_open && moved && m->last_moved && m->win_usec &&
-	    m->interval_bps / 4 > rate(m->win_sectors * 512, m->win_usec)) {
-		/* four times the window's pace: a bulk write after light use.
-		 * Start over at the last poll (sectors moved there too), or the
-		 * light part would hide what the device does now */
+		   ds * 512 >= BWMETER_WIN_BYTES &&
+		   m->interval_bps / 4 > rate(m->win_sectors * 512, m->win_usec)) {
+		/* a bulk write after light use: 32 MiB in one poll at four times
+		 * the window's pace. Start over at the last poll (sectors moved
+		 * there too), or the light part would hide what the device does */
 		open_window(m);
 	}
 	if (m->win_open) {

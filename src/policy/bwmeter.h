@@ -6,12 +6,11 @@
  * What a measurement is worth depends on whether the device was the
  * bottleneck. Bytes completed per second of wall clock are always a lower
  * bound of what the device can do; they are its speed only while it had
- * work queued the whole time. So the estimate rises on any window that
- * shows more, and falls only on two windows in a row in which the device
- * had a backlog of its own and still did less, to the later of them: a fast
- * disk written lightly
- * (4 KiB + fdatasync) keeps its figure, a stick whose cache runs out loses
- * it.
+ * work queued the whole time. So a window without a backlog can only raise
+ * the estimate, and only windows in which the device had a backlog of its
+ * own lower it (the median of the last three, or at once after a change of
+ * more than three times): a fast disk written lightly (4 KiB + fdatasync)
+ * keeps its figure, a stick whose cache runs out loses it.
  *
  * A backlog of its own, per device: with debugfs, the bdi's own pages under
  * writeback (a throttled loop device holds its queue before the disk counts
@@ -65,7 +64,8 @@ struct bwmeter {
 	uint64_t est_bps;     /* 0 = not measured */
 	enum bw_source source;
 	bool known;           /* est rests on a backlog window or memory */
-	uint64_t low_bps;     /* a backlog window below est, waiting for a second */
+	uint64_t hist[3];     /* the last backlog windows, for a median */
+	unsigned nhist;
 	/* for logs and explain */
 	uint64_t last_bps;    /* the latest window's rate */
 	bool last_backlog;

@@ -326,8 +326,12 @@ static void measure(struct governor *g, struct gov_dev *d, const struct knobs_st
 			d->have_counters = false;
 	}
 	s.wb_bytes = d->wb_bytes;
-	if (bwmeter_sample(&d->meter, &s) && g->hooks.measured)
-		g->hooks.measured(g->hooks.ctx, d);
+	{
+		unsigned n = d->meter.nmeasure;
+		bwmeter_sample(&d->meter, &s);
+		if (d->meter.nmeasure != n && g->hooks.measured)
+			g->hooks.measured(g->hooks.ctx, d);
+	}
 }
 
 /* What a device completes per second beyond one cap's worth, over its

@@ -78,7 +78,8 @@ struct gov_hooks {
 	void (*gone)(void *ctx, const struct gov_dev *d);
 	/* A new bdi: a bandwidth remembered for this device (0: none). */
 	uint64_t (*recall)(void *ctx, const struct knobs_dev *info);
-	/* Its estimate changed; `d->meter` says how and from what. */
+	/* A measurement window closed (d->meter.last_bps, .last_backlog); the
+	 * estimate may have moved. */
 	void (*measured)(void *ctx, const struct gov_dev *d);
 	/* Linux < 6.2: before the global pair is first changed, persist the six
 	 * vm.dirty_* values found (non-zero: leave them alone); after they are
