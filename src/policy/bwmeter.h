@@ -58,6 +58,7 @@ struct bwmeter {
 	uint64_t win_ios;
 	unsigned win_moves;   /* intervals in which sectors moved */
 	uint64_t win_max_step; /* the most sectors one interval moved */
+	uint64_t win_min_queued; /* the least writeback queued at a poll */
 	uint64_t win_idle_usec; /* nothing moved nor queued since */
 	bool last_moved;      /* sectors moved in the last interval */
 	/* the estimate */
@@ -94,6 +95,8 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s);
 #define BWMETER_WIN_MIN_USEC 1000000ULL
 #define BWMETER_WIN_MOVES 2
 #define BWMETER_STEP_BYTES (256ULL << 10)
+/* A backlog: at least this much time's work queued at the device's pace. */
+#define BWMETER_QUEUE_USEC 500000ULL
 /* This long with nothing moving and no backlog seen: the window ends.
  * Long, because a stacked device's stat may show nothing for seconds
  * between two completions of big bios. */

@@ -321,6 +321,34 @@ static void test_meter_slow_big_bios(void **state)
 	assert_in_range(m.est_bps, MB / 2 - MB / 20, MB / 2 + MB / 20);
 }
 
+/* A fast disk fed 4 MB/s (a loop's backing file): always 300 KiB in
+ * flight, never half a second of work. Not a backlog: known as 2 GB/s, it
+ * stays so; unknown, it gets only a lower bound. */
+static void test_meter_fed_slowly(void **state)
+{
+	struct bwmeter m;
+	struct bw_sample s = { .have_wb = true, .wb_bytes = 300 * KIB };
+
+	(void)state;
+	for (int known = 0; known < 2; known++) {
+		bwmeter_init(&m);
+		if (known)
+			bwmeter_seed(&m, 2000 * MB);
+		for (int i = 1; i <= 100; i++) {
+			s.now_usec = (uint64_t)i * 100000;
+			s.sectors += 4 * MB / 10 / 512;
+			s.ios += 3;
+			bwmeter_sample(&m, &s);
+		}
+		assert_true(m.nmeasure >= 3);
+		assert_false(m.last_backlog);
+		if (known)
+			assert_int_equal(m.est_bps, 2000 * MB);
+		else
+			assert_int_equal(m.source, BW_LOWER_BOUND);
+	}
+}
+
 /* A fast disk written lightly (4 KiB + fdatasync every 10 ms, no backlog):
  * its estimate stands; unmeasured, it gets only a lower bound. */
 static void test_meter_light_use(void **state)
@@ -1023,6 +1051,7 @@ int main(void)
 		cmocka_unit_test(test_meter_backlog),
 		cmocka_unit_test(test_meter_big_bios),
 		cmocka_unit_test(test_meter_slow_big_bios),
+		cmocka_unit_test(test_meter_fed_slowly),
 		cmocka_unit_test(test_meter_light_use),
 		cmocka_unit_test(test_meter_speed_change),
 		cmocka_unit_test(test_meter_out_of_idle),
