@@ -18,13 +18,13 @@
  * 10 ms until measured: each 10 ms at 4 MiB costs a 1 GB/s writer about
  * 6 ms. While data waits (a speed changes, an SLC cache runs out) every
  * 100 ms; when the system is clean every second, or, while a device has
- * never been measured, a glance at /proc/vmstat every 100 ms (21 us) that
+ * never been measured, a glance at /proc/vmstat every 50 ms (21 us) that
  * turns into a full poll as soon as anything is being dirtied: under a
  * small cap a fast device drains at once, so Dirty + Writeback stay small
  * while its writer is throttled; nr_dirtied grows. */
 #define GOV_POLL_RAMP_USEC 10000ULL
 #define GOV_POLL_BUSY_USEC 100000ULL
-#define GOV_POLL_WATCH_USEC 100000ULL
+#define GOV_POLL_WATCH_USEC 50000ULL
 /* While data waits and a device is unknown, glances come every 20 ms
  * (21 us each): a bulk writer to it is seen within 20 ms. */
 #define GOV_GLANCE_BUSY_USEC 20000ULL
