@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/knobs_sim.h"
 #include "lab/lab.h"
@@ -9,14 +10,44 @@
 struct gov_ctl {
 	struct governor gov;
 	uint64_t next_usec;
+	struct sim_kernel *s;
+	bool no_memory;
 };
 
 static void trace_decision(void *ctx, const struct gov_dev *d)
 {
+	struct gov_ctl *c = ctx;
+
 	fprintf(stderr, "%.3f gov %s: bw %llu B/s -> strict %d max_bytes %llu (%s) err %d\n",
-		(double)sim_now_usec(ctx) / 1e6, d->info.disk,
+		(double)sim_now_usec(c->s) / 1e6, d->info.disk,
 		(unsigned long long)d->meter.est_bps, d->dec.strict,
 		(unsigned long long)d->dec.max_bytes, gov_why_text[d->dec.why], d->err);
+}
+
+static void trace_window(void *ctx, const struct gov_dev *d)
+{
+	struct gov_ctl *c = ctx;
+
+	fprintf(stderr, "%.3f win %s: %llu B/s (%s backlog) -> est %llu\n",
+		(double)sim_now_usec(c->s) / 1e6, d->info.disk, (unsigned long long)d->meter.last_bps,
+		d->meter.last_backlog ? "with" : "without", (unsigned long long)d->meter.est_bps);
+}
+
+/* Device memory in the simulator: the machine's own disks are known (as
+ * after their first day under wbgovd), unless memory=off. */
+static uint64_t recall(void *ctx, const struct knobs_dev *info)
+{
+	struct gov_ctl *c = ctx;
+	char name[32];
+
+	if (c->no_memory)
+		return 0;
+	for (int d = 0; d < sim_ndev(c->s); d++) {
+		knobs_sim_bdi_name(c->s, d, name, sizeof(name));
+		if (!strcmp(name, info->bdi) && sim_dev_cfg(c->s, d)->known)
+			return sim_dev_cfg(c->s, d)->fast_bps;
+	}
+	return 0;
 }
 
 static int ctl_attach(void *ctx, struct sim_kernel *s, const struct sim_params *p)
@@ -31,8 +62,14 @@ static int ctl_attach(void *ctx, struct sim_kernel *s, const struct sim_params *
 		cfg.floor_bytes = p->floor_bytes;
 	if (p->ceiling_bytes)
 		cfg.ceiling_bytes = p->ceiling_bytes;
-	struct gov_hooks h = { .ctx = s, .decided = trace_decision };
-	gov_init(&c->gov, &cfg, &knobs_sim_ops, s, getenv("WBSIM_TRACE") ? &h : NULL);
+	struct gov_hooks h = { .ctx = c, .recall = recall };
+	if (getenv("WBSIM_TRACE")) {
+		h.decided = trace_decision;
+		h.measured = trace_window;
+	}
+	c->s = s;
+	c->no_memory = p->no_memory;
+	gov_init(&c->gov, &cfg, &knobs_sim_ops, s, &h);
 	c->next_usec = 0;
 	return 0;
 }

@@ -433,7 +433,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		 * 64 MiB in one step instead of four pairs of polls) */
 		if (!d->meter.known && ramping(g, d)) {
 			uint64_t cap = d->dec.max_bytes, over = beyond_cap_bps(d) * g->cfg.target_ms / 1000;
-			uint64_t b = over >= 4 * cap ? over : ++d->ramp_polls >= 2 ? 2 * cap : 0;
+			uint64_t b = over >= 4 * cap ? 4 * cap : ++d->ramp_polls >= 2 ? 2 * cap : 0;
 			if (b > cap && cap < GOV_BOOST_MAX_BYTES) {
 				d->boost_bytes = b < GOV_BOOST_MAX_BYTES ? b : GOV_BOOST_MAX_BYTES;
 				d->ramp_polls = 0;

@@ -34,6 +34,8 @@ struct sim_dev_cfg {
 	uint64_t fast_bytes; /* burst size (an SLC cache); 0 = constant rate */
 	uint64_t slow_bps;   /* bytes/s after the burst */
 	uint64_t queue_bytes; /* what the block layer holds in flight */
+	bool known;          /* wbgovd measured it before (device memory): the
+				machine's own disks, seen every day */
 };
 
 /* Changes to the kernel that the seeds' proposals make. */

@@ -13,7 +13,7 @@ const char *const scenario_names[] = {
 const int scenario_count = (int)(sizeof(scenario_names) / sizeof(scenario_names[0]));
 
 const char *const param_names[] = {
-	"mem", "speed", "size", "target", "hz", "bits", "floor", "ceiling", NULL,
+	"mem", "speed", "size", "target", "hz", "bits", "floor", "ceiling", "memory", NULL,
 };
 
 static const char *const summaries[] = {
@@ -46,6 +46,7 @@ static struct sim_dev_cfg ssd(uint64_t bps)
 	struct sim_dev_cfg d = {
 		.name = "sda", .model = "Samsung SSD 870 EVO", .serial = "S6PNNS0T512345",
 		.bus = BUS_SATA, .fast_bps = bps, .slow_bps = bps, .queue_bytes = 64 * MIB,
+		.known = true,
 	};
 	return d;
 }
@@ -55,6 +56,7 @@ static struct sim_dev_cfg nvme(uint64_t bps)
 	struct sim_dev_cfg d = {
 		.name = "nvme0n1", .model = "WD Black SN850X", .serial = "23123K800123",
 		.bus = BUS_NVME, .fast_bps = bps, .slow_bps = bps, .queue_bytes = 128 * MIB,
+		.known = true,
 	};
 	return d;
 }
@@ -181,6 +183,7 @@ int scenario_build(const char *name, const struct sim_params *p, struct scenario
 		struct sim_task_cfg bulk = copy_task(1, 2 * GIB, 0, 4000 * MB);
 		sc->dev[0] = stick(or_default(p->speed_bps, 5 * MB));
 		sc->dev[1] = nvme(2000 * MB);
+		sc->dev[1].known = false; /* what the scenario is about */
 		sc->ndev = 2;
 		add_task(sc, copy_task(0, or_default(p->size_bytes, 200 * MIB), 0, 1000 * MB), ROLE_MAIN);
 		add_task(sc, light, ROLE_OTHER);
@@ -256,6 +259,10 @@ int sim_param_set(struct sim_params *p, const char *kv)
 		if (parse_size(val, &v) || v < PAGE_SIZE)
 			return -EINVAL;
 		p->ceiling_bytes = v;
+	} else if (KEY("memory")) {
+		if (strcmp(val, "on") && strcmp(val, "off"))
+			return -EINVAL;
+		p->no_memory = !strcmp(val, "off");
 	} else {
 		return -ENOENT;
 	}

@@ -17,6 +17,7 @@ struct sim_params {
 	unsigned bits;           /* 32 or 64 */
 	uint64_t floor_bytes;    /* wbgov floor */
 	uint64_t ceiling_bytes;  /* wbgov ceiling */
+	bool no_memory;          /* wbgov: every device cold, the machine's own too */
 };
 
 struct scenario {
