@@ -104,11 +104,11 @@ static void human(char *buf, size_t len, uint64_t b)
 /* Dirty + writeback of one bdi, where the kernel tells (debugfs). */
 static int bdi_pending(const char *bdi, uint64_t *ret)
 {
-	uint64_t dirty, wb;
-	int r = knobs_real_ops.bdi_counters(&real, bdi, &dirty, &wb);
+	struct knobs_bdi_counters c;
+	int r = knobs_real_ops.bdi_counters(&real, bdi, &c);
 
 	if (!r)
-		*ret = dirty + wb;
+		*ret = c.dirty + c.writeback;
 	return r;
 }
 

@@ -218,27 +218,32 @@ static void hook_measured(void *ctx, const struct gov_dev *d)
 	else if (m->source == BW_LOWER_BOUND &&
 		 m->est_bps * dm->gov.cfg.target_ms / 1000 > dm->gov.cfg.ceiling_bytes)
 		memory_put(&dm->memory, d->info.id, m->est_bps, 'f', (uint64_t)time(NULL));
+	else if (m->source == BW_LOWER_BOUND && !m->known &&
+		 m->est_bps * dm->gov.cfg.target_ms / 1000 > dm->gov.cfg.initial_bytes)
+		/* more than its start cap allows: next time it starts there */
+		memory_put(&dm->memory, d->info.id, m->est_bps, 'l', (uint64_t)time(NULL));
 }
 
 /* A new device: its figure from device memory, if any. */
-static uint64_t hook_recall(void *ctx, const struct knobs_dev *info)
+static uint64_t hook_recall(void *ctx, const struct knobs_dev *info, bool *ret_known)
 {
 	struct daemon *dm = ctx;
 	uint64_t when = 0, bps;
-	char date[32] = "?";
+	char date[32] = "?", source = 'm';
 	time_t t;
 	struct tm tm;
 
 	if (!dm->memory_path[0] || !info->id[0])
 		return 0;
-	bps = memory_get(&dm->memory, info->id, &when);
+	bps = memory_get(&dm->memory, info->id, &when, &source);
 	if (!bps)
 		return 0;
+	*ret_known = source != 'l';
 	t = (time_t)when;
 	if (localtime_r(&t, &tm))
 		strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
-	log_info("%s (%s): remembered %.1f MB/s, measured %s (%s)", info->disk, info->bdi,
-		 (double)bps / 1e6, date, info->id);
+	log_info("%s (%s): remembered %s%.1f MB/s, measured %s (%s)", info->disk, info->bdi,
+		 source == 'l' ? "at least " : "", (double)bps / 1e6, date, info->id);
 	return bps;
 }
 

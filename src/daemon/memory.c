@@ -28,7 +28,7 @@ static int parse_line(const char *line, struct memory_entry *e)
 	    line[n])
 		return -EINVAL;
 	if (parse_u64(bps, &e->bps) || !e->bps || parse_u64(when, &e->when) ||
-	    strlen(src) != 1 || (src[0] != 'm' && src[0] != 'f') || !id_ok(id))
+	    strlen(src) != 1 || !strchr("mfl", src[0]) || !id_ok(id))
 		return -EINVAL;
 	e->source = src[0];
 	snprintf(e->id, sizeof(e->id), "%s", id);
@@ -49,7 +49,7 @@ int memory_parse(const char *text, struct memory *m)
 				goto bad;
 			memcpy(buf, line, len);
 			buf[len] = 0;
-			if (parse_line(buf, &m->e[m->n]) || memory_get(m, m->e[m->n].id, NULL))
+			if (parse_line(buf, &m->e[m->n]) || memory_get(m, m->e[m->n].id, NULL, NULL))
 				goto bad; /* malformed, or the same device twice */
 			m->n++;
 		}
@@ -109,7 +109,7 @@ static int fill(FILE *f, const void *ctx)
 	const struct memory *m = ctx;
 
 	fputs("# wbgov: write bandwidth measured per device (wbgovd keeps it; see wbgovd(8))\n"
-	      "# v1 BYTES_PER_S SOURCE(m measured, f fast lower bound) UNIX_TIME ID\n", f);
+	      "# v1 BYTES_PER_S SOURCE(m measured, f fast, l a lower bound) UNIX_TIME ID\n", f);
 	for (int i = 0; i < m->n; i++)
 		fprintf(f, "v1 %llu %c %llu %s\n", (unsigned long long)m->e[i].bps, m->e[i].source,
 			(unsigned long long)m->e[i].when, m->e[i].id);
@@ -125,12 +125,14 @@ int memory_save(const char *path, struct memory *m)
 	return r;
 }
 
-uint64_t memory_get(const struct memory *m, const char *id, uint64_t *ret_when)
+uint64_t memory_get(const struct memory *m, const char *id, uint64_t *ret_when, char *ret_source)
 {
 	for (int i = 0; i < m->n; i++)
 		if (!strcmp(m->e[i].id, id)) {
 			if (ret_when)
 				*ret_when = m->e[i].when;
+			if (ret_source)
+				*ret_source = m->e[i].source;
 			return m->e[i].bps;
 		}
 	return 0;

@@ -2,7 +2,8 @@
  * kept across plugs and reboots, so a known stick gets its cap the moment
  * it appears instead of the start cap. One line per device:
  *   v1 BYTES_PER_S SOURCE UNIX_TIME ID
- * (SOURCE: m measured with a backlog, f a lower bound that showed it fast;
+ * (SOURCE: m measured with a backlog, f a lower bound that showed it fast,
+ * l a lower bound above what the start cap allows;
  * ID as in struct knobs_dev, last because it is the longest). The file is
  * trusted only if it is a regular file owned by this user and writable by
  * no one else; otherwise, or if any line is malformed, it is ignored whole
@@ -22,7 +23,7 @@
 struct memory_entry {
 	char id[KNOBS_ID_MAX];
 	uint64_t bps;
-	char source;       /* 'm' or 'f' */
+	char source;       /* 'm', 'f' or 'l' */
 	uint64_t when;     /* unix seconds of the last change */
 };
 
@@ -46,9 +47,9 @@ int memory_load(const char *path, struct memory *m);
 int memory_save(const char *path, struct memory *m);
 
 /* The remembered bandwidth of `id`, 0 if none. */
-uint64_t memory_get(const struct memory *m, const char *id, uint64_t *ret_when);
+uint64_t memory_get(const struct memory *m, const char *id, uint64_t *ret_when, char *ret_source);
 
-/* Remember `bps` for `id` (source 'm' or 'f'): marks the memory dirty when
+/* Remember `bps` for `id` (source 'm', 'f' or 'l'): marks the memory dirty when
  * the figure is new or moved by more than 1/8. The oldest entry makes room. */
 void memory_put(struct memory *m, const char *id, uint64_t bps, char source, uint64_t now);
 

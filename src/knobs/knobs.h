@@ -22,7 +22,8 @@ struct knobs_dev {
 	char serial[KNOBS_NAME_MAX];
 	/* a stable name for device memory, the same after a replug or reboot:
 	 * "wwid:...", "serial:MODEL:SERIAL", "dm-uuid:...", "loop:FILE:SECTORS",
-	 * "model:MODEL:SECTORS"; a btrfs or fuseblk bdi prefixes its kind.
+	 * "model:MODEL:SECTORS", "name:vda:SECTORS" (fixed disks only); a btrfs or
+	 * fuseblk bdi prefixes its kind.
 	 * "" when the device has nothing stable to tell */
 	char id[KNOBS_ID_MAX];
 	char bus[16];                /* "usb", "ata", "nvme", "mmc", "loop", "virtual", "" */
@@ -50,6 +51,13 @@ struct knobs_vmstat {
 	uint64_t written;
 };
 
+/* /sys/kernel/debug/bdi/<bdi>/stats, in bytes. */
+struct knobs_bdi_counters {
+	uint64_t dirty;     /* BdiReclaimable: dirty, not yet submitted */
+	uint64_t writeback; /* BdiWriteback: submitted, not yet completed */
+	uint64_t thresh;    /* BdiDirtyThresh: where its writers are stopped now */
+};
+
 enum knobs_feature {
 	KNOBS_BDI_BYTES = 1 << 0, /* strict_limit, max_bytes, *_fine: Linux 6.2+ */
 	/* Linux 6.14+: a strict wb's threshold has an idle floor capped by its
@@ -71,9 +79,9 @@ struct knobs_ops {
 	/* every bdi now; returns how many were filled (at most max) or -errno */
 	int (*devices)(void *ctx, struct knobs_dev *out, int max);
 	int (*features)(void *ctx);
-	/* a bdi's own dirty (not yet submitted) and writeback bytes, where the
-	 * kernel tells (debugfs); -ENOTSUP where it does not */
-	int (*bdi_counters)(void *ctx, const char *bdi, uint64_t *ret_dirty, uint64_t *ret_writeback);
+	/* a bdi's own counters, where the kernel tells (debugfs); -ENOTSUP
+	 * where it does not */
+	int (*bdi_counters)(void *ctx, const char *bdi, struct knobs_bdi_counters *ret);
 };
 
 /* Read-compare-write: write `v` only if the knob does not already hold it.

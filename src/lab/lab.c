@@ -35,7 +35,7 @@ static void trace_window(void *ctx, const struct gov_dev *d)
 
 /* Device memory in the simulator: the machine's own disks are known (as
  * after their first day under wbgovd), unless memory=off. */
-static uint64_t recall(void *ctx, const struct knobs_dev *info)
+static uint64_t recall(void *ctx, const struct knobs_dev *info, bool *ret_known)
 {
 	struct gov_ctl *c = ctx;
 	char name[32];
@@ -44,8 +44,10 @@ static uint64_t recall(void *ctx, const struct knobs_dev *info)
 		return 0;
 	for (int d = 0; d < sim_ndev(c->s); d++) {
 		knobs_sim_bdi_name(c->s, d, name, sizeof(name));
-		if (!strcmp(name, info->bdi) && sim_dev_cfg(c->s, d)->known)
+		if (!strcmp(name, info->bdi) && sim_dev_cfg(c->s, d)->known) {
+			*ret_known = true;
 			return sim_dev_cfg(c->s, d)->fast_bps;
+		}
 	}
 	return 0;
 }

@@ -18,13 +18,13 @@ void bwmeter_init(struct bwmeter *m)
 	memset(m, 0, sizeof(*m));
 }
 
-void bwmeter_seed(struct bwmeter *m, uint64_t bps)
+void bwmeter_seed(struct bwmeter *m, uint64_t bps, bool known)
 {
 	if (!bps)
 		return;
 	m->est_bps = bps;
 	m->source = BW_REMEMBERED;
-	m->known = true;
+	m->known = known;
 	m->nhist = 0;
 }
 
@@ -45,7 +45,8 @@ static void open_window(struct bwmeter *m)
 	m->win_usec = m->win_sectors = m->win_ios = 0;
 	m->win_moves = 0;
 	m->win_max_step = 0;
-	m->win_min_queued = UINT64_MAX;
+	m->win_polls = m->win_empty = 0;
+	m->win_queued_kib = 0;
 	m->win_idle_usec = 0;
 }
 
@@ -105,6 +106,25 @@ static bool judge(struct bwmeter *m, uint64_t bps, bool backlog)
  * journal blocks are not. Without, the window is a lower bound, and the
  * request in service at its start may have begun long before: its largest
  * step must be at most a quarter of it. */
+/* Did the device have a backlog of its own through the window? Without
+ * debugfs: requests in flight and the disk busy at every poll. With it: its
+ * writeback queue empty at no more than one poll in five (under a 1 s cap a
+ * 5 MB/s device runs dry for an instant now and then), and on average half
+ * a second of work at the pace it went: a fast disk fed 4 MB/s by a loop's
+ * backing file always has a little in flight, and was taken for a 6.5 MB/s
+ * one. */
+static bool window_backlog(const struct bwmeter *m)
+{
+	uint64_t bps;
+
+	if (!m->win_polls)
+		return m->win_backlog;
+	if (m->win_empty * 5 > m->win_polls)
+		return false;
+	bps = rate(m->win_sectors * 512, m->win_usec);
+	return m->win_queued_kib / m->win_polls * 1024 >= bps / 1000 * (BWMETER_QUEUE_USEC / 1000);
+}
+
 static bool window_done(const struct bwmeter *m)
 {
 	uint64_t bytes = m->win_sectors * 512;
@@ -114,7 +134,7 @@ static bool window_done(const struct bwmeter *m)
 	if (!(m->win_ios >= BWMETER_WIN_IOS && bytes >= BWMETER_WIN_BYTES) &&
 	    m->win_usec < BWMETER_WIN_MIN_USEC)
 		return false;
-	if (m->win_backlog)
+	if (window_backlog(m))
 		return bytes >= BWMETER_STEP_BYTES;
 	return m->win_moves >= BWMETER_WIN_MOVES && m->win_sectors >= 4 * m->win_max_step;
 }
@@ -123,7 +143,7 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 {
 	const struct bw_sample *p = &m->last;
 	uint64_t dt, ds, dios, dticks, queued;
-	bool moved, backlog, changed = false;
+	bool moved, backlog, debugfs, changed = false;
 
 	if (!m->primed || s->now_usec <= p->now_usec || s->sectors < p->sectors ||
 	    s->ios < p->ios || s->io_ticks_ms < p->io_ticks_ms) {
@@ -141,7 +161,7 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		return false;
 	}
 	moved = ds > 0;
-	queued = p->have_wb ? p->wb_bytes : UINT64_MAX;
+	queued = p->wb_bytes;
 	m->interval_bps = rate(ds * 512, dt);
 	if (ds * 512 >= BWMETER_WIN_BYTES && p->have_wb && !p->wb_bytes && !p->inflight) {
 		/* nothing was queued at the last poll (the kernel said so): all
@@ -150,20 +170,26 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		 * coming out of idle need not wait for a window to be let go */
 		changed = judge(m, m->interval_bps, false);
 	}
-	if (s->have_wb && p->have_wb)
+	debugfs = s->have_wb && p->have_wb;
+	if (debugfs)
 		/* work queued at both ends; how much, the window judges */
 		backlog = p->wb_bytes > 0 && s->wb_bytes > 0;
 	else
 		backlog = p->inflight > 0 && s->inflight > 0 && dticks * 1000 * 10 >= dt * 9;
 
-	if (p->have_wb && !p->wb_bytes && !p->inflight && (moved || (s->have_wb && s->wb_bytes)) &&
-	    (!m->win_open || m->win_sectors * 512 < BWMETER_STEP_BYTES)) {
-		/* busy again after a poll at which the kernel said nothing was
-		 * queued, with no window of weight open: that poll is the one
-		 * true start of what comes, even if the first completion is a
-		 * journal block finishing while a big bio is still being served;
-		 * and the device has had work since it came (at most this
-		 * interval's idle start is lost) */
+	if (p->have_wb && !p->wb_bytes && !p->inflight && m->quiet_usec >= BWMETER_QUIET_USEC &&
+	    (moved || (s->have_wb && s->wb_bytes)) &&
+	    (!m->win_open || !window_backlog(m) || m->win_sectors * 512 < BWMETER_STEP_BYTES)) {
+		/* busy again after a second of quiet that ended with nothing
+		 * queued (the kernel said so), and no backlog window of weight
+		 * open (a window of mkfs's burst at memory speed would hold the
+		 * first copy's measurement back for good; a fast device that runs
+		 * dry between its bursts is not quiet): that poll is the one true
+		 * start of
+		 * what comes, even if the first completion is a journal block
+		 * finishing while a big bio is still being served; and the
+		 * device has had work since it came (at most this interval's
+		 * idle start is lost) */
 		open_window(m);
 		backlog = s->have_wb && s->wb_bytes > 0;
 		queued = s->wb_bytes;
@@ -182,9 +208,13 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		m->win_moves += moved;
 		if (ds > m->win_max_step)
 			m->win_max_step = ds;
-		m->win_backlog = m->win_backlog && backlog;
-		if (queued < m->win_min_queued)
-			m->win_min_queued = queued;
+		if (debugfs) {
+			m->win_polls++;
+			m->win_empty += !backlog;
+			m->win_queued_kib += queued / 1024;
+		} else {
+			m->win_backlog = m->win_backlog && backlog;
+		}
 		if (!moved && !backlog) {
 			/* idle: a window over long idle time measures nothing */
 			m->win_idle_usec += dt;
@@ -196,12 +226,7 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 	}
 	if (moved && m->win_open && window_done(m)) {
 		uint64_t bps = rate(m->win_sectors * 512, m->win_usec);
-		/* a backlog is half a second of work queued at the pace it went,
-		 * at every poll: a fast disk fed 4 MB/s by a loop's backing file
-		 * always has a little in flight, and was taken for a 6.5 MB/s one */
-		bool backlog_all = m->win_backlog && (m->win_min_queued == UINT64_MAX ||
-			m->win_min_queued / 512 >= bps / 512 * BWMETER_QUEUE_USEC / 1000000);
-		changed = judge(m, bps, backlog_all);
+		changed = judge(m, bps, window_backlog(m));
 		m->win_open = false;
 	}
 	if (moved && !m->win_open) {
@@ -209,6 +234,10 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		open_window(m);
 	}
 	m->last_moved = moved;
+	if (moved || (s->have_wb && s->wb_bytes) || s->inflight)
+		m->quiet_usec = 0;
+	else
+		m->quiet_usec += dt;
 	m->last = *s;
 	return changed;
 }

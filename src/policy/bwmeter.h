@@ -52,15 +52,18 @@ struct bwmeter {
 	struct bw_sample last;
 	/* the window being accumulated; it starts at a poll where sectors moved */
 	bool win_open;
-	bool win_backlog;     /* every interval so far had a backlog */
+	bool win_backlog;     /* without debugfs: every interval had a backlog */
 	uint64_t win_usec;
 	uint64_t win_sectors;
 	uint64_t win_ios;
 	unsigned win_moves;   /* intervals in which sectors moved */
 	uint64_t win_max_step; /* the most sectors one interval moved */
-	uint64_t win_min_queued; /* the least writeback queued at a poll */
+	unsigned win_polls;   /* intervals seen with debugfs at both ends */
+	unsigned win_empty;   /* ... of them with its writeback empty at an end */
+	uint64_t win_queued_kib; /* writeback queued at their starts, summed */
 	uint64_t win_idle_usec; /* nothing moved nor queued since */
 	bool last_moved;      /* sectors moved in the last interval */
+	uint64_t quiet_usec;  /* nothing moved nor queued for this long */
 	/* the estimate */
 	uint64_t est_bps;     /* 0 = not measured */
 	enum bw_source source;
@@ -76,9 +79,10 @@ struct bwmeter {
 
 void bwmeter_init(struct bwmeter *m);
 
-/* Start from a figure measured before (device memory): the device is known
- * at once; windows move it as any measurement would. */
-void bwmeter_seed(struct bwmeter *m, uint64_t bps);
+/* Start from a figure measured before (device memory): known at once if it
+ * was measured with a backlog, else only at least that fast; windows move
+ * it as any measurement would. */
+void bwmeter_seed(struct bwmeter *m, uint64_t bps, bool known);
 
 /* One poll. Returns true when the estimate changed. */
 bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s);
@@ -95,6 +99,8 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s);
 #define BWMETER_WIN_MIN_USEC 1000000ULL
 #define BWMETER_WIN_MOVES 2
 #define BWMETER_STEP_BYTES (256ULL << 10)
+/* Quiet this long, a device busy again starts a window afresh. */
+#define BWMETER_QUIET_USEC 1000000ULL
 /* A backlog: at least this much time's work queued at the device's pace. */
 #define BWMETER_QUEUE_USEC 500000ULL
 /* This long with nothing moving and no backlog seen: the window ends.

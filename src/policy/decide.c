@@ -11,6 +11,7 @@ const char *const gov_why_text[WHY_COUNT] = {
 	[WHY_UNMEASURED] = "not measured yet: the start cap",
 	[WHY_LOWER_BOUND] = "not yet seen with a backlog of its own: the start cap",
 	[WHY_RAMP] = "not measured yet, and outrunning its start cap: grown while it does, up to 64 MiB",
+	[WHY_HELD] = "not measured yet, and even 64 MiB held its writer while it idled: no cap until measured",
 	[WHY_FIXED] = "a [device] section: mode fixed",
 	[WHY_OFF] = "a [device] section: mode off",
 	[WHY_ABOVE_GLOBAL] = "the cap would exceed the global dirty threshold, which bounds it already",
@@ -88,6 +89,11 @@ void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const str
 		target_ms = r->target_ms;
 	if (in->min_cap_bytes > floor)
 		floor = in->min_cap_bytes;
+	if (!in->known && in->start_bytes == UINT64_MAX) {
+		ret->strict = false;
+		ret->why = WHY_HELD;
+		return;
+	}
 	if (!in->bw_bps) {
 		/* device facts do not say slow (an SD card is neither removable
 		 * nor rotational): every device starts small */

@@ -43,7 +43,8 @@ enum gov_why {
 	WHY_FAST,         /* bandwidth x target above the ceiling: fast_target seconds */
 	WHY_UNMEASURED,   /* not measured yet: the start cap */
 	WHY_LOWER_BOUND,  /* only a lower bound so far, below the start cap */
-	WHY_RAMP,         /* not measured yet, outrunning its start cap: doubled */
+	WHY_RAMP,         /* not measured yet, outrunning its start cap: grown */
+	WHY_HELD,         /* not measured yet, and the cap held it, not the device: let go */
 	WHY_FIXED,        /* a config section: mode fixed */
 	WHY_OFF,          /* a config section: mode off */
 	WHY_ABOVE_GLOBAL, /* the cap would exceed the global threshold: not needed */
@@ -67,7 +68,8 @@ struct gov_input {
 				only on a lower bound */
 	uint64_t global_thresh_bytes; /* the kernel's global dirty threshold; 0 unknown */
 	uint64_t min_cap_bytes; /* the smallest cap this kernel honours (0: the floor) */
-	uint64_t start_bytes;   /* the start cap now, if above `initial` (a ramp) */
+	uint64_t start_bytes;   /* the start cap now, if above `initial` (a ramp);
+				   UINT64_MAX: none (it held the writer, not the device) */
 };
 
 /* The first config section matching the device, or NULL. */

@@ -33,6 +33,8 @@
  * from 64 MiB a strict cap cost a 1 GB/s writer nothing measurable (a
  * tmpfs-backed loop on 6.18: 1 GiB dd 1.02 s, as without a cap). */
 #define GOV_BOOST_MAX_BYTES (64ULL << 20)
+/* A start "cap" that is none: the cap held the writer, not the device. */
+#define GOV_START_OPEN UINT64_MAX
 /* Dirtying at this pace (nr_dirtied) while a device is not yet known: poll
  * at the ramp pace, whatever device it is for. A stick at its cap dirties
  * at its own speed; a bulk writer to a fast device far faster. */
@@ -49,8 +51,7 @@ struct gov_dev {
 	struct knobs_dev info;
 	struct bwmeter meter;
 	bool have_counters;    /* the kernel tells this bdi's writeback (debugfs) */
-	uint64_t wb_bytes;     /* ... as read at the last poll */
-	uint64_t dirty_bytes;
+	struct knobs_bdi_counters counters; /* ... as read at the last poll */
 	struct gov_decision dec;
 	bool decided;          /* dec holds a decision */
 	unsigned ramp_polls;   /* polls in a row outrunning its cap, unknown */
@@ -76,8 +77,9 @@ struct gov_hooks {
 	void (*decided)(void *ctx, const struct gov_dev *d);
 	/* A bdi disappeared. */
 	void (*gone)(void *ctx, const struct gov_dev *d);
-	/* A new bdi: a bandwidth remembered for this device (0: none). */
-	uint64_t (*recall)(void *ctx, const struct knobs_dev *info);
+	/* A new bdi: a bandwidth remembered for this device (0: none), and
+	 * whether it was measured with a backlog (else a lower bound). */
+	uint64_t (*recall)(void *ctx, const struct knobs_dev *info, bool *ret_known);
 	/* A measurement window closed (d->meter.last_bps, .last_backlog); the
 	 * estimate may have moved. */
 	void (*measured)(void *ctx, const struct gov_dev *d);

@@ -114,14 +114,15 @@ static int devices(void *ctx, struct knobs_dev *out, int max)
 	return n;
 }
 
-static int bdi_counters(void *ctx, const char *bdi, uint64_t *ret_dirty, uint64_t *ret_writeback)
+static int bdi_counters(void *ctx, const char *bdi, struct knobs_bdi_counters *ret)
 {
 	int d = find(ctx, bdi);
 
 	if (d < 0)
 		return -ENOENT;
-	*ret_dirty = pages_to_bytes(sim_dev_dirty(ctx, d));
-	*ret_writeback = pages_to_bytes(sim_dev_writeback(ctx, d));
+	ret->dirty = pages_to_bytes(sim_dev_dirty(ctx, d));
+	ret->writeback = pages_to_bytes(sim_dev_writeback(ctx, d));
+	ret->thresh = pages_to_bytes(sim_dev_wb_thresh(ctx, d));
 	return 0;
 }
 

@@ -61,11 +61,11 @@ int debugfs_bdi_bandwidth(const char *root, const char *bdi, uint64_t *ret_bps)
 	return 0;
 }
 
-/* debugfs: BdiReclaimable and BdiWriteback, kB */
-static int bdi_counters(void *ctx, const char *bdi, uint64_t *ret_dirty, uint64_t *ret_writeback)
+/* debugfs: BdiReclaimable, BdiWriteback and BdiDirtyThresh, kB */
+static int bdi_counters(void *ctx, const char *bdi, struct knobs_bdi_counters *ret)
 {
 	char p[PATH_MAX], buf[2048], *s;
-	unsigned long long wb = 0, rc = 0;
+	unsigned long long wb = 0, rc = 0, th = 0;
 
 	if (path_at(p, sizeof(p), root(ctx), "/sys/kernel/debug/bdi/%s/stats", bdi) ||
 	    read_text(p, buf, sizeof(buf)))
@@ -74,8 +74,13 @@ static int bdi_counters(void *ctx, const char *bdi, uint64_t *ret_dirty, uint64_
 	    !(s = strstr(buf, "BdiReclaimable:")) || sscanf(s + 15, "%llu", &rc) != 1 ||
 	    wb > UINT64_MAX / 1024 || rc > UINT64_MAX / 1024)
 		return -ENOTSUP;
-	*ret_dirty = rc * 1024;
-	*ret_writeback = wb * 1024;
+	/* optional: 0 = unknown */
+	if (!(s = strstr(buf, "BdiDirtyThresh:")) || sscanf(s + 15, "%llu", &th) != 1 ||
+	    th > UINT64_MAX / 1024)
+		th = 0;
+	ret->dirty = rc * 1024;
+	ret->writeback = wb * 1024;
+	ret->thresh = th * 1024;
 	return 0;
 }
 

@@ -133,7 +133,8 @@ static void set_id(struct knobs_dev *d, const char *kind, const char *a, const c
 }
 
 /* The most stable name the device offers: a world-wide id, a serial, a
- * device-mapper uuid, a loop's backing file, else model and size. */
+ * device-mapper uuid, a loop's backing file, else model and size, else (a
+ * fixed disk only) its name and size. */
 static void disk_identity(const char *root, const char *disk, uint64_t sectors, struct knobs_dev *d)
 {
 	char p[PATH_MAX], buf[KNOBS_ID_MAX];
@@ -155,6 +156,10 @@ static void disk_identity(const char *root, const char *disk, uint64_t sectors, 
 		set_id(d, "loop", buf, NULL, sectors);
 	} else if (d->model[0]) {
 		set_id(d, "model", d->model, NULL, sectors);
+	} else if (!d->removable && strcmp(d->bus, "usb")) {
+		/* a VM's virtio disk tells nothing but its name, which a fixed
+		 * disk keeps; a plugged one's sdX name is whatever was free */
+		set_id(d, "name", disk, NULL, sectors);
 	}
 }
 

@@ -206,3 +206,54 @@ sys_wait_for() {
 
 # now in seconds with decimals
 sys_now() { awk '{print $1}' /proc/uptime; }
+
+# sys_tmpfs SIZE_MIB -> a tmpfs mounted under $SYS_TMP (unmounted at exit),
+# for backing files: a loop over one is neither rotational nor removable,
+# and as fast as memory when unthrottled
+sys_tmpfs() {
+	t=$(mktemp -d "$SYS_TMP/tmpfs.XXXXXX")
+	mount -t tmpfs -o size="$1"m tmpfs "$t" || sys_die "cannot mount a tmpfs"
+	{ echo "$t"; cat "$SYS_TMP/mounts"; } >"$SYS_TMP/mounts.new"
+	mv "$SYS_TMP/mounts.new" "$SYS_TMP/mounts"
+	echo "$t"
+}
+
+# sys_slow_dev DIR|FILE SPEED -> "loop devnum mountpoint": ext4 on a loop
+# over a new file in DIR (SIZE_MIB, default 300) or over FILE, throttled
+sys_slow_dev() {
+	if [ -f "$1" ]; then
+		l=$(losetup -f --show "$1") || sys_die "losetup $1"
+		echo "$l" >>"$SYS_TMP/loops"
+	else
+		l=$(sys_loop "${SIZE_MIB:-300}" "$1")
+	fi
+	dn=$(sys_devnum "$l")
+	m=$(sys_mkfs_mount "$l" ext4)
+	sync
+	sys_throttle "$dn" "$2"
+	echo "$l $dn $m"
+}
+
+# sys_slow_dev_done LOOP DEVNUM MOUNT
+sys_slow_dev_done() {
+	umount "$3"
+	sed -i "\|^$3\$|d" "$SYS_TMP/mounts"
+	sys_throttle "$2" 0
+	losetup -d "$1"
+}
+
+# sys_paced_write FILE MIB BYTES_PER_S: write at that pace, catching up when
+# held back (a copy from a source of that speed)
+sys_paced_write() {
+	python3 -c 'import os, sys, time
+f = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+buf, total, rate = bytes(131072), int(sys.argv[2]) << 20, float(sys.argv[3])
+t0, done = time.monotonic(), 0
+while done < total:
+    due = t0 + done / rate
+    now = time.monotonic()
+    if due > now:
+        time.sleep(due - now)
+    done += os.write(f, buf)
+os.close(f)' "$@"
+}

@@ -58,7 +58,8 @@ static void write_file(const char *p, const char *text, mode_t mode)
 #define GOOD "# comment\n" \
 	"v1 5100000 m 1764756000 serial:SanDisk_Cruzer_Blade:4C530001190823115393\n" \
 	"\n" \
-	"v1 2400000000 f 1764756100 wwid:eui.0025388b91b2c3d4\n"
+	"v1 2400000000 f 1764756100 wwid:eui.0025388b91b2c3d4\n" \
+	"v1 90000000 l 1764756200 name:vda:536870912\n"
 
 static void test_memory_parse(void **state)
 {
@@ -81,12 +82,17 @@ static void test_memory_parse(void **state)
 
 	(void)state;
 	assert_int_equal(memory_parse(GOOD, m), 0);
-	assert_int_equal(m->n, 2);
-	assert_int_equal(memory_get(m, "serial:SanDisk_Cruzer_Blade:4C530001190823115393", &when),
+	assert_int_equal(m->n, 3);
+	{
+		char src = 0;
+		assert_int_equal(memory_get(m, "name:vda:536870912", NULL, &src), 90000000);
+		assert_int_equal(src, 'l');
+	}
+	assert_int_equal(memory_get(m, "serial:SanDisk_Cruzer_Blade:4C530001190823115393", &when, NULL),
 			 5100000);
 	assert_int_equal(when, 1764756000);
-	assert_int_equal(memory_get(m, "wwid:eui.0025388b91b2c3d4", NULL), 2400000000ULL);
-	assert_int_equal(memory_get(m, "wwid:eui", NULL), 0); /* no prefix match */
+	assert_int_equal(memory_get(m, "wwid:eui.0025388b91b2c3d4", NULL, NULL), 2400000000ULL);
+	assert_int_equal(memory_get(m, "wwid:eui", NULL, NULL), 0); /* no prefix match */
 	assert_int_equal(memory_parse("", m), 0);
 	assert_int_equal(m->n, 0);
 	assert_int_equal(memory_parse("v1 7 m 1 a", m), 0); /* no final newline */
@@ -110,10 +116,10 @@ static void test_memory_put(void **state)
 	m->dirty = false;
 	memory_put(m, "serial:a:b", 5500000, 'm', 200); /* within 1/8: not news */
 	assert_false(m->dirty);
-	assert_int_equal(memory_get(m, "serial:a:b", NULL), 5000000);
+	assert_int_equal(memory_get(m, "serial:a:b", NULL, NULL), 5000000);
 	memory_put(m, "serial:a:b", 4000000, 'm', 300);
 	assert_true(m->dirty);
-	assert_int_equal(memory_get(m, "serial:a:b", NULL), 4000000);
+	assert_int_equal(memory_get(m, "serial:a:b", NULL, NULL), 4000000);
 	memory_put(m, "", 1, 'm', 1);           /* no identity: not kept */
 	memory_put(m, "with space", 1, 'm', 1);
 	memory_put(m, "serial:c:d", 0, 'm', 1); /* no figure */
@@ -126,8 +132,8 @@ static void test_memory_put(void **state)
 	assert_int_equal(m->n, MEMORY_MAX);
 	memory_put(m, "model:new:1", 7, 'm', 5000);
 	assert_int_equal(m->n, MEMORY_MAX);
-	assert_int_equal(memory_get(m, "serial:a:b", NULL), 0); /* time 300: the oldest */
-	assert_int_equal(memory_get(m, "model:new:1", NULL), 7);
+	assert_int_equal(memory_get(m, "serial:a:b", NULL, NULL), 0); /* time 300: the oldest */
+	assert_int_equal(memory_get(m, "model:new:1", NULL, NULL), 7);
 }
 
 static void test_memory_round_trip(void **state)
@@ -148,7 +154,7 @@ static void test_memory_round_trip(void **state)
 	assert_int_equal(st.st_mode & 0777, 0644);
 	assert_int_equal(memory_load(p, m), 0);
 	assert_int_equal(m->n, 2);
-	assert_int_equal(memory_get(m, "wwid:w", NULL), 2000000000);
+	assert_int_equal(memory_get(m, "wwid:w", NULL, NULL), 2000000000);
 	/* a leftover temporary file, even a link, is replaced, not followed */
 	path(p, "devices.tmp");
 	assert_int_equal(symlink("/etc/passwd", p), 0);

@@ -300,10 +300,14 @@ static void test_meter_slow_big_bios(void **state)
 
 	(void)state;
 	bwmeter_init(&m);
+	for (uint64_t t = 0; t < 1200000; t += 100000) { /* idle for a while */
+		s.now_usec = t + 1;
+		bwmeter_sample(&m, &s);
+	}
 	for (uint64_t t = 0; t <= 9000000; t += 100000) {
 		uint64_t bios = t * (MB / 2) / 1000000 / (2 * MIB);
-		s.now_usec = t + 1;
-		s.wb_bytes = t ? 4 * MIB : 0; /* idle at the first poll */
+		s.now_usec = 1200001 + t;
+		s.wb_bytes = t ? 4 * MIB : 0; /* idle up to the first poll */
 		if (bios * 2 * MIB > done) {
 			done = bios * 2 * MIB;
 			s.sectors += 2 * MIB / 512;
@@ -333,7 +337,7 @@ static void test_meter_fed_slowly(void **state)
 	for (int known = 0; known < 2; known++) {
 		bwmeter_init(&m);
 		if (known)
-			bwmeter_seed(&m, 2000 * MB);
+			bwmeter_seed(&m, 2000 * MB, true);
 		for (int i = 1; i <= 100; i++) {
 			s.now_usec = (uint64_t)i * 100000;
 			s.sectors += 4 * MB / 10 / 512;
@@ -358,7 +362,7 @@ static void test_meter_light_use(void **state)
 
 	(void)state;
 	bwmeter_init(&m);
-	bwmeter_seed(&m, 2000 * MB);
+	bwmeter_seed(&m, 2000 * MB, true);
 	for (int i = 0; i < 500; i++) {
 		d.queued += 4096; /* completes within the poll */
 		dev_run(&m, &d, 2000 * MB, 10000, 10000);
@@ -503,6 +507,7 @@ struct fake {
 	int vm_writes;
 	int64_t bdi_dirty[4];   /* -1: the kernel does not tell */
 	uint64_t bdi_wb[4];
+	uint64_t bdi_thresh[4]; /* the kernel's wb threshold now, 0 unknown */
 	uint64_t dirtied;
 	int vm_saves;
 };
@@ -621,7 +626,7 @@ static int f_features(void *ctx)
 	return ((struct fake *)ctx)->features;
 }
 
-static int f_bdi_counters(void *ctx, const char *bdi, uint64_t *dirty, uint64_t *wb)
+static int f_bdi_counters(void *ctx, const char *bdi, struct knobs_bdi_counters *ret)
 {
 	struct fake *f = ctx;
 
@@ -629,8 +634,9 @@ static int f_bdi_counters(void *ctx, const char *bdi, uint64_t *dirty, uint64_t 
 		if (!strcmp(f->bdi[i].info.bdi, bdi)) {
 			if (f->bdi_dirty[i] < 0)
 				return -ENOTSUP;
-			*dirty = (uint64_t)f->bdi_dirty[i];
-			*wb = f->bdi_wb[i];
+			ret->dirty = (uint64_t)f->bdi_dirty[i];
+			ret->writeback = f->bdi_wb[i];
+			ret->thresh = f->bdi_thresh[i];
 			return 0;
 		}
 	return -ENOENT;
@@ -870,9 +876,10 @@ static void test_governor_write_error_keeps_previous(void **state)
 	assert_int_equal(f.bdi[0].val[BDI_MAX_RATIO_FINE], RATIO_FULL);
 }
 
-static uint64_t h_recall(void *ctx, const struct knobs_dev *info)
+static uint64_t h_recall(void *ctx, const struct knobs_dev *info, bool *ret_known)
 {
 	(void)ctx;
+	*ret_known = true;
 	return !strcmp(info->id, "serial:Cruzer_Blade:4C53000") ? 5 * MB : 0;
 }
 

@@ -585,7 +585,9 @@ static void test_sysfs_stacked_and_identity(void **state)
 	assert_int_equal(sysfs_device(root, "btrfs-1", &d), 0);
 	assert_string_equal(d.id, "btrfs+model:ATA_Samsung_SSD_870:1953525168");
 	assert_int_equal(sysfs_device(root, "202:0", &d), 0);
-	assert_string_equal(d.id, ""); /* nothing stable to tell */
+	assert_string_equal(d.id, "name:xvda:1953525168"); /* a fixed disk: its name */
+	assert_int_equal(sysfs_device(root, "253:0", &d), 0);
+	assert_string_equal(d.id, "name:vda:1953525168");
 
 	assert_int_equal(sysfs_device(root, "254:0", &d), 0);
 	assert_string_equal(d.disk, "dm-0");
@@ -1034,33 +1036,33 @@ static void test_knobs_real_bdi_counters(void **state)
 	};
 	char root[PATH_MAX];
 	struct knobs_real kr;
-	uint64_t v = 7, wb = 7;
+	struct knobs_bdi_counters c = { 7, 7, 7 };
 
 	(void)state;
 	fx_root(root, sizeof(root), "debugfs");
 	kr.root = root;
 	/* no debugfs mounted */
-	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &v, &wb), -ENOTSUP);
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &c), -ENOTSUP);
 	fx_write(root, "/sys/kernel/debug/bdi/8:16/stats", BDI_STATS("       512", "      2048"));
-	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &v, &wb), 0);
-	assert_int_equal(wb, 512 * 1024);
-	assert_int_equal(v, 2048 * 1024);
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &c), 0);
+	assert_int_equal(c.writeback, 512 * 1024);
+	assert_int_equal(c.dirty, 2048 * 1024);
+	assert_int_equal(c.thresh, 123456ULL * 1024);
 	fx_write(root, "/sys/kernel/debug/bdi/8:16/stats", BDI_STATS("         0", "         0"));
-	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &v, &wb), 0);
-	assert_int_equal(v, 0);
-	assert_int_equal(wb, 0);
-	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:32", &v, &wb), -ENOTSUP);
-	v = 7;
-	wb = 7;
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &c), 0);
+	assert_int_equal(c.dirty, 0);
+	assert_int_equal(c.writeback, 0);
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:32", &c), -ENOTSUP);
+	c = (struct knobs_bdi_counters){ 7, 7, 7 };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int r;
 		fx_write(root, "/sys/kernel/debug/bdi/8:16/stats", bad[i]);
-		r = knobs_real_ops.bdi_counters(&kr, "8:16", &v, &wb);
+		r = knobs_real_ops.bdi_counters(&kr, "8:16", &c);
 		if (r != -ENOTSUP)
 			fail_msg("bdi_counters(case %zu) = %d, want -ENOTSUP", i, r);
 	}
-	assert_int_equal(v, 7);
-	assert_int_equal(wb, 7);
+	assert_int_equal(c.dirty, 7);
+	assert_int_equal(c.writeback, 7);
 }
 
 /* A loop device is as slow as the disk under its backing file. The file's
