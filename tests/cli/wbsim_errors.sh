@@ -45,6 +45,7 @@ bad_input mem=abc run usb-iso --param mem=abc
 bad_input speed=5..1 run usb-iso --param speed=5..1
 bad_input size=-1 run usb-iso --param size=-1
 bad_input target= run usb-iso --param target=
+bad_input memory=maybe run tempfiles --param memory=maybe
 bad_input xml run usb-iso --format xml
 bad_input xml table --format xml
 bad_input "$tmp/p.pdf" run usb-iso --policy wbgov --plot "$tmp/p.pdf"

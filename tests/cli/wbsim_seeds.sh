@@ -91,6 +91,19 @@ g=$(get "$T" slc-cliff wbgov sync_after_s)
 check "slc-cliff: wbgov sync after the copy takes at most 1.5 s" \
 	'g <= 1.5' g="$g"
 
+# issue 7: a cold device of no known kind is capped from its first write
+g=$(get "$T" cold-unknown wbgov sync_after_s)
+b=$(get "$T" cold-unknown linux-64 sync_after_s)
+check "cold-unknown: wbgov sync at most 1.0 s (linux-64: $b s)" 'g <= 1.0' g="$g"
+# and a fast device lightly used beside a draining stick is not crippled:
+# its first bulk write in the simulator costs what the simulated kernel's
+# throttle under a small cap costs (about 60 MB/s there, 370 MB/s on 6.18)
+g=$(get "$T" fast-beside-stick wbgov fast_write_mbps)
+b=$(get "$T" fast-beside-stick linux-64 fast_write_mbps)
+check "fast-beside-stick: wbgov fast writer at least 0.85 x linux-64's" 'g >= 0.85 * b' g="$g" b="$b"
+g=$(get "$T" fast-beside-stick wbgov sync_after_s)
+check "fast-beside-stick: the stick's sync at most 1.0 s" 'g <= 1.0' g="$g"
+
 # a param changes the results: twice the stick's speed, about half the time
 ok def.csv run usb-iso --policy wbgov --format csv
 ok fast.csv run usb-iso --policy wbgov --param speed=10MB/s --format csv
