@@ -340,6 +340,15 @@ static int cmd_explain(const struct opts *o, const char *arg)
 			    sysfs_bdi_read(o->root, d->bdi, BDI_MAX_RATIO_FINE, &ppm) == 0)
 				in.global_thresh_bytes = global_thresh_from_bdi(mb, ppm);
 			gov_decide(&cfg, d, &in, &dec);
+			if (has_st && st.why >= 0 && st.why < WHY_COUNT) {
+				/* the daemon's own decision: it knows what this
+				 * cannot (a start cap grown, a lower bound, the
+				 * smallest cap of this kernel) */
+				dec.why = (enum gov_why)st.why;
+				dec.govern = dec.why != WHY_OFF;
+				dec.strict = st.strict;
+				dec.max_bytes = st.max_bytes;
+			}
 		}
 		printf("%s%s (bdi %s)\n", i ? "\n" : "", d->disk, d->bdi);
 		printf("  facts:       model \"%s\", serial \"%s\", bus %s, removable %s, rotational %s%s\n",
@@ -364,7 +373,7 @@ static int cmd_explain(const struct opts *o, const char *arg)
 		else
 			printf("  limit:       strict_limit 1, max_bytes %llu (%.1f MiB%s)\n",
 			       (unsigned long long)dec.max_bytes, (double)dec.max_bytes / MIB,
-			       bw ? ", measured bandwidth x the target" : "");
+			       dec.why == WHY_MEASURED ? ", measured bandwidth x the target" : "");
 		if (sysfs_bdi_read(o->root, d->bdi, BDI_STRICT_LIMIT, &v) == 0) {
 			uint64_t mb = 0, fine = 0;
 			sysfs_bdi_read(o->root, d->bdi, BDI_MAX_BYTES, &mb);

@@ -292,11 +292,16 @@ static void memory_start(struct daemon *dm)
 		}
 	}
 	r = memory_load(dm->memory_path, &dm->memory);
-	if (r) {
+	if (r == -EPERM || r == -EINVAL || r == -EFBIG) {
 		log_warn("%s: ignored (%s); devices are measured anew",
 			 dm->memory_path, r == -EPERM ? "not ours, or writable by others" :
-			 r == -EINVAL ? "malformed, or not a regular file" : strerror(-r));
+			 r == -EINVAL ? "malformed, or not a regular file" : "too large");
 		dm->memory.dirty = true; /* replace it with what this run learns */
+	} else if (r) {
+		/* a read that failed (EIO, an LSM's EACCES) says nothing of the
+		 * file: keep it as it is, and remember nothing this run */
+		log_warn("%s: %s; device memory off", dm->memory_path, strerror(-r));
+		dm->memory_path[0] = 0;
 	}
 }
 
@@ -515,6 +520,8 @@ int main(int argc, char **argv)
 		 (double)cfg.target_ms / 1000, (double)cfg.floor_bytes / MIB,
 		 (double)cfg.ceiling_bytes / MIB, cfg.nrules);
 
+	uint64_t last_scan_usec = now_usec();
+
 	while (!got_term) {
 		uint64_t delay = gov_tick(&dm.gov, now_usec());
 		struct pollfd pfd = { .fd = mon ? uevent_fd(mon) : -1, .events = POLLIN };
@@ -533,8 +540,11 @@ int main(int argc, char **argv)
 			if (uevent_drain(mon) > 0)
 				gov_request_rescan(&dm.gov);
 		}
-		if (!mon)
+		if (!mon && now_usec() - last_scan_usec >= GOV_POLL_IDLE_USEC) {
+			/* no uevents: look for devices every second */
 			gov_request_rescan(&dm.gov);
+			last_scan_usec = now_usec();
+		}
 		if (got_hup) {
 			got_hup = 0;
 			if (config_load(dm.config_path, true, &cfg, err, sizeof(err)))

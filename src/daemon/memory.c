@@ -65,7 +65,7 @@ bad:
 
 int memory_load(const char *path, struct memory *m)
 {
-	char buf[MEMORY_FILE_MAX + 1];
+	char buf[MEMORY_FILE_MAX + 2]; /* a byte more than allowed: growth shows */
 	struct stat st;
 	ssize_t n;
 	size_t len = 0;
@@ -149,8 +149,15 @@ void memory_put(struct memory *m, const char *id, uint64_t bps, char source, uin
 			oldest = i;
 	if (i < m->n) {
 		uint64_t old = m->e[i].bps, d = old > bps ? old - bps : bps - old;
-		if (d <= old / 8 && m->e[i].source == source)
+		if (d <= old / 8 && m->e[i].source == source) {
+			/* the same figure: a device in use is not the oldest
+			 * (one write a day at most) */
+			if (now >= m->e[i].when + MEMORY_REFRESH_S) {
+				m->e[i].when = now;
+				m->dirty = true;
+			}
 			return;
+		}
 	} else if (m->n == MEMORY_MAX) {
 		i = oldest;
 	} else {

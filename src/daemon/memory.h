@@ -18,13 +18,15 @@
 
 #define MEMORY_MAX 256
 #define MEMORY_FILE_MAX (64 * 1024)
+/* A figure seen again unchanged refreshes its time once a day at most. */
+#define MEMORY_REFRESH_S (24 * 3600)
 #define MEMORY_DEFAULT_PATH "/var/lib/wbgov/devices"
 
 struct memory_entry {
 	char id[KNOBS_ID_MAX];
 	uint64_t bps;
 	char source;       /* 'm', 'f' or 'l' */
-	uint64_t when;     /* unix seconds of the last change */
+	uint64_t when;     /* unix seconds it was last put (a day's precision) */
 };
 
 struct memory {
@@ -50,7 +52,8 @@ int memory_save(const char *path, struct memory *m);
 uint64_t memory_get(const struct memory *m, const char *id, uint64_t *ret_when, char *ret_source);
 
 /* Remember `bps` for `id` (source 'm', 'f' or 'l'): marks the memory dirty when
- * the figure is new or moved by more than 1/8. The oldest entry makes room. */
+ * the figure is new or moved by more than 1/8, or its time is a day old. The
+ * entry put longest ago makes room. */
 void memory_put(struct memory *m, const char *id, uint64_t bps, char source, uint64_t now);
 
 #endif

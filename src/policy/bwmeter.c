@@ -34,6 +34,7 @@ static void reprime(struct bwmeter *m, const struct bw_sample *s)
 {
 	m->win_open = false;
 	m->interval_bps = 0;
+	m->wb_empty = s->have_wb && !s->wb_bytes && !s->inflight;
 	m->last = *s;
 	m->primed = true;
 }
@@ -143,7 +144,7 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 {
 	const struct bw_sample *p = &m->last;
 	uint64_t dt, ds, dios, dticks, queued;
-	bool moved, backlog, debugfs, changed = false;
+	bool moved, backlog, debugfs, p_empty, changed = false;
 
 	if (!m->primed || s->now_usec <= p->now_usec || s->sectors < p->sectors ||
 	    s->ios < p->ios || s->io_ticks_ms < p->io_ticks_ms) {
@@ -162,13 +163,15 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 	}
 	moved = ds > 0;
 	queued = p->wb_bytes;
+	/* nothing queued at the last poll, as the kernel said then or last */
+	p_empty = (p->have_wb ? !p->wb_bytes : m->wb_empty) && !p->inflight;
 	m->interval_bps = rate(ds * 512, dt);
-	if (ds * 512 >= BWMETER_WIN_BYTES && p->have_wb && !p->wb_bytes && !p->inflight) {
+	if (ds * 512 >= BWMETER_WIN_BYTES && p_empty) {
 		/* nothing was queued at the last poll (the kernel said so): all
 		 * that completed since was submitted since, so this interval is
 		 * a lower bound already, if more than a device buffer; a device
 		 * coming out of idle need not wait for a window to be let go */
-		changed = judge(m, m->interval_bps, false);
+		changed |= judge(m, m->interval_bps, false);
 	}
 	debugfs = s->have_wb && p->have_wb;
 	if (debugfs)
@@ -177,7 +180,7 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 	else
 		backlog = p->inflight > 0 && s->inflight > 0 && dticks * 1000 * 10 >= dt * 9;
 
-	if (p->have_wb && !p->wb_bytes && !p->inflight && m->quiet_usec >= BWMETER_QUIET_USEC &&
+	if (p_empty && m->quiet_usec >= BWMETER_QUIET_USEC &&
 	    (moved || (s->have_wb && s->wb_bytes)) &&
 	    (!m->win_open || !window_backlog(m) || m->win_sectors * 512 < BWMETER_STEP_BYTES)) {
 		/* busy again after a second of quiet that ended with nothing
@@ -214,6 +217,15 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 			m->win_queued_kib += queued / 1024;
 		} else {
 			m->win_backlog = m->win_backlog && backlog;
+			if (m->win_polls) {
+				/* a poll without debugfs in a window judged by it:
+				 * the caller skipped the read while the device
+				 * idled; an interval begun with nothing queued is
+				 * an empty poll, or idle time would count as a
+				 * backlog at a crawl */
+				m->win_polls++;
+				m->win_empty += p_empty || !backlog;
+			}
 		}
 		if (!moved && !backlog) {
 			/* idle: a window over long idle time measures nothing */
@@ -226,7 +238,7 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 	}
 	if (moved && m->win_open && window_done(m)) {
 		uint64_t bps = rate(m->win_sectors * 512, m->win_usec);
-		changed = judge(m, bps, window_backlog(m));
+		changed |= judge(m, bps, window_backlog(m));
 		m->win_open = false;
 	}
 	if (moved && !m->win_open) {
@@ -234,6 +246,10 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		open_window(m);
 	}
 	m->last_moved = moved;
+	if (s->have_wb)
+		m->wb_empty = !s->wb_bytes;
+	else if (moved || s->inflight)
+		m->wb_empty = false;
 	if (moved || (s->have_wb && s->wb_bytes) || s->inflight)
 		m->quiet_usec = 0;
 	else

@@ -64,6 +64,10 @@ struct bwmeter {
 	uint64_t win_idle_usec; /* nothing moved nor queued since */
 	bool last_moved;      /* sectors moved in the last interval */
 	uint64_t quiet_usec;  /* nothing moved nor queued for this long */
+	bool wb_empty;        /* the kernel said nothing was queued at the last
+				 poll that read it, and nothing moved nor was
+				 in flight since (a caller may skip debugfs while
+				 a known device idles) */
 	/* the estimate */
 	uint64_t est_bps;     /* 0 = not measured */
 	enum bw_source source;
@@ -88,8 +92,9 @@ void bwmeter_seed(struct bwmeter *m, uint64_t bps, bool known);
 bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s);
 
 /* Bounds, exported for tests and documentation. A window measures when it
- * holds at least BWMETER_WIN_MOVES polls with movement and either a second
- * or BWMETER_WIN_IOS requests and BWMETER_WIN_BYTES: a window shorter than a
+ * lasts a second or holds BWMETER_WIN_IOS requests and BWMETER_WIN_BYTES,
+ * and then, with a backlog, BWMETER_STEP_BYTES; without one, at least
+ * BWMETER_WIN_MOVES polls with movement. A window shorter than a
  * second must hold more than any device buffer can swallow in a burst (a
  * 5 MB/s stick with a few MiB of RAM acknowledges them at USB speed; qemu's
  * throttle let 4 MiB through at 18 MB/s), and enough requests that the one

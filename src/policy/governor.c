@@ -44,6 +44,12 @@ static void forget(struct governor *g, int i)
 	g->dev[i] = g->dev[--g->ndev];
 }
 
+static bool same_device(const struct knobs_dev *a, const struct knobs_dev *b)
+{
+	return !strcmp(a->disk, b->disk) && !strcmp(a->id, b->id) && a->major == b->major &&
+	       a->minor == b->minor;
+}
+
 static void rescan(struct governor *g)
 {
 	int n = g->ops->devices(g->kctx, g->scan, GOV_MAX_DEV);
@@ -52,11 +58,15 @@ static void rescan(struct governor *g)
 	if (n < 0)
 		return;
 	g->features = g->ops->features(g->kctx);
-	/* forget what left: a gone bdi has no knobs to give back */
+	/* forget what left: a gone bdi has no knobs to give back. A bdi that
+	 * now stands for another device (a loop attached to another file
+	 * between two scans, another card in a reader) is forgotten too and
+	 * found afresh: knobs back, meter anew, memory asked */
 	for (int i = 0; i < g->ndev;) {
 		bool found = false;
 		for (int j = 0; j < n && !found; j++)
-			found = !strcmp(g->dev[i].info.bdi, g->scan[j].bdi);
+			found = !strcmp(g->dev[i].info.bdi, g->scan[j].bdi) &&
+				same_device(&g->dev[i].info, &g->scan[j]);
 		if (found)
 			i++;
 		else
@@ -248,6 +258,11 @@ static void global_step(struct governor *g, uint64_t now_usec)
 		return;
 	}
 	g->vm_quiet_since = 0;
+	/* the global pair throttles every writer on the machine, not only
+	 * the slow device's: not below the start cap (the per-device floor
+	 * was measured for one device's strict cap) */
+	if (cap < g->cfg.initial_bytes)
+		cap = g->cfg.initial_bytes;
 	if (cap < 2 * PAGE_SIZE * 2)
 		cap = 2 * PAGE_SIZE * 2; /* dirty_bytes must be at least two pages */
 	if (cap == g->vm_cap)

@@ -173,12 +173,11 @@ static void stacked_facts(const char *root, const char *disk, struct knobs_dev *
 	char p[PATH_MAX], name[KNOBS_NAME_MAX] = "", lower[KNOBS_NAME_MAX] = "";
 	DIR *dir;
 	struct dirent *e;
-	bool first = true;
+	bool first = true, removable = false, rotational = false;
 
+	/* every disk has slaves/; only one with entries in it is stacked */
 	if (path_at(p, sizeof(p), root, "/sys/block/%s/slaves", disk) || !(dir = opendir(p)))
 		return;
-	d->stacked = true;
-	d->rotational = false;
 	while ((e = readdir(dir))) {
 		struct knobs_dev s;
 		char whole[KNOBS_NAME_MAX], real[PATH_MAX], *base;
@@ -194,8 +193,8 @@ static void stacked_facts(const char *root, const char *disk, struct knobs_dev *
 		memset(&s, 0, sizeof(s));
 		if (disk_facts_at(root, whole, &s, depth + 1))
 			continue;
-		d->removable |= s.removable;
-		d->rotational |= s.rotational;
+		removable |= s.removable;
+		rotational |= s.rotational;
 		if (first) {
 			copy(d->bus, sizeof(d->bus), s.bus);
 			snprintf(lower, sizeof(lower), "%s", s.model[0] ? s.model : whole);
@@ -203,6 +202,11 @@ static void stacked_facts(const char *root, const char *disk, struct knobs_dev *
 		}
 	}
 	closedir(dir);
+	if (first)
+		return; /* no disk under it */
+	d->stacked = true;
+	d->removable |= removable;
+	d->rotational = rotational;
 	if (!path_at(p, sizeof(p), root, "/sys/block/%s/dm/name", disk))
 		read_text(p, name, sizeof(name));
 	if (lower[0])

@@ -134,6 +134,16 @@ static void test_memory_put(void **state)
 	assert_int_equal(m->n, MEMORY_MAX);
 	assert_int_equal(memory_get(m, "serial:a:b", NULL, NULL), 0); /* time 300: the oldest */
 	assert_int_equal(memory_get(m, "model:new:1", NULL, NULL), 7);
+	/* a device in use, its figure unchanged, is not the oldest: its time
+	 * moves once a day */
+	m->dirty = false;
+	memory_put(m, "model:x:1", 1000, 'm', 1001 + MEMORY_REFRESH_S - 1);
+	assert_false(m->dirty);
+	memory_put(m, "model:x:1", 1000, 'm', 1001 + MEMORY_REFRESH_S);
+	assert_true(m->dirty);
+	memory_put(m, "model:newer:1", 7, 'm', 1001 + MEMORY_REFRESH_S);
+	assert_int_equal(memory_get(m, "model:x:1", NULL, NULL), 1000);
+	assert_int_equal(memory_get(m, "model:x:2", NULL, NULL), 0);
 }
 
 static void test_memory_round_trip(void **state)

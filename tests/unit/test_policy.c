@@ -216,6 +216,9 @@ struct dev_sim {
 	uint64_t part;      /* bytes served of the bio in service */
 	bool debugfs;       /* the bdi's writeback is visible */
 	bool honest;        /* its stat shows queued requests (not a throttled loop) */
+	bool lazy;          /* debugfs read as the governor reads it: not while a
+			       known device idles */
+	uint64_t read_sectors, read_wb; /* at the last poll, as read */
 };
 
 static void dev_run(struct bwmeter *m, struct dev_sim *d, uint64_t bps, uint64_t usec,
@@ -248,7 +251,13 @@ static void dev_run(struct bwmeter *m, struct dev_sim *d, uint64_t bps, uint64_t
 		s.io_ticks_ms = d->honest ? d->ticks_ms : 0;
 		s.inflight = d->honest && d->queued ? 1 : 0;
 		s.have_wb = d->debugfs;
-		s.wb_bytes = d->queued + d->part;
+		if (d->lazy && m->known && d->sectors == d->read_sectors && !s.inflight &&
+		    !d->read_wb)
+			s.have_wb = false;
+		s.wb_bytes = s.have_wb ? d->queued + d->part : 0;
+		d->read_sectors = d->sectors;
+		if (s.have_wb)
+			d->read_wb = s.wb_bytes;
 		bwmeter_sample(m, &s);
 	}
 }
@@ -400,6 +409,30 @@ static void test_meter_speed_change(void **state)
 		dev_run(&m, &d, 40 * MB, 100000, 100000);
 	assert_true(d.t - t <= 3000000);
 	assert_in_range(m.est_bps, 30 * MB, 50 * MB);
+}
+
+/* A known stick written, paused for 1-3 s and written again, its bdi's
+ * writeback read only while something moves or waits (the governor spares
+ * debugfs while a known device idles): the pause is not a backlog at a
+ * crawl, the estimate stays. */
+static void test_meter_pause_known(void **state)
+{
+	for (uint64_t pause = 1000000; pause <= 3000000; pause += 500000) {
+		struct bwmeter m;
+		struct dev_sim d = { .bio = 512 * KIB, .debugfs = true, .lazy = true };
+
+		(void)state;
+		bwmeter_init(&m);
+		bwmeter_seed(&m, 5 * MB, true);
+		for (int round = 0; round < 3; round++) {
+			d.queued = 5 * MB;
+			dev_run(&m, &d, 5 * MB, 1500000, 100000); /* 1 s of work, drained */
+			dev_run(&m, &d, 5 * MB, pause, 500000);  /* idle polls */
+			assert_true(m.est_bps >= 4 * MB);
+		}
+		assert_true(m.est_bps >= 4 * MB);
+		assert_true(m.est_bps <= 6 * MB);
+	}
 }
 
 /* A first burst out of idle (the kernel said nothing was queued) is a
@@ -904,6 +937,40 @@ static void test_governor_remembered(void **state)
 	assert_int_equal(gov_find(&G, "259:0")->dec.why, WHY_UNMEASURED);
 }
 
+/* The same bdi standing for another device by the next scan (a loop
+ * attached to another file, another card in the reader): the old one's
+ * knobs go back, and the new one starts as never seen, not with the old
+ * one's figure. */
+static void test_governor_device_replaced(void **state)
+{
+	struct fake f;
+	struct gov_config c;
+	/* (no h_save: the old device's knobs are written back before the
+	 * new one's are saved, on the same bdi) */
+	struct gov_hooks h = { .ctx = &f, .recall = h_recall, .gone = h_gone };
+
+	(void)state;
+	fake_init(&f);
+	strcpy(f.bdi[0].info.id, "serial:Cruzer_Blade:4C53000");
+	gov_config_defaults(&c);
+	gov_init(&G, &c, &fake_ops, &f, &h);
+	gov_tick(&G, 0);
+	assert_int_equal(gov_find(&G, "8:16")->dec.why, WHY_MEASURED);
+	strcpy(f.bdi[0].info.id, "serial:Other_Card:1");
+	gov_request_rescan(&G);
+	gov_tick(&G, 1000000);
+	assert_int_equal(f.gone, 1);
+	assert_int_equal(gov_find(&G, "8:16")->meter.source, BW_NONE);
+	assert_int_equal(gov_find(&G, "8:16")->dec.why, WHY_UNMEASURED);
+	assert_in_range(f.bdi[0].val[BDI_MAX_BYTES], 4 * MIB - 8192, 4 * MIB);
+	/* the same device scanned again is kept as it is */
+	gov_request_rescan(&G);
+	gov_tick(&G, 2000000);
+	assert_int_equal(f.gone, 1);
+	assert_int_equal(gov_restore(&G), 0);
+	assert_int_equal(f.bdi[0].val[BDI_STRICT_LIMIT], 0);
+}
+
 /* A fast device never seen: idle, the governor glances every 100 ms; the
  * first burst under the start cap is a lower bound at once, and a device
  * that drains the whole threshold in seconds is let go in that same poll. */
@@ -1062,6 +1129,7 @@ int main(void)
 		cmocka_unit_test(test_meter_fed_slowly),
 		cmocka_unit_test(test_meter_light_use),
 		cmocka_unit_test(test_meter_speed_change),
+		cmocka_unit_test(test_meter_pause_known),
 		cmocka_unit_test(test_meter_out_of_idle),
 		cmocka_unit_test(test_meter_random_counters),
 		cmocka_unit_test(test_meter_counter_reset),
@@ -1075,6 +1143,7 @@ int main(void)
 		cmocka_unit_test(test_governor_write_error_keeps_previous),
 		cmocka_unit_test(test_governor_pre_62_global_pair),
 		cmocka_unit_test(test_governor_remembered),
+		cmocka_unit_test(test_governor_device_replaced),
 		cmocka_unit_test(test_governor_cold_fast_device),
 		cmocka_unit_test(test_governor_ramp_polls),
 	};

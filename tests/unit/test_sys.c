@@ -226,6 +226,8 @@ static void fx_disk_add(const char *root, const struct fx_disk *d)
 	fmt_path(line, sizeof(line), "%s\n", d->rotational ? d->rotational : "0");
 	fx_file_at(root, d->devpath, "queue/rotational", line);
 	fx_file_at(root, d->devpath, "stat", STAT_LINE);
+	/* every disk has a slaves/ directory, empty unless stacked */
+	fx_file_at(root, d->devpath, "slaves/.keep", "");
 	if (d->devdir) {
 		fx_file_at(root, d->devdir, "vendor", d->vendor);
 		fx_file_at(root, d->devdir, "model", d->model);
