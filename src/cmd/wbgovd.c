@@ -567,6 +567,7 @@ int main(int argc, char **argv)
 	memory_flush(&dm, true);
 	unlink(dm.status_path);
 	uevent_close(mon);
+	knobs_real_close(&dm.real);
 	unlink(dm.pid_path);
 	close(lockfd);
 	return rc;

@@ -50,13 +50,15 @@ static bool same_device(const struct knobs_dev *a, const struct knobs_dev *b)
 	       a->minor == b->minor;
 }
 
-static void rescan(struct governor *g)
+/* Returns true when a device came. */
+static bool rescan(struct governor *g)
 {
 	int n = g->ops->devices(g->kctx, g->scan, GOV_MAX_DEV);
+	bool came = false;
 
 	g->want_rescan = false;
 	if (n < 0)
-		return;
+		return false;
 	g->features = g->ops->features(g->kctx);
 	/* forget what left: a gone bdi has no knobs to give back. A bdi that
 	 * now stands for another device (a loop attached to another file
@@ -81,6 +83,7 @@ static void rescan(struct governor *g)
 		if (g->ndev == GOV_MAX_DEV)
 			break;
 		d = &g->dev[g->ndev++];
+		came = true;
 		memset(d, 0, sizeof(*d));
 		d->info = g->scan[j];
 		d->have_counters = true; /* until the kernel says otherwise */
@@ -94,6 +97,7 @@ static void rescan(struct governor *g)
 	/* debugfs may have been mounted since: ask again */
 	for (int i = 0; i < g->ndev; i++)
 		g->dev[i].have_counters = true;
+	return came;
 }
 
 static int save_orig(struct governor *g, struct gov_dev *d)
@@ -438,6 +442,14 @@ static void grow_start(struct governor *g, struct gov_dev *d)
 		d->boost_bytes = b < GOV_BOOST_MAX_BYTES ? b : GOV_BOOST_MAX_BYTES;
 }
 
+/* How soon to glance again while a device is not yet known. */
+static uint64_t glance_usec(const struct governor *g, uint64_t now_usec)
+{
+	if (g->pending_bytes >= MIB)
+		return GOV_GLANCE_BUSY_USEC;
+	return now_usec < g->watch_until_usec ? GOV_POLL_WATCH_USEC : GOV_POLL_WATCH_LATE_USEC;
+}
+
 /* Between full polls, while a device is not yet known, a glance at
  * /proc/vmstat alone: a full poll is due when its time comes, when a
  * writer wakes an idle system (nr_dirtied moved), or when someone dirties
@@ -454,7 +466,7 @@ static bool glance_suffices(const struct governor *g, uint64_t now_usec, bool bu
  * device is unknown, more often while data waits. */
 static uint64_t next_tick(struct governor *g, uint64_t now_usec, uint64_t delay)
 {
-	uint64_t glance = g->pending_bytes >= MIB ? GOV_GLANCE_BUSY_USEC : GOV_POLL_WATCH_USEC;
+	uint64_t glance = glance_usec(g, now_usec);
 
 	g->next_full_usec = now_usec + delay;
 	return g->unknown && glance < delay ? glance : delay;
@@ -475,15 +487,14 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 	bulk = ticked && now_usec > tick0 && g->vm.dirtied > dirtied0 &&
 	       (g->vm.dirtied - dirtied0) / (now_usec - tick0) >= GOV_BULK_BPS / 1000000;
 	if (!g->want_rescan && g->last_full_usec && g->unknown && glance_suffices(g, now_usec, bulk)) {
-		uint64_t left = g->next_full_usec - now_usec,
-			 glance = g->pending_bytes >= MIB ? GOV_GLANCE_BUSY_USEC : GOV_POLL_WATCH_USEC;
+		uint64_t left = g->next_full_usec - now_usec, glance = glance_usec(g, now_usec);
 		return left < glance ? left : glance;
 	}
 	g->last_full_usec = now_usec;
 	g->dirtied_at_full = g->vm.dirtied;
 	g->busy_at_full = g->pending_bytes >= MIB;
-	if (g->want_rescan)
-		rescan(g);
+	if (g->want_rescan && rescan(g))
+		g->watch_until_usec = now_usec + GOV_WATCH_FRESH_USEC;
 	for (int i = 0; i < g->ndev; i++) {
 		struct gov_dev *d = &g->dev[i];
 		struct gov_input in = { 0 };

@@ -2,6 +2,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sys/knobs_real.h"
 #include "sys/fsutil.h"
@@ -31,7 +32,14 @@ static int dev_stat(void *ctx, const struct knobs_dev *d, struct knobs_stat *ret
 
 static int vmstat(void *ctx, struct knobs_vmstat *ret)
 {
-	return procfs_vmstat(root(ctx), ret);
+	return procfs_vmstat(root(ctx), &((struct knobs_real *)ctx)->vmstat_fd1, ret);
+}
+
+void knobs_real_close(struct knobs_real *k)
+{
+	if (k->vmstat_fd1)
+		close(k->vmstat_fd1 - 1);
+	k->vmstat_fd1 = 0;
 }
 
 static int devices(void *ctx, struct knobs_dev *out, int max)

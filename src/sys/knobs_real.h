@@ -7,9 +7,13 @@
 
 struct knobs_real {
 	const char *root;
+	int vmstat_fd1;  /* /proc/vmstat kept open: its fd + 1, 0 if not */
 };
 
 extern const struct knobs_ops knobs_real_ops;
+
+/* Close what the backend keeps open. */
+void knobs_real_close(struct knobs_real *k);
 
 /* The kernel's own write-bandwidth estimate of a bdi (debugfs
  * BdiWriteBandwidth, bytes/s), where debugfs is mounted and readable: a

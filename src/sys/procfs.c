@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,8 @@ int procfs_parse_vmstat(const char *text, size_t page_size, struct knobs_vmstat 
 				return -EINVAL;
 			seen |= 1u << i;
 		}
+		if (seen == 15)
+			break; /* the rest is events */
 		line = eol ? eol + 1 : NULL;
 	}
 	if (seen != 15)
@@ -71,15 +74,34 @@ int procfs_parse_vmstat(const char *text, size_t page_size, struct knobs_vmstat 
 	return 0;
 }
 
-int procfs_vmstat(const char *root, struct knobs_vmstat *ret)
+int procfs_vmstat(const char *root, int *fd1, struct knobs_vmstat *ret)
 {
 	char p[PATH_MAX], buf[16384];
-	int r;
+	size_t len = 0;
+	ssize_t n;
+	int r, fd;
 
-	if ((r = path_at(p, sizeof(p), root, "/proc/vmstat")))
-		return r;
-	if ((r = read_text(p, buf, sizeof(buf))))
-		return r;
+	if (!*fd1) {
+		if ((r = path_at(p, sizeof(p), root, "/proc/vmstat")))
+			return r;
+		if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+			return -errno;
+		*fd1 = fd + 1;
+	}
+	/* from the start each time: the kernel makes the text afresh */
+	while (len < sizeof(buf) - 1 &&
+	       (n = pread(*fd1 - 1, buf + len, sizeof(buf) - 1 - len, (off_t)len)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -errno;
+			close(*fd1 - 1);
+			*fd1 = 0; /* opened afresh next time */
+			return r;
+		}
+		len += (size_t)n;
+	}
+	buf[len] = 0;
 	return procfs_parse_vmstat(buf, (size_t)sysconf(_SC_PAGESIZE), ret);
 }
 

@@ -15,8 +15,10 @@ int procfs_meminfo(const char *root, uint64_t *ret_dirty, uint64_t *ret_writebac
 int procfs_parse_meminfo(const char *text, uint64_t *ret_dirty, uint64_t *ret_writeback);
 
 /* nr_dirty, nr_writeback, nr_dirtied and nr_written of /proc/vmstat, in
- * bytes; all four are required. */
-int procfs_vmstat(const char *root, struct knobs_vmstat *ret);
+ * bytes; all four are required. The file stays open between calls (the
+ * daemon glances at it up to 20 times a second): *fd1 is its descriptor
+ * + 1, 0 before the first call and after an error. */
+int procfs_vmstat(const char *root, int *fd1, struct knobs_vmstat *ret);
 int procfs_parse_vmstat(const char *text, size_t page_size, struct knobs_vmstat *ret);
 
 int procfs_vm_read(const char *root, enum vm_knob k, uint64_t *ret);

@@ -1014,6 +1014,37 @@ static void test_governor_cold_fast_device(void **state)
 	assert_int_equal(delay, GOV_GLANCE_BUSY_USEC);
 }
 
+/* Glances every 50 ms for a minute after a device comes, then every
+ * 200 ms while nothing is written (an idle machine wakes 5 times a second,
+ * not 20); a device that comes later opens another minute. */
+static void test_governor_glance_pace(void **state)
+{
+	struct fake f;
+	uint64_t t = 0, d;
+
+	(void)state;
+	fake_init(&f);
+	gov_setup(&G, &f);
+	gov_tick(&G, t);
+	assert_int_equal(gov_tick(&G, t += 1000000), GOV_POLL_WATCH_USEC);
+	while (t < GOV_WATCH_FRESH_USEC)
+		d = gov_tick(&G, t += 50000);
+	assert_int_equal(d, GOV_POLL_WATCH_LATE_USEC);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(gov_tick(&G, t += GOV_POLL_WATCH_LATE_USEC), GOV_POLL_WATCH_LATE_USEC);
+	/* another device comes */
+	f.bdi[2] = f.bdi[0];
+	strcpy(f.bdi[2].info.bdi, "8:32");
+	strcpy(f.bdi[2].info.disk, "sdc");
+	f.bdi[2].info.minor = 32;
+	f.n = 3;
+	gov_request_rescan(&G);
+	assert_int_equal(gov_tick(&G, t += GOV_POLL_WATCH_LATE_USEC), GOV_POLL_WATCH_USEC);
+	/* data waiting: 20 ms, whenever */
+	f.dirty = 2 * MIB;
+	assert_int_equal(gov_tick(&G, t += 1000000), GOV_GLANCE_BUSY_USEC);
+}
+
 /* A device held at the start cap while it completes far more: polled every
  * 10 ms, its start cap grown while it outruns it beyond a cap's burst (up
  * to 64 MiB), until a window measures it. A slow device whose buffer
@@ -1145,6 +1176,7 @@ int main(void)
 		cmocka_unit_test(test_governor_remembered),
 		cmocka_unit_test(test_governor_device_replaced),
 		cmocka_unit_test(test_governor_cold_fast_device),
+		cmocka_unit_test(test_governor_glance_pace),
 		cmocka_unit_test(test_governor_ramp_polls),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -879,7 +879,7 @@ static void test_sysfs_disk_stat(void **state)
 	char root[PATH_MAX];
 	struct knobs_stat st = { 0 };
 	struct knobs_dev d;
-	struct knobs_real kr;
+	struct knobs_real kr = { 0 };
 
 	(void)state;
 	fx_root(root, sizeof(root), "stat");
@@ -905,7 +905,7 @@ static void test_sysfs_disk_stat(void **state)
 static void test_sysfs_knob_round_trip(void **state)
 {
 	char root[PATH_MAX];
-	struct knobs_real kr;
+	struct knobs_real kr = { 0 };
 	uint64_t v = 0;
 
 	(void)state;
@@ -959,7 +959,7 @@ static void test_sysfs_knob_round_trip(void **state)
 static void test_knobs_set_does_not_rewrite(void **state)
 {
 	char root[PATH_MAX], p[PATH_MAX];
-	struct knobs_real kr;
+	struct knobs_real kr = { 0 };
 	struct timespec old[2] = { { .tv_sec = 946684800 }, { .tv_sec = 946684800 } };
 	struct stat sb;
 
@@ -980,7 +980,7 @@ static void test_knobs_set_does_not_rewrite(void **state)
 static void test_sysfs_has_bdi_bytes(void **state)
 {
 	char root[PATH_MAX];
-	struct knobs_real kr;
+	struct knobs_real kr = { 0 };
 
 	(void)state;
 	/* 6.2+: every bdi has strict_limit */
@@ -1037,7 +1037,7 @@ static void test_knobs_real_bdi_counters(void **state)
 		"BdiWriteback:        512 kB\nBdiReclaimable:        kB\n",
 	};
 	char root[PATH_MAX];
-	struct knobs_real kr;
+	struct knobs_real kr = { 0 };
 	struct knobs_bdi_counters c = { 7, 7, 7 };
 
 	(void)state;
@@ -1177,7 +1177,7 @@ static void test_procfs_parse_meminfo_malformed(void **state)
 static void test_procfs_meminfo_file(void **state)
 {
 	char root[PATH_MAX];
-	struct knobs_real kr;
+	struct knobs_real kr = { 0 };
 	uint64_t dirty = 0, wb = 0;
 
 	(void)state;
@@ -1212,7 +1212,7 @@ static void test_procfs_vmstat(void **state)
 		"nr_dirty 4503599627370496\nnr_writeback 2\nnr_dirtied 3\nnr_written 4\n", /* x4096 wraps */
 	};
 	char root[PATH_MAX];
-	struct knobs_real kr;
+	struct knobs_real kr = { 0 };
 	struct knobs_vmstat v = { 7, 7, 7, 7 };
 
 	(void)state;
@@ -1237,6 +1237,22 @@ static void test_procfs_vmstat(void **state)
 	fx_write(root, "/proc/vmstat", VMSTAT_CLEAN);
 	assert_int_equal(knobs_real_ops.vmstat(&kr, &v), 0);
 	assert_int_equal(v.dirty, 0);
+	/* kept open, and read from the start each time */
+	assert_int_not_equal(kr.vmstat_fd1, 0);
+	{
+		int fd1 = kr.vmstat_fd1;
+		char p[PATH_MAX];
+		FILE *f;
+		fmt_path(p, sizeof(p), "%s/proc/vmstat", root);
+		assert_non_null(f = fopen(p, "r+"));
+		fputs(VMSTAT_DIRTY, f); /* the same file, rewritten in place */
+		fclose(f);
+		assert_int_equal(knobs_real_ops.vmstat(&kr, &v), 0);
+		assert_int_equal(v.dirty, 8704ULL * 4096);
+		assert_int_equal(kr.vmstat_fd1, fd1);
+	}
+	knobs_real_close(&kr);
+	assert_int_equal(kr.vmstat_fd1, 0);
 }
 
 static void fx_vm(const char *root, uint64_t ratio, uint64_t bg_ratio, uint64_t bytes, uint64_t bg_bytes)
@@ -1263,7 +1279,7 @@ static void test_procfs_vm(void **state)
 		[VM_DIRTY_WRITEBACK_CENTISECS] = 500,
 	};
 	char root[PATH_MAX];
-	struct knobs_real kr;
+	struct knobs_real kr = { 0 };
 	uint64_t v;
 
 	(void)state;
@@ -1394,7 +1410,7 @@ static void test_procfs_disk_of_path(void **state)
 static void test_knobs_real_mounted(void **state)
 {
 	char root[PATH_MAX];
-	struct knobs_real kr;
+	struct knobs_real kr = { 0 };
 	struct knobs_dev *out = g_out;
 	int n;
 
@@ -1626,7 +1642,7 @@ static void report(void *ctx, const char *owner, const char *knob, int err)
 static void test_state_restore_bdi(void **state)
 {
 	char root[PATH_MAX];
-	struct knobs_real kr;
+	struct knobs_real kr = { 0 };
 	struct state st;
 	struct report_log rl = { 0 };
 
@@ -1684,7 +1700,7 @@ static void test_state_restore_bdi(void **state)
 static void test_state_restore_vm_pair(void **state)
 {
 	char root[PATH_MAX];
-	struct knobs_real kr;
+	struct knobs_real kr = { 0 };
 	struct state st;
 	struct report_log rl = { 0 };
 
@@ -2025,7 +2041,7 @@ static void test_gov_crash_then_state_restore(void **state)
 	struct knobs_ops ops;
 	struct gov_hooks hooks;
 	struct rec *r = &g_rec;
-	struct knobs_real kr;
+	struct knobs_real kr = { 0 };
 	struct state st;
 
 	(void)state;
