@@ -80,6 +80,11 @@ static bool judge(struct bwmeter *m, uint64_t bps, bool backlog)
 	if (!backlog) {
 		if (bps <= m->est_bps)
 			return false; /* slower, but it may just not have been asked for more */
+		if (m->known && bps <= m->est_bps + m->est_bps / 4)
+			/* a little above a measured pace: a loop's bursts, a
+			 * buffer draining; a device that got faster shows it
+			 * with a backlog within a window, or by far more */
+			return false;
 		m->est_bps = bps;
 		m->source = BW_LOWER_BOUND;
 		m->nhist = 0;

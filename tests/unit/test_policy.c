@@ -411,6 +411,31 @@ static void test_meter_speed_change(void **state)
 	assert_in_range(m.est_bps, 30 * MB, 50 * MB);
 }
 
+/* Windows without a backlog a little above a measured pace (a loop's
+ * bursts) leave it; far above (a device that got faster), they raise it. */
+static void test_meter_lower_bound_above_measured(void **state)
+{
+	struct bwmeter m;
+	struct dev_sim d = { .bio = 128 * KIB, .debugfs = true, .queued = 1 << 30 };
+
+	(void)state;
+	bwmeter_init(&m);
+	dev_run(&m, &d, 5 * MB, 3000000, 100000);
+	assert_true(m.known);
+	assert_in_range(m.est_bps, 4500 * 1000, 5500 * 1000);
+	d.queued = 0;
+	for (int i = 0; i < 40; i++) { /* served as fast as it comes: no backlog */
+		d.queued = 5800 * 1000 / 10;
+		dev_run(&m, &d, 20 * MB, 100000, 100000);
+	}
+	assert_in_range(m.est_bps, 4500 * 1000, 5500 * 1000);
+	for (int i = 0; i < 40; i++) {
+		d.queued = 10 * MB / 10;
+		dev_run(&m, &d, 20 * MB, 100000, 100000);
+	}
+	assert_in_range(m.est_bps, 9 * MB, 11 * MB);
+}
+
 /* A known stick written, paused for 1-3 s and written again, its bdi's
  * writeback read only while something moves or waits (the governor spares
  * debugfs while a known device idles): the pause is not a backlog at a
@@ -1161,6 +1186,7 @@ int main(void)
 		cmocka_unit_test(test_meter_light_use),
 		cmocka_unit_test(test_meter_speed_change),
 		cmocka_unit_test(test_meter_pause_known),
+		cmocka_unit_test(test_meter_lower_bound_above_measured),
 		cmocka_unit_test(test_meter_out_of_idle),
 		cmocka_unit_test(test_meter_random_counters),
 		cmocka_unit_test(test_meter_counter_reset),
