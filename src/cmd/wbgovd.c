@@ -556,6 +556,7 @@ int main(int argc, char **argv)
 		}
 	}
 	log_info("stopping: giving the knobs back");
+	gov_last_look(&dm.gov, now_usec());
 	if (gov_restore(&dm.gov)) {
 		log_err("some knobs could not be given back; they are recorded in %s (wbgov restore)",
 			dm.state_path);

@@ -11,7 +11,7 @@ const char *const gov_why_text[WHY_COUNT] = {
 	[WHY_UNMEASURED] = "not measured yet: the start cap",
 	[WHY_LOWER_BOUND] = "not yet seen with a backlog of its own: the start cap",
 	[WHY_RAMP] = "not measured yet, and outrunning its start cap: grown while it does, up to 64 MiB",
-	[WHY_HELD] = "not measured yet, and even 64 MiB held its writer while it idled: no cap until measured",
+	[WHY_HELD] = "not measured yet, and a cap held its writer rather than the device: no cap until measured",
 	[WHY_FIXED] = "a [device] section: mode fixed",
 	[WHY_OFF] = "a [device] section: mode off",
 	[WHY_ABOVE_GLOBAL] = "the cap would exceed the global dirty threshold, which bounds it already",
@@ -90,8 +90,11 @@ void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const str
 	if (in->min_cap_bytes > floor)
 		floor = in->min_cap_bytes;
 	if (!in->known && in->start_bytes == UINT64_MAX) {
+		/* no cap until measured; a lower bound may say why already */
+		uint64_t t = in->global_thresh_bytes;
 		ret->strict = false;
-		ret->why = WHY_HELD;
+		ret->why = in->bw_bps && t && t <= in->bw_bps * c->global_drain_ms / 1000 ?
+				   WHY_DRAINS_FAST : WHY_HELD;
 		return;
 	}
 	if (!in->bw_bps) {

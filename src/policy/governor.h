@@ -144,6 +144,10 @@ static inline void gov_request_rescan(struct governor *g) { g->want_rescan = tru
 /* One poll: rescan if asked, measure, decide, apply. Returns the delay until
  * the next poll, in microseconds. */
 uint64_t gov_tick(struct governor *g, uint64_t now_usec);
+/* A last reading of every device's counters before stopping, so that what
+ * the devices did since the last poll still counts (a disk that finished a
+ * sync since is measured by it). Changes no knob. */
+void gov_last_look(struct governor *g, uint64_t now_usec);
 /* Give back every knob changed. 0, or the first error (all are tried). */
 int gov_restore(struct governor *g);
 

@@ -436,6 +436,26 @@ static void test_meter_lower_bound_above_measured(void **state)
 	assert_in_range(m.est_bps, 9 * MB, 11 * MB);
 }
 
+/* A fast disk given 768 MiB at once (a sync) done in three polls: a
+ * window whose largest step is a third of it never measured it; once it
+ * has run dry, all but that step was done within the window: at least
+ * that fast. */
+static void test_meter_ran_dry(void **state)
+{
+	struct bwmeter m;
+	struct dev_sim d = { .bio = 1 * MIB, .debugfs = true };
+
+	(void)state;
+	bwmeter_init(&m);
+	/* submitted, not yet served: no "out of idle" figure at once */
+	d.queued = 768 * MIB;
+	dev_run(&m, &d, 0, 1200000, 100000);
+	dev_run(&m, &d, 3000 * MB, 1000000, 100000);
+	assert_int_equal(m.source, BW_LOWER_BOUND);
+	assert_in_range(m.est_bps, 900 * MB, 3000 * MB);
+	assert_false(m.known);
+}
+
 /* A known stick written, paused for 1-3 s and written again, its bdi's
  * writeback read only while something moves or waits (the governor spares
  * debugfs while a known device idles): the pause is not a backlog at a
@@ -1116,9 +1136,32 @@ static void test_governor_ramp_polls(void **state)
 	assert_int_equal(caps[1], 64 * MIB);
 	assert_int_equal(gov_find(&G, "8:16")->dec.max_bytes, 4 * MIB);
 	assert_int_equal(gov_find(&G, "8:16")->dec.why, WHY_UNMEASURED);
-	/* a window of 32 MiB: a lower bound; past the ceiling, 2 s of it */
+	/* a window of 32 MiB: a lower bound; an internal disk at 64 MiB that
+	 * shows 64 MB/s or more has no cap until a backlog measures it (a
+	 * cap biting mid-stream paces its writer at the kernel's ratelimit) */
 	assert_int_equal(gov_find(&G, "259:0")->meter.source, BW_LOWER_BOUND);
 	assert_in_range(gov_find(&G, "259:0")->meter.est_bps, 300 * MB - 100000, 300 * MB);
+	assert_int_equal(gov_find(&G, "259:0")->dec.why, WHY_HELD);
+	assert_false(gov_find(&G, "259:0")->dec.strict);
+	assert_int_equal(nvme->val[BDI_STRICT_LIMIT], 0);
+	/* the same on a USB disk keeps a cap: 2 s of its lower bound past the
+	 * ceiling (a 60-100 MB/s stick uncapped would pile up seconds) */
+	fake_init(&f);
+	f.bdi_dirty[0] = f.bdi_dirty[1] = -1;
+	strcpy(f.bdi[1].info.bus, "usb");
+	f.dirty = 8 * MIB;
+	gov_setup(&G, &f);
+	gov_tick(&G, t = 0);
+	f.dirtied += 30 * MB;
+	nvme->st.sectors_written += 30 * MB / 512;
+	nvme->st.writes += 1;
+	gov_tick(&G, t += 100000);
+	for (int i = 0; i < 12; i++) {
+		f.dirtied += 3 * MB;
+		nvme->st.sectors_written += 3 * MB / 512;
+		nvme->st.writes += 4;
+		gov_tick(&G, t += 10000);
+	}
 	assert_int_equal(gov_find(&G, "259:0")->dec.why, WHY_FAST);
 	assert_in_range(gov_find(&G, "259:0")->dec.max_bytes, 600 * MB - 200000, 600 * MB);
 }
@@ -1186,6 +1229,7 @@ int main(void)
 		cmocka_unit_test(test_meter_light_use),
 		cmocka_unit_test(test_meter_speed_change),
 		cmocka_unit_test(test_meter_pause_known),
+		cmocka_unit_test(test_meter_ran_dry),
 		cmocka_unit_test(test_meter_lower_bound_above_measured),
 		cmocka_unit_test(test_meter_out_of_idle),
 		cmocka_unit_test(test_meter_random_counters),
