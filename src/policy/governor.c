@@ -417,14 +417,6 @@ static bool held(const struct gov_dev *d)
 		       m->win_sectors * 512 / (m->win_usec / 1000 + 1) * 1000;
 }
 
-/* Not a device people plug in or carry: a USB, removable or MMC one (an SD
- * card in a built-in reader says neither) may be a 60-100 MB/s stick,
- * whose pile, uncapped, would be seconds of sync. */
-static bool internal(const struct knobs_dev *i)
-{
-	return !i->removable && strcmp(i->bus, "usb") && strcmp(i->bus, "mmc");
-}
-
 /* A device not yet known, at a start cap it outruns (beyond a cap's burst)
  * or that holds it: grow the start cap, up to the size from which a cap
  * costs a fast writer nothing. Two polls in a row: double it; one poll by
@@ -439,16 +431,6 @@ static void grow_start(struct governor *g, struct gov_dev *d)
 
 	if (d->meter.known || !d->decided || !d->dec.strict) {
 		d->ramp_polls = 0;
-		return;
-	}
-	if (cap >= GOV_BOOST_MAX_BYTES && internal(&d->info)) {
-		/* an internal disk has shown 64 MB/s or more, but no backlog
-		 * yet: no cap until one measures it. A strict cap that bites in
-		 * the middle of a stream paces the writer at the kernel's own
-		 * dirty ratelimit, and the disk then shows that pace as its
-		 * lower bound (measured: a 2 GB/s root disk held at 166 MB/s
-		 * under a 247 MiB cap of its own lower bounds) */
-		d->boost_bytes = GOV_START_OPEN;
 		return;
 	}
 	hold = held(d);
