@@ -961,20 +961,27 @@ static uint64_t h_recall(void *ctx, const struct knobs_dev *info, bool *ret_know
 	return !strcmp(info->id, "serial:Cruzer_Blade:4C53000") ? 5 * MB : 0;
 }
 
+/* The stick (remembered by h_recall) and the NVMe, one first poll. */
+static void gov_setup_remembered(struct fake *f, const struct gov_hooks *h)
+{
+	struct gov_config c;
+
+	fake_init(f);
+	strcpy(f->bdi[0].info.id, "serial:Cruzer_Blade:4C53000");
+	gov_config_defaults(&c);
+	gov_init(&G, &c, &fake_ops, f, h);
+	gov_tick(&G, 0);
+}
+
 /* A device remembered from an earlier run gets its cap at once; one never
  * seen starts at the start cap. */
 static void test_governor_remembered(void **state)
 {
 	struct fake f;
-	struct gov_config c;
 	struct gov_hooks h = { .ctx = &f, .save = h_save, .recall = h_recall };
 
 	(void)state;
-	fake_init(&f);
-	strcpy(f.bdi[0].info.id, "serial:Cruzer_Blade:4C53000");
-	gov_config_defaults(&c);
-	gov_init(&G, &c, &fake_ops, &f, &h);
-	gov_tick(&G, 0);
+	gov_setup_remembered(&f, &h);
 	assert_int_equal(gov_find(&G, "8:16")->meter.source, BW_REMEMBERED);
 	assert_true(gov_find(&G, "8:16")->meter.known);
 	assert_int_equal(gov_find(&G, "8:16")->dec.why, WHY_MEASURED);
@@ -989,17 +996,12 @@ static void test_governor_remembered(void **state)
 static void test_governor_device_replaced(void **state)
 {
 	struct fake f;
-	struct gov_config c;
 	/* (no h_save: the old device's knobs are written back before the
 	 * new one's are saved, on the same bdi) */
 	struct gov_hooks h = { .ctx = &f, .recall = h_recall, .gone = h_gone };
 
 	(void)state;
-	fake_init(&f);
-	strcpy(f.bdi[0].info.id, "serial:Cruzer_Blade:4C53000");
-	gov_config_defaults(&c);
-	gov_init(&G, &c, &fake_ops, &f, &h);
-	gov_tick(&G, 0);
+	gov_setup_remembered(&f, &h);
 	assert_int_equal(gov_find(&G, "8:16")->dec.why, WHY_MEASURED);
 	strcpy(f.bdi[0].info.id, "serial:Other_Card:1");
 	gov_request_rescan(&G);
