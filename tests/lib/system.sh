@@ -239,7 +239,11 @@ sys_slow_dev_done() {
 	umount "$3"
 	sed -i "\|^$3\$|d" "$SYS_TMP/mounts"
 	sys_throttle "$2" 0
+	f=$(losetup -nO BACK-FILE "$1" 2>/dev/null) || f=
 	losetup -d "$1"
+	# a backing file sys_loop made goes too: in a tmpfs it holds memory,
+	# and the next device may need the room
+	case "${f##*/}" in loop.*) rm -f "$f" ;; esac
 }
 
 # sys_paced_write FILE MIB BYTES_PER_S: write at that pace, catching up when
