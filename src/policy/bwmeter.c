@@ -255,21 +255,6 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 			m->win_open = false;
 		}
 	}
-	if (m->win_open && debugfs && backlog && m->est_bps && s->wb_bytes >= m->est_bps / 2 &&
-	    m->win_usec >= BWMETER_WIN_MIN_USEC && !window_backlog(m)) {
-		/* half a second of work at the estimate queued, poll after
-		 * poll, in a window that had none: the device slowed down (an
-		 * SLC cache full). A window across the change measures
-		 * neither pace: start over here, to measure the new one (a
-		 * window of a second or more only: one that did not close in
-		 * its second, and a new one gets its second) */
-		if (++m->full_polls >= BWMETER_FULL_POLLS) {
-			open_window(m);
-			m->full_polls = 0;
-		}
-	} else {
-		m->full_polls = 0;
-	}
 	if (moved && m->win_open && window_done(m)) {
 		uint64_t bps = rate(m->win_sectors * 512, m->win_usec);
 		changed |= judge(m, bps, window_backlog(m));

@@ -65,9 +65,6 @@ struct bwmeter {
 	uint64_t win_idle_usec; /* nothing moved nor queued since */
 	bool last_moved;      /* sectors moved in the last interval */
 	uint64_t quiet_usec;  /* nothing moved nor queued for this long */
-	unsigned full_polls;  /* polls in a row with half a second of work
-				 at the estimate queued, in a window
-				 without a backlog */
 	bool wb_empty;        /* the kernel said nothing was queued at the last
 				 poll that read it, and nothing moved nor was
 				 in flight since (a caller may skip debugfs while
@@ -112,8 +109,6 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s);
 #define BWMETER_QUIET_USEC 1000000ULL
 /* A backlog: at least this much time's work queued at the device's pace. */
 #define BWMETER_QUEUE_USEC 500000ULL
-/* Polls in a row that show a device slowed down mid-window (full_polls). */
-#define BWMETER_FULL_POLLS 5
 /* This long with nothing moving and no backlog seen: the window ends.
  * Long, because a stacked device's stat may show nothing for seconds
  * between two completions of big bios. */

@@ -480,33 +480,6 @@ static void test_meter_pause_known(void **state)
 	}
 }
 
-/* Known only by lower bounds at 40 MB/s (its queue ran dry at every
- * poll), then 4 MB/s with a full queue (an SLC cache full), in 4 MiB bios
- * (one completion a second after the drop): the window
- * across the change starts over once the queue holds half a second at the
- * estimate five polls in a row, and the new pace is taken within 2.5 s. */
-static void test_meter_drop_mid_window(void **state)
-{
-	struct bwmeter m;
-	struct dev_sim d = { .bio = 4 * MIB, .debugfs = true };
-	uint64_t t;
-
-	(void)state;
-	bwmeter_init(&m);
-	for (int i = 0; i < 50; i++) {
-		d.queued = 4 * MB;
-		dev_run(&m, &d, 40 * MB, 100000, 100000);
-	}
-	assert_int_equal(m.source, BW_LOWER_BOUND);
-	assert_in_range(m.est_bps, 36 * MB, 44 * MB);
-	t = d.t;
-	while (!(m.est_bps >= 3 * MB && m.est_bps <= 5 * MB) && d.t - t < 10000000) {
-		d.queued = 40 * MIB;
-		dev_run(&m, &d, 4 * MB, 100000, 100000);
-	}
-	assert_true(d.t - t <= 2500000);
-}
-
 /* A first burst out of idle (the kernel said nothing was queued) is a
  * lower bound at once; without that word, it waits for a window. */
 static void test_meter_out_of_idle(void **state)
@@ -1234,7 +1207,6 @@ int main(void)
 		cmocka_unit_test(test_meter_fed_slowly),
 		cmocka_unit_test(test_meter_light_use),
 		cmocka_unit_test(test_meter_speed_change),
-		cmocka_unit_test(test_meter_drop_mid_window),
 		cmocka_unit_test(test_meter_pause_known),
 		cmocka_unit_test(test_meter_ran_dry),
 		cmocka_unit_test(test_meter_lower_bound_above_measured),
