@@ -245,10 +245,10 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 	    !(s->have_wb && s->wb_bytes >= BWMETER_STEP_BYTES) && m->win_moves >= BWMETER_WIN_MOVES &&
 	    !window_backlog(m) && m->win_usec > dt) {
 		/* it stopped, nothing in flight (a journal page under
-		 * writeback aside): what the window holds was
-		 * done within it, but for the largest step, which may have
-		 * begun before; at least that fast. A fast disk written once,
-		 * at sync, in a few polls' big steps is measured so, or never */
+		 * writeback aside): what the window holds was done within it,
+		 * but for the largest step, which may have begun before; at
+		 * least that fast. A fast disk written once, at sync, in a few
+		 * polls' big steps is measured so, or never */
 		uint64_t bytes = (m->win_sectors - m->win_max_step) * 512;
 		if (bytes >= BWMETER_WIN_BYTES) {
 			changed |= judge(m, rate(bytes, m->win_usec - dt), false);

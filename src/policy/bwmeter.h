@@ -37,7 +37,6 @@ struct bw_sample {
 	uint64_t inflight;    /* requests in flight now (field 9) */
 	bool have_wb;         /* wb_bytes was read from the kernel (debugfs) */
 	uint64_t wb_bytes;    /* the bdi's pages under writeback now */
-	uint64_t dirty_bytes; /* ... and dirty, not yet submitted (with have_wb) */
 };
 
 /* Where the estimate came from. */

@@ -348,7 +348,6 @@ static void measure(struct governor *g, struct gov_dev *d, const struct knobs_st
 			d->have_counters = false;
 	}
 	s.wb_bytes = d->counters.writeback;
-	s.dirty_bytes = d->counters.dirty;
 	{
 		unsigned n = d->meter.nmeasure;
 		bwmeter_sample(&d->meter, &s);
