@@ -337,14 +337,11 @@ static void measure(struct governor *g, struct gov_dev *d, const struct knobs_st
 		.io_ticks_ms = st->io_ticks_ms, .inflight = st->inflight,
 	};
 
-	/* debugfs costs 48 us a read: read it while something moves or waits
-	 * on this device, and, for a device not yet known, while anything
-	 * waits in the system (held() looks for its data waiting); a clean
-	 * system's idle devices are not read (the meter keeps the last word:
-	 * nothing queued) */
+	/* debugfs costs 48 us a read: read it while something moves or waits,
+	 * and for a device not yet known, whose first burst is judged by it */
 	if (d->have_counters && g->ops->bdi_counters &&
 	    (st->sectors_written != d->meter.last.sectors || st->inflight || d->counters.writeback ||
-	     d->counters.dirty || (!d->meter.known && (g->pending_bytes >= MIB || !d->meter.primed)))) {
+	     !d->meter.known)) {
 		if (g->ops->bdi_counters(g->kctx, d->info.bdi, &d->counters) == 0)
 			s.have_wb = true;
 		else
