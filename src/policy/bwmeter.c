@@ -104,14 +104,18 @@ static bool judge(struct bwmeter *m, uint64_t bps, bool backlog)
 	return m->est_bps != old;
 }
 
-/* Is the open window worth a figure? Short ones must hold more than a
- * device buffer swallows in a burst. With a backlog all along, 256 KiB or
- * more completed a second or more after the window's start is the device's
- * own pace, even in one completion (at 0.5 MB/s a loop's 2 MiB bios
- * complete every 4 s, and a start cap must come down fast); a few 10 KiB
- * journal blocks are not. Without, the window is a lower bound, and the
- * request in service at its start may have begun long before: its largest
- * step must be at most a quarter of it. */
+uint64_t bwmeter_queued_ms(const struct bwmeter *m)
+{
+	uint64_t bps = rate(m->win_sectors * 512, m->win_usec), queued;
+
+	if (!m->win_polls)
+		return 0;
+	queued = m->win_queued_kib / m->win_polls * 1024;
+	if (!bps)
+		return queued ? UINT64_MAX : 0;
+	return queued / bps * 1000 + queued % bps * 1000 / bps;
+}
+
 /* Did the device have a backlog of its own through the window? Without
  * debugfs: requests in flight and the disk busy at every poll. With it: its
  * writeback queue empty at no more than one poll in five (under a 1 s cap a
@@ -121,15 +125,21 @@ static bool judge(struct bwmeter *m, uint64_t bps, bool backlog)
  * one. */
 static bool window_backlog(const struct bwmeter *m)
 {
-	uint64_t bps;
-
 	if (!m->win_polls)
 		return m->win_backlog;
 	if (m->win_empty * 5 > m->win_polls)
 		return false;
-	bps = rate(m->win_sectors * 512, m->win_usec);
-	return m->win_queued_kib / m->win_polls * 1024 >= bps / 1000 * (BWMETER_QUEUE_USEC / 1000);
+	return bwmeter_queued_ms(m) >= BWMETER_QUEUE_USEC / 1000;
 }
+
+/* Is the open window worth a figure? Short ones must hold more than a
+ * device buffer swallows in a burst. With a backlog all along, 256 KiB or
+ * more completed a second or more after the window's start is the device's
+ * own pace, even in one completion (at 0.5 MB/s a loop's 2 MiB bios
+ * complete every 4 s, and a start cap must come down fast); a few 10 KiB
+ * journal blocks are not. Without, the window is a lower bound, and the
+ * request in service at its start may have begun long before: its largest
+ * step must be at most a quarter of it. */
 
 static bool window_done(const struct bwmeter *m)
 {

@@ -88,6 +88,10 @@ void bwmeter_init(struct bwmeter *m);
  * it as any measurement would. */
 void bwmeter_seed(struct bwmeter *m, uint64_t bps, bool known);
 
+/* The open window's queue (debugfs), on average over its polls, in
+ * milliseconds of work at the pace the window went. 0 without polls. */
+uint64_t bwmeter_queued_ms(const struct bwmeter *m);
+
 /* One poll. Returns true when the estimate changed. */
 bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s);
 

@@ -388,8 +388,9 @@ static bool ramping(const struct governor *g, const struct gov_dev *d)
 
 /* Held by its cap, not by the device: a quarter of the threshold the kernel
  * stops its writers at, or more, waits dirty while next to nothing is being
- * written back (debugfs): the device idles with work at hand. A device lightly used (4 KiB fdatasyncs) beside a
- * busy one has a small writeout share and a trickle for the kernel's own
+ * written back (debugfs): the device idles with work at hand. A device
+ * lightly used (4 KiB fdatasyncs) beside a busy one has a small writeout
+ * share and a trickle for the kernel's own
  * bandwidth estimate; under a strict cap the kernel then stops a bulk
  * writer at a threshold far below the cap and paces it at that estimate,
  * the device idles, and what it completes says nothing of what it can do
@@ -398,7 +399,6 @@ static bool held(const struct gov_dev *d)
 {
 	const struct knobs_bdi_counters *c = &d->counters;
 	uint64_t t = c->thresh && c->thresh < d->dec.max_bytes ? c->thresh : d->dec.max_bytes;
-
 	const struct bwmeter *m = &d->meter;
 
 	/* and it has been so: its queue empty at four polls in five of the
@@ -411,9 +411,7 @@ static bool held(const struct gov_dev *d)
 	if (!d->have_counters || c->dirty + c->writeback < t / 4 || c->writeback > t / 8 ||
 	    !m->win_open || m->win_polls < 3)
 		return false;
-	return m->win_empty * 5 >= m->win_polls * 4 ||
-	       m->win_queued_kib / m->win_polls * 1024 * 8 <
-		       m->win_sectors * 512 / (m->win_usec / 1000 + 1) * 1000;
+	return m->win_empty * 5 >= m->win_polls * 4 || bwmeter_queued_ms(m) < 125;
 }
 
 /* A device not yet known, at a start cap it outruns (beyond a cap's burst)

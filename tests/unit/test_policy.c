@@ -283,6 +283,29 @@ static void test_meter_backlog(void **state)
 	assert_in_range(m.est_bps, 5 * MB - 5 * MB / 10, 5 * MB + 5 * MB / 10);
 }
 
+/* The window's queue in milliseconds of work at its pace: a full queue
+ * at 5 MB/s holds seconds; one refilled with what is done at once, none. */
+static void test_meter_queued_ms(void **state)
+{
+	struct bwmeter m;
+	struct dev_sim d = { .bio = 128 * KIB, .debugfs = true, .queued = 40 * MB };
+
+	(void)state;
+	bwmeter_init(&m);
+	assert_int_equal(bwmeter_queued_ms(&m), 0);
+	dev_run(&m, &d, 5 * MB, 700000, 100000);
+	assert_true(m.win_open);
+	assert_true(bwmeter_queued_ms(&m) >= 5000);
+	bwmeter_init(&m);
+	d = (struct dev_sim){ .bio = 128 * KIB, .debugfs = true };
+	for (int i = 0; i < 8; i++) {
+		d.queued = 4 * MB;
+		dev_run(&m, &d, 40 * MB, 100000, 100000);
+	}
+	assert_true(m.win_open);
+	assert_true(bwmeter_queued_ms(&m) < 125);
+}
+
 /* dm-linear passes 4 MiB bios: at 5 MB/s the count steps every 0.84 s.
  * Windows from completion to completion measure it within 10 %. */
 static void test_meter_big_bios(void **state)
@@ -1208,6 +1231,7 @@ int main(void)
 		cmocka_unit_test(test_meter_light_use),
 		cmocka_unit_test(test_meter_speed_change),
 		cmocka_unit_test(test_meter_pause_known),
+		cmocka_unit_test(test_meter_queued_ms),
 		cmocka_unit_test(test_meter_ran_dry),
 		cmocka_unit_test(test_meter_lower_bound_above_measured),
 		cmocka_unit_test(test_meter_out_of_idle),
