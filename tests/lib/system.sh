@@ -204,6 +204,15 @@ sys_wait_for() {
 	return 1
 }
 
+# sys_max_bytes_near BDI BYTES: the bdi's max_bytes is BYTES as the daemon
+# holds it. The kernel keeps the cap as a share of the global threshold and
+# reads it back from the threshold of the moment, so it drifts with free
+# memory; the daemon re-applies beyond 1/64 and a page (close_enough()).
+sys_max_bytes_near() {
+	awk -v h="$(cat "/sys/class/bdi/$1/max_bytes")" -v w="$2" \
+		'BEGIN { d = h - w; if (d < 0) d = -d; exit !(d <= int(w / 64) + 4096) }'
+}
+
 # now in seconds with decimals
 sys_now() { awk '{print $1}' /proc/uptime; }
 

@@ -47,9 +47,8 @@ t0=$(sys_now)
 sys_wait_for strict_is "$B1" 1 || fail "$L1 ($B1) got no limit within 2 s"
 t1=$(sys_now)
 awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a <= 1.0) }' || fail "limit after $t0..$t1 s (> 1 s)"
-mb=$(knob "$B1" max_bytes)
-[ "$mb" -ge $((4 * 1048576 - 65536)) ] && [ "$mb" -le $((4 * 1048576)) ] ||
-	fail "unmeasured loop: max_bytes $mb, want the 4 MiB start cap"
+sys_max_bytes_near "$B1" $((4 * 1048576)) ||
+	fail "unmeasured loop: max_bytes $(knob "$B1" max_bytes), want the 4 MiB start cap"
 
 # --- a slow copy: paced to the device, a short sync
 sys_throttle "$B1" 5000000
@@ -71,7 +70,7 @@ printf '[device loop]\ndevnum = %s\nmode = fixed\nmax_bytes = 8M\n' "$B1" >"$SYS
 kill "$DPID"
 wait "$DPID" || fail "wbgovd exited $? on SIGTERM"
 start -c "$SYS_TMP/fixed.conf"
-sys_wait_for sh -c "[ \$(cat /sys/class/bdi/$B1/max_bytes) -le $((8 * 1048576)) ]" || fail "fixed 8M not applied"
+sys_wait_for sys_max_bytes_near "$B1" $((8 * 1048576)) || fail "fixed 8M not applied: max_bytes $(knob "$B1" max_bytes)"
 printf '[device loop]\ndevnum = %s\nmode = off\n' "$B1" >"$SYS_TMP/fixed.conf"
 kill -HUP "$DPID"
 sys_wait_for strict_is "$B1" 0 || fail "mode off after SIGHUP did not give the knobs back"
