@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -208,9 +209,11 @@ static void hook_measured(void *ctx, const struct gov_dev *d)
 	char bw[48];
 
 	fmt_bw(bw, sizeof(bw), m);
-	log_debug("%s: +%.3f s: window %.1f MB/s (%s backlog) -> %s", d->info.bdi,
-		  (double)(now_usec() - dm->start_usec) / 1e6, (double)m->last_bps / 1e6,
-		  m->last_backlog ? "with" : "without", bw);
+	log_debug("%s: +%.3f s: window %.1f MB/s (%s backlog: queue empty at %u of %u polls, "
+		  "%" PRIu64 " ms of work on average) -> %s",
+		  d->info.bdi, (double)(now_usec() - dm->start_usec) / 1e6, (double)m->last_bps / 1e6,
+		  m->last_backlog ? "with" : "without", m->last_empty, m->last_polls,
+		  m->last_queued_ms, bw);
 	if (!dm->memory_path[0] || !d->info.id[0])
 		return;
 	if (m->source == BW_MEASURED)

@@ -76,6 +76,9 @@ static bool judge(struct bwmeter *m, uint64_t bps, bool backlog)
 
 	m->last_bps = bps;
 	m->last_backlog = backlog;
+	m->last_polls = m->win_polls;
+	m->last_empty = m->win_empty;
+	m->last_queued_ms = bwmeter_queued_ms(m);
 	m->nmeasure++;
 	if (!backlog) {
 		if (bps <= m->est_bps)

@@ -77,6 +77,8 @@ struct bwmeter {
 	/* for logs and explain */
 	uint64_t last_bps;    /* the latest window's rate */
 	bool last_backlog;
+	unsigned last_polls, last_empty; /* its debugfs polls, empty ones */
+	uint64_t last_queued_ms; /* its queue on average, in ms of work */
 	uint64_t interval_bps; /* the latest interval's rate, 0 if it was idle */
 	unsigned nmeasure;
 };

@@ -106,6 +106,7 @@ sys_cleanup() {
 			sys_throttle "$(cat "/sys/block/${l##*/}/dev")" 0 2>/dev/null
 		fi
 		losetup -d "$l" 2>/dev/null
+		sys_loop_ctl remove "${l#/dev/loop}" || rc=1
 	done
 	if [ -n "$SYS_TMP" ] && [ -f "$SYS_TMP/snapshot" ]; then
 		sys_put_back "$SYS_TMP/snapshot"
@@ -138,14 +139,65 @@ sys_init() {
 	trap 'exit 130' INT TERM
 }
 
+# sys_loop_ctl add|remove [INDEX]: a loop device made for the test at the
+# first free index from 32 (printed), or removed, through /dev/loop-control.
+# A loop device detached and attached again keeps its bdi, and with it the
+# kernel's estimates of the last device it stood for (a loop throttled to
+# 0.5 MB/s and then to 5 MB/s starts with the kernel pacing its writers at
+# 0.5 MB/s and a write bandwidth estimate that takes seconds to catch up): a
+# device made afresh has a new bdi, as a stick plugged in has.
+sys_loop_ctl() {
+	python3 - "$@" <<'PY'
+import errno, fcntl, os, sys, time
+LOOP_CTL_ADD, LOOP_CTL_REMOVE = 0x4C80, 0x4C81
+fd = os.open("/dev/loop-control", os.O_RDWR)
+if sys.argv[1] == "add":
+    for n in range(32, 1 << 20):
+        try:
+            fcntl.ioctl(fd, LOOP_CTL_ADD, n)
+        except OSError as e:
+            if e.errno == errno.EEXIST:
+                continue
+            sys.exit("loop-control: add: %s" % e.strerror)
+        dev = "/dev/loop%d" % n
+        for _ in range(100):
+            if os.path.exists(dev):
+                break
+            time.sleep(0.01)
+        print(dev)
+        break
+else:
+    n = int(sys.argv[2])
+    for _ in range(50):
+        try:
+            fcntl.ioctl(fd, LOOP_CTL_REMOVE, n)
+            break
+        except OSError as e:
+            if e.errno == errno.ENODEV or e.errno == errno.ENXIO:
+                break
+            if e.errno != errno.EBUSY:
+                sys.exit("loop-control: remove loop%d: %s" % (n, e.strerror))
+            time.sleep(0.1)
+    else:
+        sys.exit("loop-control: loop%d stays busy" % n)
+PY
+}
+
+# sys_loop_attach FILE -> prints /dev/loopN: a loop device made afresh over
+# FILE (detached and removed at exit)
+sys_loop_attach() {
+	l=$(sys_loop_ctl add) || sys_die "cannot make a loop device"
+	echo "$l" >>"$SYS_TMP/loops"
+	losetup "$l" "$1" || sys_die "losetup $l $1 failed"
+	echo "$l"
+}
+
 # sys_loop SIZE_MIB -> prints /dev/loopN (file under $SYS_TMP, or $2 dir)
 sys_loop() {
 	dir=${2:-$SYS_TMP}
 	img=$(mktemp "$dir/loop.XXXXXX")
 	truncate -s "${1}M" "$img"
-	l=$(losetup -f --show "$img") || sys_die "losetup failed"
-	echo "$l" >>"$SYS_TMP/loops"
-	echo "$l"
+	sys_loop_attach "$img"
 }
 
 # Mount debugfs at /sys/kernel/debug for the test, where the system has not
@@ -231,8 +283,7 @@ sys_tmpfs() {
 # over a new file in DIR (SIZE_MIB, default 300) or over FILE, throttled
 sys_slow_dev() {
 	if [ -f "$1" ]; then
-		l=$(losetup -f --show "$1") || sys_die "losetup $1"
-		echo "$l" >>"$SYS_TMP/loops"
+		l=$(sys_loop_attach "$1")
 	else
 		l=$(sys_loop "${SIZE_MIB:-300}" "$1")
 	fi
