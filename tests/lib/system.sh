@@ -40,6 +40,18 @@ sys_snapshot() {
 	done
 }
 
+# sys_as_found SNAPSHOT: every knob in SNAPSHOT (a later `sys_snapshot`) is
+# as the test found it; a bdi the test made (a loop device) was found with
+# the kernel's defaults for a new one. Prints what differs.
+sys_as_found() {
+	awk 'NR == FNR { was[$1 " " $2] = $0; next }
+	     { k = $1 " " $2; w = (k in was) ? was[k] : ($1 == "bdi" ? "bdi " $2 " 0 1000000 0" : "")
+	       if ($0 != w) { print "now: " $0 "  was: " (w == "" ? "(none)" : w); bad = 1 }
+	       seen[k] = 1 }
+	     END { for (k in was) if (!(k in seen) && k !~ /^bdi /) { print "gone: " was[k]; bad = 1 }
+	           exit bad }' "$SYS_TMP/snapshot" "$1"
+}
+
 # Put back what `sys_snapshot` saw (writing only what differs).
 sys_put_back() {
 	snap=$1

@@ -81,14 +81,15 @@ B2=$(sys_devnum "$L2")
 sys_wait_for strict_is "$B2" 1 || fail "$L2 got no limit"
 losetup -d "$L2"
 sys_wait_for strict_is "$B2" 0 || fail "$L2 detached, its strict_limit stayed"
-[ "$(knob "$B2" max_ratio_fine)" = "$(awk -v b="$B2" '$2 == b {print $4}' "$SYS_TMP/snapshot")" ] ||
+# a loop made for the test: its bdi is new, with the kernel's 100 %
+[ "$(knob "$B2" max_ratio_fine)" = 1000000 ] ||
 	fail "$L2 detached, its max_ratio_fine was not given back"
 
 # --- SIGTERM gives every knob back, byte for byte
 kill "$DPID"
 wait "$DPID" || fail "wbgovd exited $? on SIGTERM"
 sys_snapshot >"$SYS_TMP/s2"
-cmp -s "$SYS_TMP/snapshot" "$SYS_TMP/s2" || { diff "$SYS_TMP/snapshot" "$SYS_TMP/s2" >&2; fail "knobs differ after SIGTERM"; }
+sys_as_found "$SYS_TMP/s2" >&2 || fail "knobs differ after SIGTERM"
 [ ! -f "$ST/state" ] || fail "state file left after a clean exit"
 
 # --- SIGKILL, then wbgov restore
@@ -100,7 +101,7 @@ wait "$DPID" 2>/dev/null || true
 strict_is "$B1" 1 || fail "SIGKILL already restored?"
 "$G" --state-dir "$ST" restore >/dev/null || fail "wbgov restore failed"
 sys_snapshot >"$SYS_TMP/s3"
-cmp -s "$SYS_TMP/snapshot" "$SYS_TMP/s3" || fail "knobs differ after SIGKILL + wbgov restore"
+sys_as_found "$SYS_TMP/s3" >&2 || fail "knobs differ after SIGKILL + wbgov restore"
 "$G" --state-dir "$ST" restore | grep -q "nothing to restore" || fail "second restore not empty"
 
 # --- SIGKILL, then the next start gives the leftovers back first
@@ -113,14 +114,14 @@ grep -q "did not finish; giving its knobs back" "$SYS_TMP/d.log" || fail "leftov
 kill "$DPID"
 wait "$DPID" || fail "wbgovd exited $?"
 sys_snapshot >"$SYS_TMP/s4"
-cmp -s "$SYS_TMP/snapshot" "$SYS_TMP/s4" || fail "knobs differ after kill + restart + stop"
+sys_as_found "$SYS_TMP/s4" >&2 || fail "knobs differ after kill + restart + stop"
 
 # --- wbgov apply --once, then restore
 "$G" --state-dir "$ST" apply --once >/dev/null || fail "apply --once failed"
 strict_is "$B1" 1 || fail "apply --once did not apply"
 "$G" --state-dir "$ST" restore >/dev/null || fail "restore after apply failed"
 sys_snapshot >"$SYS_TMP/s5"
-cmp -s "$SYS_TMP/snapshot" "$SYS_TMP/s5" || fail "knobs differ after apply + restore"
+sys_as_found "$SYS_TMP/s5" >&2 || fail "knobs differ after apply + restore"
 
 # --- one line per decision, with journald priorities
 grep -q "^<6>${L1##*/} bdi $B1 (loop on .*, loop): .* MB/s -> max_bytes .* MiB, strict" "$SYS_TMP/d.log" ||
