@@ -132,13 +132,17 @@ static void log_decision(struct daemon *dm, const struct gov_dev *d)
 	for (i = 0; i < dm->nlogged && strcmp(dm->logged[i].bdi, d->info.bdi); i++)
 		;
 	fmt_bw(bw, sizeof(bw), &d->meter);
+	/* -v: every decision, on the clock of the window lines */
+	if (d->dec.govern && d->dec.strict)
+		snprintf(cap, sizeof(cap), "max_bytes %llu", (unsigned long long)d->dec.max_bytes);
+	else
+		snprintf(cap, sizeof(cap), "no cap");
+	log_debug("%s: +%.3f s: %s -> %s", d->info.bdi,
+		  (double)(now_usec() - dm->start_usec) / 1e6, bw, cap);
 	if (i < dm->nlogged) {
 		if (dm->logged[i].err == d->err && dm->logged[i].above_global == d->above_global &&
-		    !gov_decision_moved(&dm->logged[i].dec, &d->dec)) {
-			log_debug("%s: %s -> max_bytes %llu", d->info.bdi, bw,
-				  (unsigned long long)d->dec.max_bytes);
+		    !gov_decision_moved(&dm->logged[i].dec, &d->dec))
 			return;
-		}
 	} else if (dm->nlogged < GOV_MAX_DEV) {
 		i = dm->nlogged++;
 	} else {

@@ -215,11 +215,14 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		backlog = s->have_wb && s->wb_bytes > 0;
 		queued = s->wb_bytes;
 	} else if (m->win_open && moved && m->last_moved && m->win_usec &&
-		   ds * 512 >= BWMETER_WIN_BYTES &&
+		   (ds * 512 >= BWMETER_WIN_BYTES || (s->cap_bytes && ds * 512 > s->cap_bytes)) &&
 		   m->interval_bps / 4 > rate(m->win_sectors * 512, m->win_usec)) {
-		/* a bulk write after light use: 32 MiB in one poll at four times
-		 * the window's pace. Start over at the last poll (sectors moved
-		 * there too), or the light part would hide what the device does */
+		/* a bulk write after light use: 32 MiB in one poll, or more than
+		 * its strict cap lets be dirty or in flight at once (so written
+		 * and completed within the poll), at four times the window's
+		 * pace. Start over at the last poll (sectors moved there too),
+		 * or the light part would hide what the device does, and hold a
+		 * start cap it outruns for a dozen polls */
 		open_window(m);
 	}
 	if (m->win_open) {

@@ -37,6 +37,7 @@ struct bw_sample {
 	uint64_t inflight;    /* requests in flight now (field 9) */
 	bool have_wb;         /* wb_bytes was read from the kernel (debugfs) */
 	uint64_t wb_bytes;    /* the bdi's pages under writeback now */
+	uint64_t cap_bytes;   /* its strict cap now, 0 without one */
 };
 
 /* Where the estimate came from. */

@@ -335,6 +335,7 @@ static void measure(struct governor *g, struct gov_dev *d, const struct knobs_st
 	struct bw_sample s = {
 		.now_usec = now_usec, .sectors = st->sectors_written, .ios = st->writes,
 		.io_ticks_ms = st->io_ticks_ms, .inflight = st->inflight,
+		.cap_bytes = d->decided && d->dec.govern && d->dec.strict ? d->dec.max_bytes : 0,
 	};
 
 	/* debugfs costs 48 us a read: read it while something moves or waits,

@@ -1168,6 +1168,47 @@ static void test_governor_ramp_polls(void **state)
 	assert_in_range(gov_find(&G, "259:0")->dec.max_bytes, 600 * MB - 200000, 600 * MB);
 }
 
+/* The same device written lightly first (4 KiB a poll for 3 s: a window of
+ * 0.4 MB/s): its bulk write is seen as such at its first poll of more than
+ * a cap, the window starts over there, and its start cap grows four times
+ * a poll as for a device never written, not doubled poll after poll. */
+static void test_governor_ramp_after_light_use(void **state)
+{
+	struct fake f;
+	uint64_t t = 0;
+	struct fake_bdi *nvme;
+	uint64_t caps[8];
+	int n = 0;
+
+	(void)state;
+	fake_init(&f);
+	f.bdi_dirty[0] = f.bdi_dirty[1] = -1;
+	nvme = &f.bdi[1];
+	gov_setup(&G, &f);
+	gov_tick(&G, t);
+	for (int i = 0; i < 300; i++) {
+		f.dirtied += 4096;
+		nvme->st.sectors_written += 8;
+		nvme->st.writes += 1;
+		gov_tick(&G, t += 10000);
+	}
+	assert_false(gov_find(&G, "259:0")->meter.known);
+	assert_int_equal(gov_find(&G, "259:0")->dec.max_bytes, 4 * MIB);
+	f.dirty = 8 * MIB;
+	for (int i = 0; i < 6; i++) {
+		f.dirtied += 5 * MB;
+		nvme->st.sectors_written += 5 * MB / 512;
+		nvme->st.writes += 8;
+		gov_tick(&G, t += 10000);
+		if (gov_find(&G, "259:0")->dec.why == WHY_RAMP &&
+		    (!n || caps[n - 1] != gov_find(&G, "259:0")->dec.max_bytes) && n < 8)
+			caps[n++] = gov_find(&G, "259:0")->dec.max_bytes;
+	}
+	assert_int_equal(n, 2);
+	assert_int_equal(caps[0], 16 * MIB);
+	assert_int_equal(caps[1], 64 * MIB);
+}
+
 /* Linux < 6.2: the global pair while the stick holds dirty data, given
  * back 5 s after it stops, as found (ratio mode). */
 static void test_governor_pre_62_global_pair(void **state)
@@ -1251,6 +1292,7 @@ int main(void)
 		cmocka_unit_test(test_governor_cold_fast_device),
 		cmocka_unit_test(test_governor_glance_pace),
 		cmocka_unit_test(test_governor_ramp_polls),
+		cmocka_unit_test(test_governor_ramp_after_light_use),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
