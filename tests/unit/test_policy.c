@@ -434,6 +434,69 @@ static void test_meter_speed_change(void **state)
 	assert_in_range(m.est_bps, 30 * MB, 50 * MB);
 }
 
+/* A device measured at 40 MB/s whose next completion, 1.3 s on with work
+ * queued all along, is one small bio (a loop completing a journal block
+ * between two big ones): not believed alone, the estimate waits for the
+ * next completion and the window then holds both. */
+static void test_meter_lone_small_completion(void **state)
+{
+	struct bwmeter m;
+	struct bw_sample s = { .have_wb = true, .wb_bytes = 32 * MIB };
+	uint64_t sectors = 0;
+
+	(void)state;
+	bwmeter_init(&m);
+	for (int i = 0; i <= 51; i++) { /* 5.1 s at 40 MB/s, 4 MB a poll */
+		s.now_usec = (uint64_t)i * 100000;
+		s.sectors = sectors;
+		bwmeter_sample(&m, &s);
+		sectors += 4 * MB / 512;
+	}
+	assert_true(m.known);
+	assert_in_range(m.est_bps, 36 * MB, 44 * MB);
+	assert_int_equal(m.win_moves, 0); /* a window closed at the last poll */
+	sectors -= 4 * MB / 512;
+	for (int i = 1; i <= 13; i++) { /* then 1.3 s: one 400 KB completion */
+		s.now_usec += 100000;
+		if (i == 13)
+			sectors += 400000 / 512;
+		s.sectors = sectors;
+		bwmeter_sample(&m, &s);
+	}
+	assert_in_range(m.est_bps, 36 * MB, 44 * MB);
+	for (int i = 1; i <= 7; i++) { /* and 8 MiB 0.7 s later: 4 MB/s */
+		s.now_usec += 100000;
+		if (i == 7)
+			sectors += 8 * MIB / 512;
+		s.sectors = sectors;
+		bwmeter_sample(&m, &s);
+	}
+	assert_in_range(m.est_bps, 3 * MB, 5 * MB);
+}
+
+/* After a change of more than three times, the window that showed it is
+ * taken at once, and the next one replaces it: the first straddled the
+ * change (40 MB/s, then a window of 6.9 MB/s, then 4 MB/s: 4, not their
+ * mean of 5.45). */
+static void test_meter_after_a_change(void **state)
+{
+	struct bwmeter m;
+	struct bw_sample s = { .have_wb = true, .wb_bytes = 32 * MIB };
+	const uint64_t step[3] = { 4000000, 690000, 400000 }; /* bytes a poll */
+
+	(void)state;
+	bwmeter_init(&m);
+	for (int k = 0, i = 0; k < 3; k++)
+		for (int n = 0; n < (k ? 10 : 51); n++, i++) {
+			s.now_usec = (uint64_t)i * 100000;
+			bwmeter_sample(&m, &s);
+			s.sectors += step[k] / 512;
+		}
+	s.now_usec += 100000;
+	bwmeter_sample(&m, &s);
+	assert_in_range(m.est_bps, 3800000, 4200000);
+}
+
 /* Windows without a backlog a little above a measured pace (a loop's
  * bursts) leave it; far above (a device that got faster), they raise it. */
 static void test_meter_lower_bound_above_measured(void **state)
@@ -1271,6 +1334,8 @@ int main(void)
 		cmocka_unit_test(test_meter_fed_slowly),
 		cmocka_unit_test(test_meter_light_use),
 		cmocka_unit_test(test_meter_speed_change),
+		cmocka_unit_test(test_meter_lone_small_completion),
+		cmocka_unit_test(test_meter_after_a_change),
 		cmocka_unit_test(test_meter_pause_known),
 		cmocka_unit_test(test_meter_queued_ms),
 		cmocka_unit_test(test_meter_ran_dry),
