@@ -338,11 +338,14 @@ static void measure(struct governor *g, struct gov_dev *d, const struct knobs_st
 		.cap_bytes = d->decided && d->dec.govern && d->dec.strict ? d->dec.max_bytes : 0,
 	};
 
-	/* debugfs costs 48 us a read: read it while something moves or waits,
-	 * and for a device not yet known, whose first burst is judged by it */
+	/* debugfs costs 48 us a read: read it while something moves or waits
+	 * on this device, and, for a device not yet known, while anything
+	 * waits in the system (held() looks for its data waiting); a clean
+	 * system's idle devices are not read (the meter keeps the last word:
+	 * nothing queued) */
 	if (d->have_counters && g->ops->bdi_counters &&
 	    (st->sectors_written != d->meter.last.sectors || st->inflight || d->counters.writeback ||
-	     !d->meter.known)) {
+	     d->counters.dirty || (!d->meter.known && (g->pending_bytes >= MIB || !d->meter.primed)))) {
 		if (g->ops->bdi_counters(g->kctx, d->info.bdi, &d->counters) == 0)
 			s.have_wb = true;
 		else
@@ -482,7 +485,7 @@ static uint64_t next_tick(struct governor *g, uint64_t now_usec, uint64_t delay)
 
 uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 {
-	bool ramp = false, unknown = false, moving = false, bulk;
+	bool ramp = false, unknown = false, moving = false, bulk, quiet;
 	uint64_t dirtied0 = g->vm.dirtied, tick0 = g->last_tick_usec;
 	bool ticked = g->ticked;
 
@@ -498,6 +501,10 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		uint64_t left = g->next_full_usec - now_usec, glance = glance_usec(g, now_usec);
 		return left < glance ? left : glance;
 	}
+	/* nothing dirtied since the last full poll, nothing waiting, the
+	 * first minute past */
+	quiet = g->last_full_usec && g->vm.dirtied - g->dirtied_at_full < GOV_WATCH_BYTES &&
+		g->pending_bytes < MIB && now_usec >= g->watch_until_usec;
 	g->last_full_usec = now_usec;
 	g->dirtied_at_full = g->vm.dirtied;
 	g->busy_at_full = g->pending_bytes >= MIB;
@@ -543,9 +550,14 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 			continue;
 		}
 		if (d->decided && !worth_applying(&d->dec, &dec)) {
-			/* re-apply only if the kernel drifted the cap */
-			if (d->dec.strict && !d->above_global) {
+			/* re-apply only if the kernel drifted the cap: looked at
+			 * while the device is written, and now and then while
+			 * it idles (an idle machine reads no knob each second) */
+			if (d->dec.strict && !d->above_global &&
+			    (d->meter.interval_bps || d->counters.dirty || d->counters.writeback ||
+			     now_usec - d->drift_usec >= GOV_DRIFT_IDLE_USEC)) {
 				uint64_t mb;
+				d->drift_usec = now_usec;
 				if (g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_BYTES, &mb) == 0 &&
 				    !close_enough(mb, d->dec.max_bytes))
 					apply(g, d);
@@ -553,6 +565,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		} else {
 			d->dec = dec;
 			d->decided = true;
+			d->drift_usec = now_usec;
 			apply(g, d);
 			if (g->hooks.decided)
 				g->hooks.decided(g->hooks.ctx, d);
@@ -570,7 +583,10 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 	g->unknown = unknown;
 	if (ramp || (bulk && moving))
 		return next_tick(g, now_usec, GOV_POLL_RAMP_USEC);
-	return next_tick(g, now_usec, g->pending_bytes >= MIB ? GOV_POLL_BUSY_USEC : GOV_POLL_IDLE_USEC);
+	if (g->pending_bytes >= MIB)
+		return next_tick(g, now_usec, GOV_POLL_BUSY_USEC);
+	return next_tick(g, now_usec, unknown && quiet && !g->want_rescan ? GOV_POLL_QUIET_USEC
+								   : GOV_POLL_IDLE_USEC);
 }
 
 void gov_last_look(struct governor *g, uint64_t now_usec)

@@ -30,13 +30,18 @@
 #define GOV_GLANCE_BUSY_USEC 20000ULL
 /* Every 50 ms for a minute after a device appears (or the daemon starts):
  * a new device is written soon after it comes, if at all. After that,
- * every 200 ms: a wakeup costs about 100 us in a VM, and 20 a second kept
- * an idle machine with a never-written device at 0.37 % of a core. A fast
- * device first written then pays up to 200 ms at its start cap instead of
+ * every 300 ms: in a VM a wakeup costs 60 us of CPU and one with a read of
+ * /proc/vmstat 104 us, and 20 a second kept an idle machine with a
+ * never-written device at 0.37 % of a core (5 a second: 0.067 %). A fast
+ * device first written then pays up to 300 ms at its start cap instead of
  * 50 (about 370 MB/s under 4 MiB on 6.18). */
 #define GOV_WATCH_FRESH_USEC 60000000ULL
-#define GOV_POLL_WATCH_LATE_USEC 200000ULL
+#define GOV_POLL_WATCH_LATE_USEC 300000ULL
 #define GOV_POLL_IDLE_USEC 1000000ULL
+/* Past that minute, with nothing dirtied since the last full poll and
+ * nothing waiting, the glances are the watch: a full poll (a stat read per
+ * device) waits this long, or for the glance that sees a writer. */
+#define GOV_POLL_QUIET_USEC 5000000ULL
 /* A start cap is doubled, while an unknown device outruns it, up to this:
  * from 64 MiB a strict cap cost a 1 GB/s writer nothing measurable (a
  * tmpfs-backed loop on 6.18: 1 GiB dd 1.02 s, as without a cap). */
@@ -68,6 +73,7 @@ struct gov_dev {
 	bool changed;          /* we wrote a knob of this bdi */
 	struct gov_orig orig;
 	uint64_t max_bytes;    /* last read back */
+	uint64_t drift_usec;   /* when max_bytes was last read for drift */
 	bool above_global;     /* the kernel refused the cap: above the global threshold */
 	bool holds_dirty;      /* pre-6.2 route: it holds dirty data now */
 	int err;               /* last knob error, 0 if none */
@@ -99,6 +105,11 @@ struct gov_hooks {
 	/* The global pair was applied (cap > 0) or given back (0). */
 	void (*global)(void *ctx, uint64_t cap, int err);
 };
+
+/* How often an idle device's cap is read back for drift (the kernel
+ * recomputes it from the global threshold of the moment); a device being
+ * written is read at every poll. */
+#define GOV_DRIFT_IDLE_USEC 10000000ULL
 
 /* How long no slow device may hold dirty data before the global pair goes
  * back (pre-6.2 route). */

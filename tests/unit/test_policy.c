@@ -674,6 +674,7 @@ struct fake {
 	uint64_t bdi_thresh[4]; /* the kernel's wb threshold now, 0 unknown */
 	uint64_t dirtied;
 	int vm_saves;
+	int stats;              /* dev_stat calls: one per device a full poll */
 };
 
 static struct fake_bdi *fb(struct fake *f, const char *bdi)
@@ -758,6 +759,7 @@ static int f_dev_stat(void *ctx, const struct knobs_dev *d, struct knobs_stat *r
 {
 	struct fake_bdi *b = fb(ctx, d->bdi);
 
+	((struct fake *)ctx)->stats++;
 	if (!b)
 		return -ENOENT;
 	*ret = b->st;
@@ -907,15 +909,24 @@ static void test_governor_reapplies_after_drift(void **state)
 	fake_init(&f);
 	gov_setup(&G, &f);
 	gov_tick(&G, 0);
-	/* the kernel recomputed max_bytes from a new threshold: 1/32 off */
+	/* the kernel recomputed max_bytes from a new threshold: 1/32 off;
+	 * an idle device is looked at every GOV_DRIFT_IDLE_USEC */
 	f.bdi[0].val[BDI_MAX_BYTES] = 4 * MIB - 4 * MIB / 32;
 	gov_tick(&G, 1000000);
+	assert_int_equal(f.writes, 4);
+	gov_tick(&G, GOV_DRIFT_IDLE_USEC);
 	assert_int_equal(f.writes, 5);
 	assert_string_equal(f.log[4], "8:16 max_bytes 4194304");
 	/* within the kernel's resolution: left alone */
 	f.bdi[0].val[BDI_MAX_BYTES] = 4 * MIB - 4096;
-	gov_tick(&G, 2000000);
+	gov_tick(&G, 2 * GOV_DRIFT_IDLE_USEC);
 	assert_int_equal(f.writes, 5);
+	/* a device being written is looked at every poll */
+	f.bdi[0].val[BDI_MAX_BYTES] = 4 * MIB - 4 * MIB / 32;
+	f.bdi[0].st.sectors_written += 2048;
+	f.bdi[0].st.writes += 1;
+	gov_tick(&G, 2 * GOV_DRIFT_IDLE_USEC + GOV_POLL_IDLE_USEC);
+	assert_int_equal(f.writes, 6);
 }
 
 static void test_governor_follows_measurement(void **state)
@@ -1148,12 +1159,14 @@ static void test_governor_cold_fast_device(void **state)
 }
 
 /* Glances every 50 ms for a minute after a device comes, then every
- * 200 ms while nothing is written (an idle machine wakes 5 times a second,
- * not 20); a device that comes later opens another minute. */
+ * 300 ms while nothing is written (an idle machine wakes 3 or 4 times a
+ * second, not 20), with a full poll every 5 s; a device that comes later
+ * opens another minute. */
 static void test_governor_glance_pace(void **state)
 {
 	struct fake f;
 	uint64_t t = 0, d;
+	int n;
 
 	(void)state;
 	fake_init(&f);
@@ -1162,9 +1175,28 @@ static void test_governor_glance_pace(void **state)
 	assert_int_equal(gov_tick(&G, t += 1000000), GOV_POLL_WATCH_USEC);
 	while (t < GOV_WATCH_FRESH_USEC)
 		d = gov_tick(&G, t += 50000);
-	assert_int_equal(d, GOV_POLL_WATCH_LATE_USEC);
-	for (int i = 0; i < 20; i++)
-		assert_int_equal(gov_tick(&G, t += GOV_POLL_WATCH_LATE_USEC), GOV_POLL_WATCH_LATE_USEC);
+	assert_in_range(d, GOV_POLL_WATCH_USEC + 1, GOV_POLL_WATCH_LATE_USEC);
+	/* and nothing dirtied: a full poll every GOV_POLL_QUIET_USEC, not every
+	 * second (in 10 s, 2 or 3 full polls among 33 or so glances) */
+	f.stats = 0;
+	n = 0;
+	for (uint64_t t0 = t; t - t0 < 2 * GOV_POLL_QUIET_USEC; n++) {
+		d = gov_tick(&G, t += d);
+		assert_in_range(d, 1, GOV_POLL_WATCH_LATE_USEC);
+	}
+	assert_in_range(n, 30, 36);
+	assert_in_range(f.stats, 2 * 2, 3 * 2);
+	/* a writer wakes (256 KiB dirtied): a full poll at the next glance, and
+	 * at every glance while pages are being dirtied */
+	f.stats = 0;
+	f.dirtied += 256 * 1024;
+	gov_tick(&G, t += GOV_POLL_WATCH_LATE_USEC);
+	assert_int_equal(f.stats, 2);
+	for (int i = 0; i < 5; i++) {
+		f.dirtied += 1024 * 1024;
+		gov_tick(&G, t += GOV_POLL_WATCH_LATE_USEC);
+	}
+	assert_int_equal(f.stats, 12);
 	/* another device comes */
 	f.bdi[2] = f.bdi[0];
 	strcpy(f.bdi[2].info.bdi, "8:32");
