@@ -474,29 +474,6 @@ static void test_meter_lone_small_completion(void **state)
 	assert_in_range(m.est_bps, 3 * MB, 5 * MB);
 }
 
-/* After a change of more than three times, the window that showed it is
- * taken at once, and the next one replaces it: the first straddled the
- * change (40 MB/s, then a window of 6.9 MB/s, then 4 MB/s: 4, not their
- * mean of 5.45). */
-static void test_meter_after_a_change(void **state)
-{
-	struct bwmeter m;
-	struct bw_sample s = { .have_wb = true, .wb_bytes = 32 * MIB };
-	const uint64_t step[3] = { 4000000, 690000, 400000 }; /* bytes a poll */
-
-	(void)state;
-	bwmeter_init(&m);
-	for (int k = 0, i = 0; k < 3; k++)
-		for (int n = 0; n < (k ? 10 : 51); n++, i++) {
-			s.now_usec = (uint64_t)i * 100000;
-			bwmeter_sample(&m, &s);
-			s.sectors += step[k] / 512;
-		}
-	s.now_usec += 100000;
-	bwmeter_sample(&m, &s);
-	assert_in_range(m.est_bps, 3800000, 4200000);
-}
-
 /* Windows without a backlog a little above a measured pace (a loop's
  * bursts) leave it; far above (a device that got faster), they raise it. */
 static void test_meter_lower_bound_above_measured(void **state)
@@ -1367,7 +1344,6 @@ int main(void)
 		cmocka_unit_test(test_meter_light_use),
 		cmocka_unit_test(test_meter_speed_change),
 		cmocka_unit_test(test_meter_lone_small_completion),
-		cmocka_unit_test(test_meter_after_a_change),
 		cmocka_unit_test(test_meter_pause_known),
 		cmocka_unit_test(test_meter_queued_ms),
 		cmocka_unit_test(test_meter_ran_dry),
