@@ -52,17 +52,22 @@ sys_as_found() {
 	           exit bad }' "$SYS_TMP/snapshot" "$1"
 }
 
-# Put back what `sys_snapshot` saw (writing only what differs).
+# Put back what `sys_snapshot` saw (writing only what differs); a bdi made
+# since (a loop device the test made) gets the kernel's defaults for a new
+# one, as `sys_as_found` expects.
 sys_put_back() {
 	snap=$1
-	while read -r kind a b c d; do
+	for f in /sys/class/bdi/*; do
+		[ -e "$f/strict_limit" ] || continue
+		grep -q "^bdi ${f##*/} " "$snap" || echo "bdi ${f##*/} 0 1000000 0"
+	done | cat "$snap" - | while read -r kind a b c d; do
 		if [ "$kind" = bdi ] && [ -d "/sys/class/bdi/$a" ]; then
 			f=/sys/class/bdi/$a
 			[ "$(cat "$f/max_ratio_fine")" = "$c" ] || echo "$c" >"$f/max_ratio_fine" 2>/dev/null || true
 			[ "$(cat "$f/min_ratio_fine")" = "$d" ] || echo "$d" >"$f/min_ratio_fine" 2>/dev/null || true
 			[ "$(cat "$f/strict_limit")" = "$b" ] || echo "$b" >"$f/strict_limit" 2>/dev/null || true
 		fi
-	done <"$snap"
+	done
 	# the *_bytes of a pair reads 0 in ratio mode and cannot be written 0:
 	# write the member of each pair that was in force
 	bb=$(awk '$1 == "vm" && $2 == "dirty_background_bytes" {print $3}' "$snap")
@@ -313,6 +318,8 @@ sys_slow_dev_done() {
 	sys_throttle "$2" 0
 	f=$(losetup -nO BACK-FILE "$1" 2>/dev/null) || f=
 	losetup -d "$1"
+	# gone, as a stick pulled out: its bdi too (a run makes dozens)
+	sys_loop_ctl remove "${1#/dev/loop}" || sys_die "cannot remove $1"
 	# a backing file sys_loop made goes too: in a tmpfs it holds memory,
 	# and the next device may need the room
 	case "${f##*/}" in loop.*) rm -f "$f" ;; esac
