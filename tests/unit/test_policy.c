@@ -1187,6 +1187,22 @@ static void test_governor_glance_pace(void **state)
 	assert_int_equal(gov_tick(&G, t += 1000000), GOV_GLANCE_BUSY_USEC);
 }
 
+/* Record the start cap of a ramping device when it moved (at most 8). */
+static int note_ramp_cap(uint64_t *caps, int n, const struct gov_dev *d)
+{
+	if (d->dec.why == WHY_RAMP && (!n || caps[n - 1] != d->dec.max_bytes) && n < 8)
+		caps[n++] = d->dec.max_bytes;
+	return n;
+}
+
+/* The start cap grew four times a poll: 16, then 64 MiB, no further. */
+static void assert_ramp_16_64(const uint64_t *caps, int n)
+{
+	assert_int_equal(n, 2);
+	assert_int_equal(caps[0], 16 * MIB);
+	assert_int_equal(caps[1], 64 * MIB);
+}
+
 /* A device held at the start cap while it completes far more: polled every
  * 10 ms, its start cap grown while it outruns it beyond a cap's burst (up
  * to 64 MiB), until a window measures it. A slow device whose buffer
@@ -1222,15 +1238,11 @@ static void test_governor_ramp_polls(void **state)
 		usb->st.sectors_written += 50000 / 512; /* then 5 MB/s */
 		usb->st.writes += 1;
 		gov_tick(&G, t += 10000);
-		if (gov_find(&G, "259:0")->dec.why == WHY_RAMP &&
-		    (!n || caps[n - 1] != gov_find(&G, "259:0")->dec.max_bytes) && n < 8)
-			caps[n++] = gov_find(&G, "259:0")->dec.max_bytes;
+		n = note_ramp_cap(caps, n, gov_find(&G, "259:0"));
 	}
 	/* 300 MB/s beyond a cap's burst, far over 4 caps a second: four
 	 * times a poll, 16 then 64 MiB, no further */
-	assert_int_equal(n, 2);
-	assert_int_equal(caps[0], 16 * MIB);
-	assert_int_equal(caps[1], 64 * MIB);
+	assert_ramp_16_64(caps, n);
 	assert_int_equal(gov_find(&G, "8:16")->dec.max_bytes, 4 * MIB);
 	assert_int_equal(gov_find(&G, "8:16")->dec.why, WHY_UNMEASURED);
 	/* a window of 32 MiB: a lower bound; past the ceiling, 2 s of it */
@@ -1272,13 +1284,9 @@ static void test_governor_ramp_after_light_use(void **state)
 		nvme->st.sectors_written += 5 * MB / 512;
 		nvme->st.writes += 8;
 		gov_tick(&G, t += 10000);
-		if (gov_find(&G, "259:0")->dec.why == WHY_RAMP &&
-		    (!n || caps[n - 1] != gov_find(&G, "259:0")->dec.max_bytes) && n < 8)
-			caps[n++] = gov_find(&G, "259:0")->dec.max_bytes;
+		n = note_ramp_cap(caps, n, gov_find(&G, "259:0"));
 	}
-	assert_int_equal(n, 2);
-	assert_int_equal(caps[0], 16 * MIB);
-	assert_int_equal(caps[1], 64 * MIB);
+	assert_ramp_16_64(caps, n);
 }
 
 /* Linux < 6.2: the global pair while the stick holds dirty data, given
