@@ -148,7 +148,6 @@ static bool window_backlog(const struct bwmeter *m)
  * journal blocks are not. Without, the window is a lower bound, and the
  * request in service at its start may have begun long before: its largest
  * step must be at most a quarter of it. */
-
 static bool window_done(const struct bwmeter *m)
 {
 	uint64_t bytes = m->win_sectors * 512;

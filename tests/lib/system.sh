@@ -27,6 +27,10 @@ sys_need_root() {
 		sys_die "no writable blkio throttle (cgroup v1 blkio or v2 io.max)"
 }
 
+# A new bdi's knobs as the kernel makes them (strict_limit, max_ratio_fine,
+# min_ratio_fine): what a loop device the test made was found with.
+SYS_NEW_BDI="0 1000000 0"
+
 # Every bdi's knobs and the vm.dirty_* sysctls, one per line.
 sys_snapshot() {
 	for d in /sys/class/bdi/*; do
@@ -44,8 +48,8 @@ sys_snapshot() {
 # as the test found it; a bdi the test made (a loop device) was found with
 # the kernel's defaults for a new one. Prints what differs.
 sys_as_found() {
-	awk 'NR == FNR { was[$1 " " $2] = $0; next }
-	     { k = $1 " " $2; w = (k in was) ? was[k] : ($1 == "bdi" ? "bdi " $2 " 0 1000000 0" : "")
+	awk -v new="$SYS_NEW_BDI" 'NR == FNR { was[$1 " " $2] = $0; next }
+	     { k = $1 " " $2; w = (k in was) ? was[k] : ($1 == "bdi" ? "bdi " $2 " " new : "")
 	       if ($0 != w) { print "now: " $0 "  was: " (w == "" ? "(none)" : w); bad = 1 }
 	       seen[k] = 1 }
 	     END { for (k in was) if (!(k in seen) && k !~ /^bdi /) { print "gone: " was[k]; bad = 1 }
@@ -59,7 +63,7 @@ sys_put_back() {
 	snap=$1
 	for f in /sys/class/bdi/*; do
 		[ -e "$f/strict_limit" ] || continue
-		grep -q "^bdi ${f##*/} " "$snap" || echo "bdi ${f##*/} 0 1000000 0"
+		grep -q "^bdi ${f##*/} " "$snap" || echo "bdi ${f##*/} $SYS_NEW_BDI"
 	done | cat "$snap" - | while read -r kind a b c d; do
 		if [ "$kind" = bdi ] && [ -d "/sys/class/bdi/$a" ]; then
 			f=/sys/class/bdi/$a
