@@ -49,35 +49,61 @@ static void open_window(struct bwmeter *m)
 	m->win_polls = m->win_empty = 0;
 	m->win_queued_kib = 0;
 	m->win_idle_usec = 0;
+	memset(&m->pre, 0, sizeof(m->pre));
 }
 
-static uint64_t median(const uint64_t *v, unsigned n)
+/* A closed window of `bytes` in `usec`. Without a backlog it is a lower
+ * bound: the estimate rises to it, never falls. With one it is the device's
+ * pace, but a loop behind blk-throttle completes in lumps (at 4 MB/s, one
+ * 8 MiB bio every 2.1 s, or 6-8 MiB every 1.5-2 s), so one window is off by
+ * up to half: the estimate is what the last three completed over their time
+ * together, which holds every lump once however they fall (their median was
+ * off by a third after a drop, as two windows gave the mean of both). After
+ * a change of more than three times (an SLC cache running out: 40 -> 4
+ * MB/s) the new window is taken at once and the older ones forgotten.
+ * (The next window replacing that one, which straddled the change, was
+ * tried: after a drop a throttled loop's lumps read 7.0, 2.1 then 4.0
+ * MB/s as often as 7.0, 4.1, 3.9, and pooled they come within 25 % more
+ * often.) */
+/* The window at its last completion, as a stall begins. */
+static void stall_begin(struct bwmeter *m)
 {
-	uint64_t a = v[0], b = v[1], c = v[2];
-
-	if (n == 1)
-		return a;
-	if (n == 2)
-		return a / 2 + b / 2;
-	if (a > b) { uint64_t t = a; a = b; b = t; }
-	if (b > c) b = c;
-	return a > b ? a : b;
+	m->pre.usec = m->win_usec;
+	m->pre.sectors = m->win_sectors;
+	m->pre.ios = m->win_ios;
+	m->pre.moves = m->win_moves;
+	m->pre.polls = m->win_polls;
+	m->pre.empty = m->win_empty;
+	m->pre.queued_kib = m->win_queued_kib;
+	m->pre.backlog = true;
 }
 
-/* A closed window of `bps`. Without a backlog it is a lower bound: the
- * estimate rises to it, never falls. With one it is the device's pace, but
- * a loop behind blk-throttle completes in bursts of several bios (at 4 MB/s,
- * 1-3 MiB every 0.2-0.8 s), so one window is off by up to half: the
- * estimate is the median of the last three, except after a change of more
- * than three times (an SLC cache running out: 40 -> 4 MB/s), taken at once.
- * (Taking the later of two after such a change, as the first straddled it,
- * was tried: a throttled loop at 4 MB/s completing 6-8 MiB lumps every
- * 1.5-2 s gives windows of 2.8-8.3 MB/s, and the later one alone was off
- * as often as the straddling one: 40 -> 4 MB/s was followed within 25 % in
- * 3.2-7.5 s, no better than with the mean.) */
-static bool judge(struct bwmeter *m, uint64_t bps, bool backlog)
+/* A completion of `ds` sectors ends a stall. If the window held a bio's
+ * worth before it, the device had a backlog all through the stall and the
+ * stall lasted longer than what came before, the device went slower: the
+ * window starts at the stall, and holds it and this completion. (A device
+ * idle for want of work is not slower; a stall shorter than what came
+ * before is a pause a window rides out; a journal block completing while a
+ * big bio is served does not mark where the bio's service began.) */
+static void stall_end(struct bwmeter *m, uint64_t ds)
 {
-	uint64_t old = m->est_bps;
+	if (!m->pre.backlog || m->pre.sectors * 512 < BWMETER_LUMP_BYTES ||
+	    m->win_usec - m->pre.usec <= m->pre.usec)
+		return;
+	m->win_usec -= m->pre.usec;
+	m->win_sectors -= m->pre.sectors;
+	m->win_ios -= m->pre.ios;
+	m->win_moves -= m->pre.moves;
+	m->win_polls -= m->pre.polls;
+	m->win_empty -= m->pre.empty;
+	m->win_queued_kib -= m->pre.queued_kib;
+	m->win_max_step = ds;
+	m->pre.usec = 0;
+}
+
+static bool judge(struct bwmeter *m, uint64_t bytes, uint64_t usec, bool backlog)
+{
+	uint64_t old = m->est_bps, bps = rate(bytes, usec), sb = 0, su = 0;
 
 	m->last_bps = bps;
 	m->last_backlog = backlog;
@@ -102,12 +128,17 @@ static bool judge(struct bwmeter *m, uint64_t bps, bool backlog)
 	if (!m->est_bps || bps > 3 * m->est_bps || bps < m->est_bps / 3) {
 		m->nhist = 0;
 	} else if (m->nhist == 3) {
-		m->hist[0] = m->hist[1];
-		m->hist[1] = m->hist[2];
+		memmove(m->hist_bytes, m->hist_bytes + 1, 2 * sizeof(m->hist_bytes[0]));
+		memmove(m->hist_usec, m->hist_usec + 1, 2 * sizeof(m->hist_usec[0]));
 		m->nhist = 2;
 	}
-	m->hist[m->nhist++] = bps;
-	m->est_bps = median(m->hist, m->nhist);
+	m->hist_bytes[m->nhist] = bytes;
+	m->hist_usec[m->nhist++] = usec;
+	for (unsigned i = 0; i < m->nhist; i++) {
+		sb += m->hist_bytes[i];
+		su += m->hist_usec[i];
+	}
+	m->est_bps = rate(sb, su);
 	m->source = BW_MEASURED;
 	return m->est_bps != old;
 }
@@ -160,10 +191,12 @@ static bool window_done(const struct bwmeter *m)
 	if (window_backlog(m)) {
 		uint64_t bps = rate(bytes, m->win_usec);
 		/* a measured pace more than three times off, in one poll's
-		 * completions: wait for the next (a 4 MB/s loop completing a
-		 * small bio between two 8 MiB ones read 0.3 MB/s, and its cap
-		 * fell to the floor) */
-		if (m->known && m->win_moves < 2 && (bps > 3 * m->est_bps || 3 * bps < m->est_bps))
+		 * completions smaller than a bio's worth: wait for the next (a
+		 * 4 MB/s loop completing a small bio between two 8 MiB ones
+		 * read 0.3 MB/s, and its cap fell to the floor); a lump is the
+		 * device's pace, off or not (the first 8 MiB after a drop) */
+		if (m->known && m->win_moves < 2 && bytes < BWMETER_LUMP_BYTES &&
+		    (bps > 3 * m->est_bps || 3 * bps < m->est_bps))
 			return false;
 		return bytes >= BWMETER_STEP_BYTES;
 	}
@@ -201,7 +234,7 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		 * that completed since was submitted since, so this interval is
 		 * a lower bound already, if more than a device buffer; a device
 		 * coming out of idle need not wait for a window to be let go */
-		changed |= judge(m, m->interval_bps, false);
+		changed |= judge(m, ds * 512, dt, false);
 	}
 	debugfs = s->have_wb && p->have_wb;
 	if (debugfs)
@@ -237,6 +270,8 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		 * start cap it outruns for a dozen polls */
 		open_window(m);
 	}
+	if (m->win_open && m->last_moved && !moved)
+		stall_begin(m);
 	if (m->win_open) {
 		m->win_usec += dt;
 		m->win_sectors += ds;
@@ -260,6 +295,9 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 				m->win_empty += p_empty || !backlog;
 			}
 		}
+		m->pre.backlog = m->pre.backlog && (moved || backlog);
+		if (moved && !m->last_moved)
+			stall_end(m, ds);
 		if (!moved && !backlog) {
 			/* idle: a window over long idle time measures nothing */
 			m->win_idle_usec += dt;
@@ -279,13 +317,12 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		 * polls' big steps is measured so, or never */
 		uint64_t bytes = (m->win_sectors - m->win_max_step) * 512;
 		if (bytes >= BWMETER_WIN_BYTES) {
-			changed |= judge(m, rate(bytes, m->win_usec - dt), false);
+			changed |= judge(m, bytes, m->win_usec - dt, false);
 			m->win_open = false;
 		}
 	}
 	if (moved && m->win_open && window_done(m)) {
-		uint64_t bps = rate(m->win_sectors * 512, m->win_usec);
-		changed |= judge(m, bps, window_backlog(m));
+		changed |= judge(m, m->win_sectors * 512, m->win_usec, window_backlog(m));
 		m->win_open = false;
 	}
 	if (moved && !m->win_open) {

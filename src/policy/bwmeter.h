@@ -8,8 +8,8 @@
  * bound of what the device can do; they are its speed only while it had
  * work queued the whole time. So a window without a backlog can only raise
  * the estimate, and only windows in which the device had a backlog of its
- * own lower it (the median of the last three, or at once after a change of
- * more than three times): a fast disk written lightly (4 KiB + fdatasync)
+ * own lower it (the bytes of the last three over their time together, or
+ * at once after a change of more than three times): a fast disk written lightly (4 KiB + fdatasync)
  * keeps its figure, a stick whose cache runs out loses it.
  *
  * A backlog of its own, per device: with debugfs, the bdi's own pages under
@@ -21,7 +21,11 @@
  * Windows begin and end at a poll where sectors moved, so a window holds
  * whole completions: a stacked device completing 4 MiB bios every 0.8 s
  * (dm-linear at 5 MB/s) is measured by the time between completions, not by
- * how many of them one poll happened to catch. */
+ * how many of them one poll happened to catch. A completion after a stall
+ * with a backlog longer than all the window held before it starts the
+ * window at the stall: a device that slows down in the middle of a window
+ * is measured from its last completion at the old pace, not by a mean of
+ * both (40 -> 4 MB/s in 8 MiB bios read 15.7 MB/s). */
 #ifndef WBGOV_POLICY_BWMETER_H
 #define WBGOV_POLICY_BWMETER_H
 
@@ -63,6 +67,12 @@ struct bwmeter {
 	unsigned win_empty;   /* ... of them with its writeback empty at an end */
 	uint64_t win_queued_kib; /* writeback queued at their starts, summed */
 	uint64_t win_idle_usec; /* nothing moved nor queued since */
+	/* the window as it was at its last completion, while a stall follows */
+	struct {
+		uint64_t usec, sectors, ios, queued_kib;
+		unsigned moves, polls, empty;
+		bool backlog; /* the stall has had a backlog all along */
+	} pre;
 	bool last_moved;      /* sectors moved in the last interval */
 	uint64_t quiet_usec;  /* nothing moved nor queued for this long */
 	bool wb_empty;        /* the kernel said nothing was queued at the last
@@ -73,7 +83,7 @@ struct bwmeter {
 	uint64_t est_bps;     /* 0 = not measured */
 	enum bw_source source;
 	bool known;           /* est rests on a backlog window or memory */
-	uint64_t hist[3];     /* the last backlog windows, for a median */
+	uint64_t hist_bytes[3], hist_usec[3]; /* the last backlog windows */
 	unsigned nhist;
 	/* for logs and explain */
 	uint64_t last_bps;    /* the latest window's rate */
@@ -111,6 +121,10 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s);
 #define BWMETER_WIN_MIN_USEC 1000000ULL
 #define BWMETER_WIN_MOVES 2
 #define BWMETER_STEP_BYTES (256ULL << 10)
+/* One poll's completions this large are a bio's worth, believed alone even
+ * when far off a measured pace; smaller ones (a journal block between two
+ * big bios) wait for the next completion. */
+#define BWMETER_LUMP_BYTES (1ULL << 20)
 /* Quiet this long, a device busy again starts a window afresh. */
 #define BWMETER_QUIET_USEC 1000000ULL
 /* A backlog: at least this much time's work queued at the device's pace. */
