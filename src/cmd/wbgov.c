@@ -373,7 +373,7 @@ static int cmd_explain(const struct opts *o, const char *arg)
 		else
 			printf("  limit:       strict_limit 1, max_bytes %llu (%.1f MiB%s)\n",
 			       (unsigned long long)dec.max_bytes, (double)dec.max_bytes / MIB,
-			       dec.why == WHY_MEASURED ? ", measured bandwidth x the target" : "");
+			       dec.why == WHY_MEASURED ? ", measured bandwidth x the target, less the slack" : "");
 		if (sysfs_bdi_read(o->root, d->bdi, BDI_STRICT_LIMIT, &v) == 0) {
 			uint64_t mb = 0, fine = 0;
 			sysfs_bdi_read(o->root, d->bdi, BDI_MAX_BYTES, &mb);

@@ -28,9 +28,10 @@ static void trace_window(void *ctx, const struct gov_dev *d)
 {
 	struct gov_ctl *c = ctx;
 
-	fprintf(stderr, "%.3f win %s: %llu B/s (%s backlog) -> est %llu\n",
+	fprintf(stderr, "%.3f win %s: %llu B/s (%s backlog: empty at %u of %u polls, %llu ms queued) -> est %llu\n",
 		(double)sim_now_usec(c->s) / 1e6, d->info.disk, (unsigned long long)d->meter.last_bps,
-		d->meter.last_backlog ? "with" : "without", (unsigned long long)d->meter.est_bps);
+		d->meter.last_backlog ? "with" : "without", d->meter.last_empty, d->meter.last_polls,
+		(unsigned long long)d->meter.last_queued_ms, (unsigned long long)d->meter.est_bps);
 }
 
 /* Device memory in the simulator: the machine's own disks are known (as

@@ -5,8 +5,8 @@
 #include "policy/decide.h"
 
 const char *const gov_why_text[WHY_COUNT] = {
-	[WHY_MEASURED] = "measured bandwidth x target",
-	[WHY_FLOOR] = "measured bandwidth x target, raised to the floor",
+	[WHY_MEASURED] = "measured bandwidth x target, less 256 KiB of sync slack",
+	[WHY_FLOOR] = "measured bandwidth x target, less 256 KiB of sync slack, raised to the floor",
 	[WHY_FAST] = "a fast device (bandwidth x target above the ceiling): fast_target seconds of bandwidth",
 	[WHY_UNMEASURED] = "not measured yet: the start cap",
 	[WHY_LOWER_BOUND] = "not yet seen with a backlog of its own: the start cap",
@@ -106,6 +106,8 @@ void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const str
 	}
 	cap = in->bw_bps * target_ms / 1000;
 	ret->why = WHY_MEASURED;
+	if (cap <= c->ceiling_bytes)
+		cap = cap > GOV_SYNC_SLACK_BYTES ? cap - GOV_SYNC_SLACK_BYTES : 0;
 	if (cap > c->ceiling_bytes) {
 		/* a lower bound this high is enough: it is at least this fast */
 		uint64_t t = in->global_thresh_bytes;

@@ -75,15 +75,19 @@ static void test_decide_measured(void **state)
 	(void)state;
 	gov_config_defaults(&c);
 	in = bw(5 * MB, true);
-	gov_decide(&c, &usb, &in, &d); /* 1 s of 5 MB/s */
+	gov_decide(&c, &usb, &in, &d); /* 1 s of 5 MB/s, less the sync slack */
 	assert_true(d.strict);
-	assert_int_equal(d.max_bytes, 5 * MB);
+	assert_int_equal(d.max_bytes, 5 * MB - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_MEASURED);
-	/* the floor follows the bandwidth: 1 s of 0.5 MB/s */
-	in = bw(MB / 2, true);
+	/* the floor follows the bandwidth: 1 s of 0.6 MB/s, less the slack */
+	in = bw(600000, true);
 	gov_decide(&c, &usb, &in, &d);
-	assert_int_equal(d.max_bytes, MB / 2);
+	assert_int_equal(d.max_bytes, 600000 - 256 * KIB);
 	assert_int_equal(d.why, WHY_MEASURED);
+	in = bw(MB / 2, true); /* 0.5 MB/s: 238 KB, raised to the floor */
+	gov_decide(&c, &usb, &in, &d);
+	assert_int_equal(d.max_bytes, 256 * KIB);
+	assert_int_equal(d.why, WHY_FLOOR);
 	in = bw(100000, true); /* 100 KB/s: the 256 KiB floor */
 	gov_decide(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 256 * KIB);
@@ -100,7 +104,7 @@ static void test_decide_measured(void **state)
 	assert_int_equal(d.why, WHY_FAST);
 	in = bw(260 * MB, true); /* 260 MB < 256 MiB: 1 s */
 	gov_decide(&c, &usb, &in, &d);
-	assert_int_equal(d.max_bytes, 260 * MB);
+	assert_int_equal(d.max_bytes, 260 * MB - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_MEASURED);
 	in = bw(270 * MB, true); /* just above: 2 s */
 	gov_decide(&c, &usb, &in, &d);
@@ -122,11 +126,11 @@ static void test_decide_measured(void **state)
 	assert_int_equal(d.max_bytes, 600 * MB);
 	in.bw_bps = 5 * MB; /* a slow device: the threshold is moot */
 	gov_decide(&c, &usb, &in, &d);
-	assert_int_equal(d.max_bytes, 5 * MB);
+	assert_int_equal(d.max_bytes, 5 * MB - GOV_SYNC_SLACK_BYTES);
 	c.target_ms = 2500;
 	in = bw(10 * MB, true);
 	gov_decide(&c, &usb, &in, &d);
-	assert_int_equal(d.max_bytes, 25 * MB);
+	assert_int_equal(d.max_bytes, 25 * MB - GOV_SYNC_SLACK_BYTES);
 }
 
 /* Only a lower bound: no less than the start cap, but fast is fast. */
@@ -144,7 +148,7 @@ static void test_decide_lower_bound(void **state)
 	assert_int_equal(d.why, WHY_LOWER_BOUND);
 	in.bw_bps = 50 * MB; /* shown 50 MB/s: at least that */
 	gov_decide(&c, &nvme, &in, &d);
-	assert_int_equal(d.max_bytes, 50 * MB);
+	assert_int_equal(d.max_bytes, 50 * MB - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_MEASURED);
 	in.bw_bps = 600 * MB; /* shown 600 MB/s, 4.7 GB drain within 10 s */
 	in.global_thresh_bytes = 4700 * MB;
@@ -178,7 +182,7 @@ static void test_decide_rules(void **state)
 	c.rules[0] = (struct gov_rule){ .kind = MATCH_MODEL, .value = "Cruzer Blade", .mode = MODE_TIME,
 					.target_ms = 3000 };
 	gov_decide(&c, &usb, &in, &d);
-	assert_int_equal(d.max_bytes, 15 * MB);
+	assert_int_equal(d.max_bytes, 15 * MB - GOV_SYNC_SLACK_BYTES);
 	c.rules[0].value[0] = 0; /* an empty value matches nothing */
 	usb.model[0] = 0;
 	assert_ptr_equal(gov_match(&c, &usb), &c.rules[2]);
@@ -999,7 +1003,8 @@ static void test_governor_follows_measurement(void **state)
 		gov_tick(&G, t);
 		t += 100000;
 	}
-	assert_in_range(f.bdi[0].val[BDI_MAX_BYTES], 5 * MB - 50000, 5 * MB + 50000);
+	assert_in_range(f.bdi[0].val[BDI_MAX_BYTES] + GOV_SYNC_SLACK_BYTES, 5 * MB - 50000,
+			5 * MB + 50000);
 	assert_int_equal(f.bdi[0].val[BDI_STRICT_LIMIT], 1);
 	assert_true(gov_find(&G, "8:16")->meter.known);
 	/* data waits and the NVMe is still unknown: glances every 20 ms */
@@ -1134,7 +1139,7 @@ static void test_governor_remembered(void **state)
 	assert_int_equal(gov_find(&G, "8:16")->meter.source, BW_REMEMBERED);
 	assert_true(gov_find(&G, "8:16")->meter.known);
 	assert_int_equal(gov_find(&G, "8:16")->dec.why, WHY_MEASURED);
-	assert_in_range(f.bdi[0].val[BDI_MAX_BYTES], 5 * MB - 8192, 5 * MB);
+	assert_in_range(f.bdi[0].val[BDI_MAX_BYTES] + GOV_SYNC_SLACK_BYTES, 5 * MB - 8192, 5 * MB);
 	assert_int_equal(gov_find(&G, "259:0")->dec.why, WHY_UNMEASURED);
 }
 
@@ -1192,7 +1197,7 @@ static void test_governor_cold_fast_device(void **state)
 	nvme->st.writes += 40;
 	delay = gov_tick(&G, t += 100000);
 	assert_int_equal(gov_find(&G, "259:0")->meter.est_bps, 200 * MB);
-	assert_int_equal(gov_find(&G, "259:0")->dec.max_bytes, 200 * MB);
+	assert_int_equal(gov_find(&G, "259:0")->dec.max_bytes, 200 * MB - GOV_SYNC_SLACK_BYTES);
 	/* dirtying at bulk pace while it is unknown: the ramp pace */
 	assert_int_equal(delay, GOV_POLL_RAMP_USEC);
 	/* 400 MB/s; 3.2 GB of global threshold drain within 10 s at that: no cap */
