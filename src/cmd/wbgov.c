@@ -125,7 +125,7 @@ static const char *source_text(int source)
 
 struct row {
 	struct knobs_dev d;
-	char mounts[256];
+	struct mount_list mounts;
 	struct status_entry st;
 	bool has_st;
 	uint64_t strict, max_bytes, ratio;
@@ -147,7 +147,7 @@ static int collect(const struct opts *o, struct row *rows, int max)
 		struct row *r = &rows[i];
 		memset(r, 0, sizeof(*r));
 		r->d = devs[i];
-		procfs_mounts(o->root, r->d.disk, r->mounts, sizeof(r->mounts));
+		procfs_mounts(o->root, r->d.disk, &r->mounts);
 		r->has_st = status_read(sp, r->d.bdi, &r->st) == 0;
 		r->has_knobs = sysfs_bdi_read(o->root, r->d.bdi, BDI_STRICT_LIMIT, &r->strict) == 0 &&
 			       sysfs_bdi_read(o->root, r->d.bdi, BDI_MAX_BYTES, &r->max_bytes) == 0 &&
@@ -197,8 +197,14 @@ static int print_status(const struct opts *o, FILE *f)
 			json_str(f, r->d.model);
 			fputs(", \"bus\": ", f);
 			json_str(f, r->d.bus);
-			fputs(", \"mounts\": ", f);
-			json_str(f, r->mounts);
+			fputs(", \"mounts\": [", f);
+			for (const char *m = mount_list_next(&r->mounts, NULL); m;
+			     m = mount_list_next(&r->mounts, m)) {
+				if (m != r->mounts.buf)
+					fputs(", ", f);
+				json_str(f, m);
+			}
+			fputc(']', f);
 			if (r->has_st && r->st.bw_bps)
 				fprintf(f, ", \"bandwidth_bps\": %llu", (unsigned long long)r->st.bw_bps);
 			else
@@ -223,8 +229,9 @@ static int print_status(const struct opts *o, FILE *f)
 		"MEASURED", "STRICT", "MAX", "DIRTY+WB", "DRAIN", "MOUNTS");
 	for (int i = 0; i < n; i++) {
 		struct row *r = &rows[i];
-		char bw[16] = "-", mx[16] = "-", pend[16] = "-", drain[16] = "-";
+		char bw[16] = "-", mx[16] = "-", pend[16] = "-", drain[16] = "-", mounts[1024];
 
+		mount_list_join(&r->mounts, ", ", mounts, sizeof(mounts));
 		if (r->has_st && r->st.bw_bps)
 			snprintf(bw, sizeof(bw), "%.1fMB/s", (double)r->st.bw_bps / 1e6);
 		if (r->has_knobs)
@@ -237,7 +244,7 @@ static int print_status(const struct opts *o, FILE *f)
 		fprintf(f, "%-9s %-12s %-26.26s %-6s %9s %6s %9s %9s %7s  %s\n", r->d.disk, r->d.bdi,
 			r->d.model[0] ? r->d.model : "-", r->d.bus[0] ? r->d.bus : "-", bw,
 			r->has_knobs ? (r->strict ? "yes" : "no") : "-", mx, pend, drain,
-			r->mounts[0] ? r->mounts : "-");
+			mounts[0] ? mounts : "-");
 	}
 	{
 		char d[16], w[16];
@@ -288,7 +295,11 @@ static int resolve(const struct opts *o, const char *arg, struct knobs_dev *out,
 			snprintf(disk, sizeof(disk), "%s", all[i].disk);
 	if (!disk[0]) {
 		char p[PATH_MAX];
-		if (!path_at(p, sizeof(p), o->root, "/sys/class/block/%s", name) && access(p, F_OK) == 0) {
+		/* a kernel name (sdb, sdb1, dm-0) has no '/' and is not . or ..:
+		 * "/", "." and ".." are paths, and /sys/class/block/.. exists */
+		bool kname = name[0] && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+		if (kname && !path_at(p, sizeof(p), o->root, "/sys/class/block/%s", name) &&
+		    access(p, F_OK) == 0) {
 			char part[PATH_MAX], rp[PATH_MAX];
 			snprintf(disk, sizeof(disk), "%s", name);
 			path_at(part, sizeof(part), o->root, "/sys/class/block/%s/partition", name);
@@ -329,9 +340,11 @@ static int cmd_explain(const struct opts *o, const char *arg)
 		struct gov_decision dec;
 		bool has_st = status_read(sp, d->bdi, &st) == 0;
 		uint64_t bw = has_st ? st.bw_bps : 0, v;
-		char mounts[256] = "";
+		struct mount_list ml;
+		char mounts[1024];
 
-		procfs_mounts(o->root, d->disk, mounts, sizeof(mounts));
+		procfs_mounts(o->root, d->disk, &ml);
+		mount_list_join(&ml, ", ", mounts, sizeof(mounts));
 		{
 			uint64_t mb = 0, ppm = 0;
 			struct gov_input in = { .bw_bps = bw,
@@ -410,7 +423,7 @@ static uint64_t left_bytes(const struct opts *o, const struct knobs_dev *d, int 
 static int cmd_sync(const struct opts *o, const char *arg)
 {
 	static struct knobs_dev devs[MAXDEV];
-	char mounts[1024] = "";
+	static struct mount_list mounts;
 	int nd = 0, status = 0;
 	pid_t child;
 	struct sigaction sa = { .sa_handler = on_int };
@@ -422,7 +435,7 @@ static int cmd_sync(const struct opts *o, const char *arg)
 	if (arg) {
 		struct stat st;
 		if (stat(arg, &st) == 0 && !S_ISBLK(st.st_mode)) {
-			snprintf(mounts, sizeof(mounts), "%s", arg); /* a path: its filesystem */
+			mount_list_add(&mounts, arg); /* a path: its filesystem */
 			nd = resolve(o, arg, devs, MAXDEV);
 			if (nd < 0)
 				nd = 0; /* tmpfs, NFS...: progress from the system counters */
@@ -432,7 +445,7 @@ static int cmd_sync(const struct opts *o, const char *arg)
 				fprintf(stderr, "wbgov: no such device or path: %s\n", arg);
 				return EX_UNAVAILABLE;
 			}
-			if (procfs_mounts(o->root, devs[0].disk, mounts, sizeof(mounts)) <= 0) {
+			if (procfs_mounts(o->root, devs[0].disk, &mounts) <= 0) {
 				fprintf(stderr, "wbgov: %s is not mounted: nothing to sync\n", arg);
 				return 0;
 			}
@@ -447,16 +460,18 @@ static int cmd_sync(const struct opts *o, const char *arg)
 	if (child == 0) {
 		/* the writing: syncfs of each filesystem, or sync() of everything;
 		 * Ctrl-C stops the watching, not this */
-		char *save = NULL, *m;
 		signal(SIGINT, SIG_IGN);
-		if (!mounts[0]) {
+		if (!mounts.n || mounts.truncated) {
+			/* no file system named, or more than the list holds */
 			sync();
 			_exit(0);
 		}
-		for (m = strtok_r(mounts, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
+		for (const char *m = mount_list_next(&mounts, NULL); m; m = mount_list_next(&mounts, m)) {
 			int fd = open(m, O_RDONLY | O_CLOEXEC);
-			if (fd < 0 || syncfs(fd) < 0)
+			if (fd < 0 || syncfs(fd) < 0) {
+				fprintf(stderr, "%swbgov sync: %s: %s\n", tty ? "\n" : "", m, strerror(errno));
 				_exit(1);
+			}
 			close(fd);
 		}
 		_exit(0);
@@ -506,13 +521,15 @@ static int cmd_sync(const struct opts *o, const char *arg)
 					per_dev ? "" : " (system)", elapsed, tty ? "  " : "\n");
 		}
 	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return EX_IOERR; /* the child said why */
 	{
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		fprintf(stderr, "%swbgov: durable after %.1f s\n", tty ? "\n" : "",
 			(double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9);
 	}
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : EX_IOERR;
+	return 0;
 }
 
 static void report_restore(void *ctx, const char *owner, const char *knob, int err)

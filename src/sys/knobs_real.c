@@ -44,13 +44,12 @@ void knobs_real_close(struct knobs_real *k)
 
 static int devices(void *ctx, struct knobs_dev *out, int max)
 {
-	char mounts[256];
 	int n = sysfs_devices(root(ctx), out, max);
 
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(root(ctx), "/"))
 			udev_enrich(&out[i]);
-		out[i].mounted = procfs_mounts(root(ctx), out[i].disk, mounts, sizeof(mounts)) > 0;
+		out[i].mounted = procfs_mounts(root(ctx), out[i].disk, NULL) > 0;
 	}
 	return n;
 }

@@ -170,14 +170,49 @@ static void unescape(char *s)
 	*o = 0;
 }
 
-int procfs_mounts(const char *root, const char *disk, char *buf, size_t len)
+bool mount_list_add(struct mount_list *l, const char *path)
+{
+	size_t len = strlen(path) + 1;
+
+	if (len > sizeof(l->buf) - l->used) {
+		l->truncated = true;
+		return false;
+	}
+	memcpy(l->buf + l->used, path, len);
+	l->used += len;
+	l->n++;
+	return true;
+}
+
+const char *mount_list_next(const struct mount_list *l, const char *prev)
+{
+	const char *next = prev ? prev + strlen(prev) + 1 : l->buf;
+
+	return next < l->buf + l->used ? next : NULL;
+}
+
+void mount_list_join(const struct mount_list *l, const char *sep, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (!len)
+		return;
+	buf[0] = 0;
+	for (const char *m = mount_list_next(l, NULL); m; m = mount_list_next(l, m)) {
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", used ? sep : "", m);
+		if (used >= len)
+			break;
+	}
+}
+
+int procfs_mounts(const char *root, const char *disk, struct mount_list *ret)
 {
 	char p[PATH_MAX], line[4096];
 	FILE *f;
 	int n = 0, r;
-	size_t used = 0;
 
-	buf[0] = 0;
+	if (ret)
+		memset(ret, 0, sizeof(*ret));
 	if ((r = path_at(p, sizeof(p), root, "/proc/self/mountinfo")))
 		return r;
 	f = fopen(p, "re");
@@ -196,12 +231,11 @@ int procfs_mounts(const char *root, const char *disk, char *buf, size_t len)
 		if (strcmp(d, disk))
 			continue;
 		unescape(mnt);
-		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", n ? " " : "", mnt);
+		if (ret)
+			mount_list_add(ret, mnt);
 		n++;
 	}
 	fclose(f);
-	if (used >= len && len)
-		buf[len - 1] = 0;
 	return n;
 }
 

@@ -28,9 +28,27 @@ int procfs_vm_write(const char *root, enum vm_knob k, uint64_t v);
  * False when it cannot be read. */
 bool procfs_kernel_at_least(const char *root, unsigned maj, unsigned min);
 
-/* The mount points of `disk` and its partitions, space-separated into buf
- * ("" when none). Returns the count or -errno. */
-int procfs_mounts(const char *root, const char *disk, char *buf, size_t len);
+/* Mount points, one after another, each ended by a NUL: a mount point may
+ * hold blanks ("/media/user/NO NAME"), and only a NUL cannot be in one. */
+struct mount_list {
+	int n;          /* how many buf holds */
+	bool truncated; /* more than buf holds were found */
+	size_t used;
+	char buf[4096];
+};
+
+/* Append `path` to `l`; false (and `truncated` set) when it does not fit. */
+bool mount_list_add(struct mount_list *l, const char *path);
+
+/* The first mount point after `prev` (NULL: the first), NULL after the last. */
+const char *mount_list_next(const struct mount_list *l, const char *prev);
+
+/* `l`'s mount points joined by `sep` into buf ("" when none). */
+void mount_list_join(const struct mount_list *l, const char *sep, char *buf, size_t len);
+
+/* The mount points of `disk` and its partitions into `ret` (NULL: only
+ * count them). Returns how many there are, or -errno. */
+int procfs_mounts(const char *root, const char *disk, struct mount_list *ret);
 
 /* The disk holding `path` (a file, directory or /dev node): fills `disk`. */
 int procfs_disk_of_path(const char *root, const char *path, char *disk, size_t len);

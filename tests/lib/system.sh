@@ -119,9 +119,10 @@ sys_cleanup() {
 		wait "$p" 2>/dev/null
 		kill "$w" 2>/dev/null
 	done
-	for m in $(cat "$SYS_TMP/mounts" 2>/dev/null); do
+	# one mount point a line (some hold blanks)
+	while IFS= read -r m; do
 		umount "$m" 2>/dev/null || { sleep 1; umount "$m" 2>/dev/null; } || umount -l "$m" 2>/dev/null
-	done
+	done <"$SYS_TMP/mounts" 2>/dev/null
 	for l in $(cat "$SYS_TMP/loops" 2>/dev/null); do
 		if [ -e "/sys/block/${l##*/}/dev" ]; then
 			sys_throttle "$(cat "/sys/block/${l##*/}/dev")" 0 2>/dev/null
@@ -251,6 +252,14 @@ sys_mkfs_mount() {
 	{ echo "$m"; cat "$SYS_TMP/mounts"; } >"$SYS_TMP/mounts.new"
 	mv "$SYS_TMP/mounts.new" "$SYS_TMP/mounts"
 	echo "$m"
+}
+
+# sys_bind_mount DIR MOUNTPOINT: DIR mounted again at MOUNTPOINT (made, and
+# unmounted at exit), which may hold blanks
+sys_bind_mount() {
+	mkdir -p "$2" && mount --bind "$1" "$2" || sys_die "cannot bind-mount $1 at $2"
+	{ printf '%s\n' "$2"; cat "$SYS_TMP/mounts"; } >"$SYS_TMP/mounts.new"
+	mv "$SYS_TMP/mounts.new" "$SYS_TMP/mounts"
 }
 
 # The bdis of a mounted filesystem: the disk's, and btrfs-N or MAJ:MIN-fuseblk.

@@ -65,6 +65,28 @@ awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
 "$G" --state-dir "$ST" explain "$L1" | grep -q "measured:    [0-9.]* MB/s" || fail "explain shows no measurement"
 "$G" --state-dir "$ST" status | grep -q "^${L1##*/} " || fail "status does not list ${L1##*/}"
 
+# --- a mount point with a blank, as udisks mounts a FAT stick labelled "NO
+# NAME": wbgov sync of it waits until what was written there is on the
+# device (its stat's written sectors), and status --json lists it whole
+NN="$SYS_TMP/media/NO NAME"
+sys_bind_mount "$M1" "$NN"
+w0=$(awk '{ print $7 }' "/sys/block/${L1##*/}/stat")
+dd if=/dev/zero of="$NN/g" bs=1M count=8 status=none
+rc=0; "$G" --state-dir "$ST" sync "$NN" 2>"$SYS_TMP/sync.err" || rc=$?
+w1=$(awk '{ print $7 }' "/sys/block/${L1##*/}/stat")
+[ $rc = 0 ] || fail "wbgov sync '$NN': exit $rc: $(cat "$SYS_TMP/sync.err")"
+grep -q "durable after" "$SYS_TMP/sync.err" || fail "wbgov sync '$NN' said: $(cat "$SYS_TMP/sync.err")"
+[ $((w1 - w0)) -ge $((8 * 2048)) ] ||
+	fail "wbgov sync '$NN' returned with $(((w1 - w0) / 2)) KiB of 8 MiB on the device"
+"$G" --state-dir "$ST" status --json | grep -qF "\"$NN\"" ||
+	fail "status --json does not list '$NN': $("$G" --state-dir "$ST" status --json | grep -F "${L1##*/}")"
+# "." is a path, not a name in /sys/class/block
+mkdir "$NN/sub"
+(cd "$NN/sub" && "$G" --state-dir "$ST" explain .) | head -n 1 | grep -q "^${L1##*/} (bdi $B1)" ||
+	fail "explain . in '$NN/sub': $(cd "$NN/sub" && "$G" --state-dir "$ST" explain . 2>&1 | head -n 1)"
+(cd "$NN/sub" && "$G" --state-dir "$ST" explain ..) | head -n 1 | grep -q "^${L1##*/} (bdi $B1)" ||
+	fail "explain .. in '$NN/sub': $(cd "$NN/sub" && "$G" --state-dir "$ST" explain .. 2>&1 | head -n 1)"
+
 # --- SIGHUP: a [device] section by MAJ:MIN, mode fixed
 printf '[device loop]\ndevnum = %s\nmode = fixed\nmax_bytes = 8M\n' "$B1" >"$SYS_TMP/fixed.conf"
 kill "$DPID"

@@ -1335,39 +1335,85 @@ static void fx_mounts(const char *root)
 		 "305 22 8:16 / /mnt/nodash rw,relatime\n");
 }
 
+/* The list's mount points joined by '|' (which none of them holds). */
+static const char *ml_str(const struct mount_list *l)
+{
+	static char buf[4096];
+
+	mount_list_join(l, "|", buf, sizeof(buf));
+	return buf;
+}
+
 static void test_procfs_mounts(void **state)
 {
-	char root[PATH_MAX], buf[256];
+	char root[PATH_MAX], buf[16];
+	struct mount_list l;
+	const char *m;
 
 	(void)state;
 	fx_root(root, sizeof(root), "mounts");
 	fx_mounts(root);
 
-	/* partitions count for their disk; \040 \134 \011 unescaped */
-	assert_int_equal(procfs_mounts(root, "sdb", buf, sizeof(buf)), 3);
-	assert_string_equal(buf, "/media/user/My Stick /mnt/back\\slash\ttab /srv/photos");
+	/* partitions count for their disk; \040 \134 \011 unescaped, each
+	 * mount point whole, blanks and all */
+	assert_int_equal(procfs_mounts(root, "sdb", &l), 3);
+	assert_int_equal(l.n, 3);
+	assert_false(l.truncated);
+	m = mount_list_next(&l, NULL);
+	assert_string_equal(m, "/media/user/My Stick");
+	m = mount_list_next(&l, m);
+	assert_string_equal(m, "/mnt/back\\slash\ttab");
+	m = mount_list_next(&l, m);
+	assert_string_equal(m, "/srv/photos");
+	assert_null(mount_list_next(&l, m));
+	assert_int_equal(procfs_mounts(root, "sdb", NULL), 3); /* only counted */
 
-	assert_int_equal(procfs_mounts(root, "nvme0n1", buf, sizeof(buf)), 2);
-	assert_string_equal(buf, "/ /boot/efi");
+	assert_int_equal(procfs_mounts(root, "nvme0n1", &l), 2);
+	assert_string_equal(ml_str(&l), "/|/boot/efi");
 
 	/* a whole disk without a partition table */
-	assert_int_equal(procfs_mounts(root, "sdc", buf, sizeof(buf)), 1);
-	assert_string_equal(buf, "/srv/data");
+	assert_int_equal(procfs_mounts(root, "sdc", &l), 1);
+	assert_string_equal(ml_str(&l), "/srv/data");
 
 	/* a partition is not a disk of its own; unknown disks have none */
-	assert_int_equal(procfs_mounts(root, "sdb1", buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "");
-	assert_int_equal(procfs_mounts(root, "sdz", buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "");
+	assert_int_equal(procfs_mounts(root, "sdb1", &l), 0);
+	assert_null(mount_list_next(&l, NULL));
+	assert_string_equal(ml_str(&l), "");
+	assert_int_equal(procfs_mounts(root, "sdz", &l), 0);
 
-	/* a short buffer: cut and terminated, every mount still counted */
+	/* joined into a short buffer: cut and terminated */
+	assert_int_equal(procfs_mounts(root, "sdb", &l), 3);
 	memset(buf, 'x', sizeof(buf));
-	assert_int_equal(procfs_mounts(root, "sdb", buf, 10), 3);
+	mount_list_join(&l, ", ", buf, 10);
 	assert_string_equal(buf, "/media/us");
 	assert_int_equal(buf[10], 'x');
 
 	fx_unlink(root, "/proc/self/mountinfo");
-	assert_int_equal(procfs_mounts(root, "sdb", buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(procfs_mounts(root, "sdb", &l), -ENOENT);
+	assert_int_equal(l.n, 0);
+}
+
+/* More mount points than the list holds: the list says so, and holds
+ * whole ones only. */
+static void test_mount_list_full(void **state)
+{
+	struct mount_list l = { 0 };
+	char p[1000];
+	int added = 0;
+
+	(void)state;
+	memset(p, 'a', sizeof(p) - 1);
+	p[0] = '/';
+	p[sizeof(p) - 1] = 0;
+	while (mount_list_add(&l, p))
+		added++;
+	assert_int_equal(added, 4); /* 4 x 1000 bytes in 4096 */
+	assert_true(l.truncated);
+	assert_int_equal(l.n, 4);
+	for (const char *m = mount_list_next(&l, NULL); m; m = mount_list_next(&l, m))
+		assert_string_equal(m, p);
+	assert_true(mount_list_add(&l, "/x")); /* a short one still fits */
+	assert_string_equal(ml_str(&l) + strlen(ml_str(&l)) - 3, "|/x");
 }
 
 static void test_procfs_disk_of_path(void **state)
@@ -2306,6 +2352,7 @@ int main(void)
 		cmocka_unit_test(test_procfs_vmstat),
 		cmocka_unit_test(test_procfs_vm),
 		cmocka_unit_test(test_procfs_mounts),
+		cmocka_unit_test(test_mount_list_full),
 		cmocka_unit_test(test_procfs_disk_of_path),
 		cmocka_unit_test(test_state_round_trip),
 		cmocka_unit_test(test_state_empty_removes_file),
