@@ -52,19 +52,6 @@ static void open_window(struct bwmeter *m)
 	memset(&m->pre, 0, sizeof(m->pre));
 }
 
-/* A closed window of `bytes` in `usec`. Without a backlog it is a lower
- * bound: the estimate rises to it, never falls. With one it is the device's
- * pace, but a loop behind blk-throttle completes in lumps (at 4 MB/s, one
- * 8 MiB bio every 2.1 s, or 6-8 MiB every 1.5-2 s), so one window is off by
- * up to half: the estimate is what the last three completed over their time
- * together, which holds every lump once however they fall (their median was
- * off by a third after a drop, as two windows gave the mean of both). After
- * a change of more than three times (an SLC cache running out: 40 -> 4
- * MB/s) the new window is taken at once and the older ones forgotten.
- * (The next window replacing that one, which straddled the change, was
- * tried: after a drop a throttled loop's lumps read 7.0, 2.1 then 4.0
- * MB/s as often as 7.0, 4.1, 3.9, and pooled they come within 25 % more
- * often.) */
 /* The window at its last completion, as a stall begins. */
 static void stall_begin(struct bwmeter *m)
 {
@@ -101,6 +88,19 @@ static void stall_end(struct bwmeter *m, uint64_t ds)
 	m->pre.usec = 0;
 }
 
+/* A closed window of `bytes` in `usec`. Without a backlog it is a lower
+ * bound: the estimate rises to it, never falls. With one it is the device's
+ * pace, but a loop behind blk-throttle completes in lumps (at 4 MB/s, one
+ * 8 MiB bio every 2.1 s, or 6-8 MiB every 1.5-2 s), so one window is off by
+ * up to half: the estimate is what the last three completed over their time
+ * together, which holds every lump once however they fall (their median was
+ * off by a third after a drop, as two windows gave the mean of both). After
+ * a change of more than three times (an SLC cache running out: 40 -> 4
+ * MB/s) the new window is taken at once and the older ones forgotten.
+ * (The next window replacing that one, which straddled the change, was
+ * tried: after a drop a throttled loop's lumps read 7.0, 2.1 then 4.0
+ * MB/s as often as 7.0, 4.1, 3.9, and pooled they come within 25 % more
+ * often.) */
 static bool judge(struct bwmeter *m, uint64_t bytes, uint64_t usec, bool backlog)
 {
 	uint64_t old = m->est_bps, bps = rate(bytes, usec), sb = 0, su = 0;

@@ -9,8 +9,9 @@
  * work queued the whole time. So a window without a backlog can only raise
  * the estimate, and only windows in which the device had a backlog of its
  * own lower it (the bytes of the last three over their time together, or
- * at once after a change of more than three times): a fast disk written lightly (4 KiB + fdatasync)
- * keeps its figure, a stick whose cache runs out loses it.
+ * at once after a change of more than three times): a fast disk written
+ * lightly (4 KiB + fdatasync) keeps its figure, a stick whose cache runs
+ * out loses it.
  *
  * A backlog of its own, per device: with debugfs, the bdi's own pages under
  * writeback (a throttled loop device holds its queue before the disk counts
