@@ -369,8 +369,9 @@ static int cmd_explain(const struct opts *o, const char *arg)
 		       d->rotational ? "yes" : "no", d->is_fuse ? ", a FUSE (fuseblk) filesystem's bdi" : "");
 		printf("  mounted on:  %s\n", mounts[0] ? mounts : "-");
 		if (has_st && bw)
-			printf("  measured:    %.1f MB/s (%s; %u windows of /sys/block/%s/stat)\n",
-			       (double)bw / 1e6, source_text(st.source), st.measures, d->disk);
+			printf("  measured:    %.1f MB/s (%s; %u window%s of /sys/block/%s/stat)\n",
+			       (double)bw / 1e6, source_text(st.source), st.measures,
+			       st.measures == 1 ? "" : "s", d->disk);
 		else
 			printf("  measured:    not yet%s\n", daemon_running(o) ? "" : " (wbgovd is not running)");
 		if (debugfs_bdi_bandwidth(o->root, d->bdi, &v) == 0)
