@@ -86,6 +86,7 @@ struct bwmeter {
 	bool known;           /* est rests on a backlog window or memory */
 	uint64_t hist_bytes[3], hist_usec[3]; /* the last backlog windows */
 	unsigned nhist;
+	bool hist_straddles;  /* its one window made a change of 3x or more */
 	/* for logs and explain */
 	uint64_t last_bps;    /* the latest window's rate */
 	bool last_backlog;
