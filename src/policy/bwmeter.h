@@ -22,11 +22,13 @@
  * Windows begin and end at a poll where sectors moved, so a window holds
  * whole completions: a stacked device completing 4 MiB bios every 0.8 s
  * (dm-linear at 5 MB/s) is measured by the time between completions, not by
- * how many of them one poll happened to catch. A completion after a stall
- * with a backlog longer than all the window held before it starts the
- * window at the stall: a device that slows down in the middle of a window
- * is measured from its last completion at the old pace, not by a mean of
- * both (40 -> 4 MB/s in 8 MiB bios read 15.7 MB/s). */
+ * how many of them one poll happened to catch. A completion of a bio's
+ * worth after a stall with a backlog longer than all the window held before
+ * it starts the window at the stall: a device that slows down in the
+ * middle of a window is measured from its last completion at the old pace,
+ * not by a mean of both (40 -> 4 MB/s in 8 MiB bios read 15.7 MB/s). A
+ * window with a backlog does not end on a completion under a quarter of
+ * its largest (a journal block between two lumps). */
 #ifndef WBGOV_POLICY_BWMETER_H
 #define WBGOV_POLICY_BWMETER_H
 
