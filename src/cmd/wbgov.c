@@ -299,16 +299,9 @@ static int resolve(const struct opts *o, const char *arg, struct knobs_dev *out,
 		 * "/", "." and ".." are paths, and /sys/class/block/.. exists */
 		bool kname = name[0] && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
 		if (kname && !path_at(p, sizeof(p), o->root, "/sys/class/block/%s", name) &&
-		    access(p, F_OK) == 0) {
-			char part[PATH_MAX], rp[PATH_MAX];
-			snprintf(disk, sizeof(disk), "%s", name);
-			path_at(part, sizeof(part), o->root, "/sys/class/block/%s/partition", name);
-			if (access(part, F_OK) == 0) {
-				path_at(part, sizeof(part), o->root, "/sys/class/block/%s/..", name);
-				if (realpath(part, rp) && strrchr(rp, '/'))
-					snprintf(disk, sizeof(disk), "%s", strrchr(rp, '/') + 1);
-			}
-		} else if (procfs_disk_of_path(o->root, arg, disk, sizeof(disk))) {
+		    access(p, F_OK) == 0)
+			procfs_whole_disk(o->root, name, disk, sizeof(disk));
+		else if (procfs_disk_of_path(o->root, arg, disk, sizeof(disk))) {
 			return -ENODEV;
 		}
 	}

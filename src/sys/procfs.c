@@ -136,8 +136,7 @@ int procfs_vm_write(const char *root, enum vm_knob k, uint64_t v)
 	return write_u64(p, v);
 }
 
-/* The whole disk a block device name belongs to ("sdb1" -> "sdb"). */
-static void whole_disk(const char *root, const char *name, char *disk, size_t len)
+void procfs_whole_disk(const char *root, const char *name, char *disk, size_t len)
 {
 	char p[PATH_MAX], real[PATH_MAX];
 
@@ -227,7 +226,7 @@ int procfs_mounts(const char *root, const char *disk, struct mount_list *ret)
 			continue;
 		if (strncmp(src, "/dev/", 5))
 			continue;
-		whole_disk(root, src + 5, d, sizeof(d));
+		procfs_whole_disk(root, src + 5, d, sizeof(d));
 		if (strcmp(d, disk))
 			continue;
 		unescape(mnt);
@@ -253,6 +252,6 @@ int procfs_disk_of_path(const char *root, const char *path, char *disk, size_t l
 	if (!realpath(p, real))
 		return -ENOENT; /* btrfs, tmpfs...: an anonymous device */
 	base = strrchr(real, '/');
-	whole_disk(root, base ? base + 1 : real, disk, len);
+	procfs_whole_disk(root, base ? base + 1 : real, disk, len);
 	return 0;
 }

@@ -46,6 +46,10 @@ const char *mount_list_next(const struct mount_list *l, const char *prev);
 /* `l`'s mount points joined by `sep` into buf ("" when none). */
 void mount_list_join(const struct mount_list *l, const char *sep, char *buf, size_t len);
 
+/* The whole disk a block device name belongs to ("sdb1" -> "sdb"; a disk
+ * is its own) into `disk`. */
+void procfs_whole_disk(const char *root, const char *name, char *disk, size_t len);
+
 /* The mount points of `disk` and its partitions into `ret` (NULL: only
  * count them). Returns how many there are, or -errno. */
 int procfs_mounts(const char *root, const char *disk, struct mount_list *ret);
