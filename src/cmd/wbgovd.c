@@ -213,11 +213,18 @@ static void hook_measured(void *ctx, const struct gov_dev *d)
 	char bw[48];
 
 	fmt_bw(bw, sizeof(bw), m);
-	log_debug("%s: +%.3f s: window %.1f MB/s (%s backlog: queue empty at %u of %u polls, "
-		  "%" PRIu64 " ms of work on average) -> %s",
-		  d->info.bdi, (double)(now_usec() - dm->start_usec) / 1e6, (double)m->last_bps / 1e6,
-		  m->last_backlog ? "with" : "without", m->last_empty, m->last_polls,
-		  m->last_queued_ms, bw);
+	if (m->last_polls)
+		log_debug("%s: +%.3f s: window %.1f MB/s (%s backlog: queue empty at %u of %u "
+			  "polls, %" PRIu64 " ms of work on average) -> %s",
+			  d->info.bdi, (double)(now_usec() - dm->start_usec) / 1e6,
+			  (double)m->last_bps / 1e6, m->last_backlog ? "with" : "without",
+			  m->last_empty, m->last_polls, m->last_queued_ms, bw);
+	else /* judged by its stat alone (no debugfs) */
+		log_debug("%s: +%.3f s: window %.1f MB/s (%s backlog: busy %u %% of it, requests "
+			  "in flight at %s poll) -> %s",
+			  d->info.bdi, (double)(now_usec() - dm->start_usec) / 1e6,
+			  (double)m->last_bps / 1e6, m->last_backlog ? "with" : "without",
+			  m->last_busy_pct, m->last_inflight ? "every" : "not every", bw);
 	if (!dm->memory_path[0] || !d->info.id[0])
 		return;
 	if (m->source == BW_MEASURED)

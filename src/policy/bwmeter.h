@@ -7,8 +7,10 @@
  * bottleneck. Bytes completed per second of wall clock are always a lower
  * bound of what the device can do; they are its speed only while it had
  * work queued the whole time. So a window without a backlog can only raise
- * the estimate, and only windows in which the device had a backlog of its
- * own lower it (the bytes of the last three over their time together, or
+ * the estimate (once measured, only when it beats the pace by a quarter
+ * without one strict cap's worth of its bytes, which may have waited in a
+ * device buffer or a throttle's credit), and only windows in which the
+ * device had a backlog of its own lower it (the bytes of the last three over their time together, or
  * at once after a change of more than three times): a fast disk written
  * lightly (4 KiB + fdatasync) keeps its figure, a stick whose cache runs
  * out loses it.
@@ -17,7 +19,8 @@
  * writeback (a throttled loop device holds its queue before the disk counts
  * it: /sys/block/X/stat showed nothing in flight and io_ticks +20 ms in 12 s
  * while 60 MiB drained at 5 MB/s); without it, requests in flight at both
- * ends of an interval and the disk busy 90 % of it (io_ticks).
+ * ends of every interval and the disk busy 90 % of the window (io_ticks,
+ * which dm moves only as a bio starts or ends).
  *
  * Windows begin and end at a poll where sectors moved, so a window holds
  * whole completions: a stacked device completing 4 MiB bios every 0.8 s
@@ -64,6 +67,7 @@ struct bwmeter {
 	uint64_t win_usec;
 	uint64_t win_sectors;
 	uint64_t win_ios;
+	uint64_t win_ticks_ms; /* io_ticks gone by in it */
 	unsigned win_moves;   /* intervals in which sectors moved */
 	uint64_t win_max_step; /* the most sectors one interval moved */
 	unsigned win_polls;   /* intervals seen with debugfs at both ends */
@@ -72,7 +76,7 @@ struct bwmeter {
 	uint64_t win_idle_usec; /* nothing moved nor queued since */
 	/* the window as it was at its last completion, while a stall follows */
 	struct {
-		uint64_t usec, sectors, ios, queued_kib;
+		uint64_t usec, sectors, ios, queued_kib, ticks_ms;
 		unsigned moves, polls, empty;
 		bool backlog; /* the stall has had a backlog all along */
 	} pre;
@@ -94,6 +98,8 @@ struct bwmeter {
 	bool last_backlog;
 	unsigned last_polls, last_empty; /* its debugfs polls, empty ones */
 	uint64_t last_queued_ms; /* its queue on average, in ms of work */
+	unsigned last_busy_pct; /* without debugfs: io_ticks over its time */
+	bool last_inflight;   /* ... and requests were in flight at every poll */
 	uint64_t interval_bps; /* the latest interval's rate, 0 if it was idle */
 	unsigned nmeasure;
 };
