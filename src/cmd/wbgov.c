@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sysexits.h>
@@ -18,6 +19,7 @@
 #include "sys/knobs_real.h"
 #include "policy/governor.h"
 #include "daemon/config.h"
+#include "sys/eject.h"
 #include "sys/fsutil.h"
 #include "sys/procfs.h"
 #include "sys/state.h"
@@ -33,6 +35,7 @@ struct opts {
 	const char *config;
 	bool json;
 	bool once;
+	bool no_power_off;
 	double interval;
 };
 
@@ -50,6 +53,7 @@ static void usage(FILE *f)
 	fputs("Usage: wbgov status [--json]\n"
 	      "       wbgov watch [--interval SECONDS]\n"
 	      "       wbgov sync [PATH|DEVICE]\n"
+	      "       wbgov eject [--no-power-off] PATH|DEVICE\n"
 	      "       wbgov explain DEVICE\n"
 	      "       wbgov apply --once [-c FILE]\n"
 	      "       wbgov restore\n"
@@ -59,7 +63,8 @@ static void usage(FILE *f)
 	      "(wbgovd's, default /run/wbgov). DEVICE: sdb, /dev/sdb1, 8:16, btrfs-1, a path.\n"
 	      "status, watch and explain need no root. See wbgov(8).\n"
 	      "Exit status: 0 ok, 1 a knob could not be restored, 64 usage, 69 no such device,\n"
-	      "75 wbgovd is running, 77 permission, 130 interrupted.\n",
+	      "74 I/O error, 75 wbgovd is running (apply, restore) or the device is busy (eject),\n"
+	      "77 permission, 130 interrupted.\n",
 	      f);
 }
 
@@ -414,11 +419,14 @@ static uint64_t left_bytes(const struct opts *o, const struct knobs_dev *d, int 
 	return dirty + wb;
 }
 
-static int cmd_sync(const struct opts *o, const char *arg)
+/* Sync `mounts` (every file system when it is empty or cut) in a child
+ * while showing what is left of the data of `devs` (the system's when nd is
+ * 0) with its rate and ETA; "durable" when it is. 0, EX_IOERR (the child
+ * said why) or 130 (interrupted: the writing goes on). */
+static int sync_watch(const struct opts *o, struct knobs_dev *devs, int nd,
+		      const struct mount_list *mounts, const char *cmd)
 {
-	static struct knobs_dev devs[MAXDEV];
-	static struct mount_list mounts;
-	int nd = 0, status = 0;
+	int status = 0;
 	pid_t child;
 	struct sigaction sa = { .sa_handler = on_int };
 	uint64_t start_left, prev_left;
@@ -426,44 +434,26 @@ static int cmd_sync(const struct opts *o, const char *arg)
 	struct timespec t0, tp;
 	bool per_dev, tty = isatty(STDERR_FILENO);
 
-	if (arg) {
-		struct stat st;
-		if (stat(arg, &st) == 0 && !S_ISBLK(st.st_mode)) {
-			mount_list_add(&mounts, arg); /* a path: its filesystem */
-			nd = resolve(o, arg, devs, MAXDEV);
-			if (nd < 0)
-				nd = 0; /* tmpfs, NFS...: progress from the system counters */
-		} else {
-			nd = resolve(o, arg, devs, MAXDEV);
-			if (nd < 0) {
-				fprintf(stderr, "wbgov: no such device or path: %s\n", arg);
-				return EX_UNAVAILABLE;
-			}
-			if (procfs_mounts(o->root, devs[0].disk, &mounts) <= 0) {
-				fprintf(stderr, "wbgov: %s is not mounted: nothing to sync\n", arg);
-				return 0;
-			}
-		}
-	}
 	start_left = prev_left = left_bytes(o, devs, nd, &per_dev);
 	child = fork();
 	if (child < 0) {
-		perror("wbgov: fork");
+		fprintf(stderr, "wbgov %s: fork: %s\n", cmd, strerror(errno));
 		return EX_OSERR;
 	}
 	if (child == 0) {
 		/* the writing: syncfs of each filesystem, or sync() of everything;
 		 * Ctrl-C stops the watching, not this */
 		signal(SIGINT, SIG_IGN);
-		if (!mounts.n || mounts.truncated) {
+		if (!mounts->n || mounts->truncated) {
 			/* no file system named, or more than the list holds */
 			sync();
 			_exit(0);
 		}
-		for (const char *m = mount_list_next(&mounts, NULL); m; m = mount_list_next(&mounts, m)) {
+		for (const char *m = mount_list_next(mounts, NULL); m; m = mount_list_next(mounts, m)) {
 			int fd = open(m, O_RDONLY | O_CLOEXEC);
 			if (fd < 0 || syncfs(fd) < 0) {
-				fprintf(stderr, "%swbgov sync: %s: %s\n", tty ? "\n" : "", m, strerror(errno));
+				fprintf(stderr, "%swbgov %s: %s: %s\n", tty ? "\n" : "", cmd, m,
+					strerror(errno));
 				_exit(1);
 			}
 			close(fd);
@@ -482,8 +472,9 @@ static int cmd_sync(const struct opts *o, const char *arg)
 		if (w == child)
 			break;
 		if (interrupted) {
-			fprintf(stderr, "%swbgov: stopped watching; the kernel goes on writing and the "
-					"data stays safe (wbgov status shows what is left)\n", tty ? "\n" : "");
+			fprintf(stderr, "%swbgov %s: stopped watching; the kernel goes on writing and "
+					"the data stays safe (wbgov status shows what is left)\n",
+				tty ? "\n" : "", cmd);
 			return 130;
 		}
 		nanosleep(&nap, NULL);
@@ -520,9 +511,127 @@ static int cmd_sync(const struct opts *o, const char *arg)
 	{
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		fprintf(stderr, "%swbgov: durable after %.1f s\n", tty ? "\n" : "",
+		fprintf(stderr, "%swbgov %s: durable after %.1f s\n", tty ? "\n" : "", cmd,
 			(double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9);
 	}
+	return 0;
+}
+
+static int cmd_sync(const struct opts *o, const char *arg)
+{
+	static struct knobs_dev devs[MAXDEV];
+	static struct mount_list mounts;
+	int nd = 0;
+
+	if (arg) {
+		struct stat st;
+		if (stat(arg, &st) == 0 && !S_ISBLK(st.st_mode)) {
+			mount_list_add(&mounts, arg); /* a path: its filesystem */
+			nd = resolve(o, arg, devs, MAXDEV);
+			if (nd < 0)
+				nd = 0; /* tmpfs, NFS...: progress from the system counters */
+		} else {
+			nd = resolve(o, arg, devs, MAXDEV);
+			if (nd < 0) {
+				fprintf(stderr, "wbgov: no such device or path: %s\n", arg);
+				return EX_UNAVAILABLE;
+			}
+			if (procfs_mounts(o->root, devs[0].disk, &mounts) <= 0) {
+				fprintf(stderr, "wbgov: %s is not mounted: nothing to sync\n", arg);
+				return 0;
+			}
+		}
+	}
+	return sync_watch(o, devs, nd, &mounts, "sync");
+}
+
+/* wbgov eject: every file system of the disk synced with progress, then
+ * unmounted, the disk flushed and powered off; checked first so that a
+ * refusal changes nothing (a busy mount, something stacked on the disk, a
+ * disk wbgov cannot power off). */
+static int cmd_eject(const struct opts *o, const char *arg, bool power_off)
+{
+	static struct knobs_dev devs[MAXDEV];
+	static struct mount_list mounts;
+	const char *ms[64];
+	char disk[KNOBS_NAME_MAX], attr[PATH_MAX], who[2048];
+	enum eject_power kind;
+	int nd, n = 0, r;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "wbgov eject: unmounting and powering off a device needs root\n");
+		return EX_NOPERM;
+	}
+	nd = resolve(o, arg, devs, MAXDEV);
+	if (nd < 0) {
+		struct stat st;
+		if (stat(arg, &st) == 0)
+			fprintf(stderr, "wbgov eject: %s is on no disk (tmpfs, proc, a network file "
+					"system?)\n", arg);
+		else
+			fprintf(stderr, "wbgov eject: %s: no such disk, partition or path\n", arg);
+		return EX_UNAVAILABLE;
+	}
+	snprintf(disk, sizeof(disk), "%s", devs[0].disk);
+	procfs_mounts(o->root, disk, &mounts);
+	if (mounts.truncated) {
+		fprintf(stderr, "wbgov eject: %s has more mounts than wbgov can list; unmount some\n",
+			disk);
+		return EX_UNAVAILABLE;
+	}
+	for (const char *m = mount_list_next(&mounts, NULL); m; m = mount_list_next(&mounts, m)) {
+		struct stat st;
+		if (!strcmp(m, "/")) {
+			fprintf(stderr, "wbgov eject: %s holds the root file system\n", disk);
+			return EX_UNAVAILABLE;
+		}
+		if (n == (int)(sizeof(ms) / sizeof(ms[0]))) {
+			fprintf(stderr, "wbgov eject: %s has more mounts than wbgov can list\n", disk);
+			return EX_UNAVAILABLE;
+		}
+		ms[n++] = m;
+		if (stat(m, &st) == 0 && eject_holders(o->root, st.st_dev, who, sizeof(who)) > 0) {
+			fprintf(stderr, "wbgov eject: %s is busy, held by %s; close them and eject again\n",
+				m, who);
+			return EX_TEMPFAIL;
+		}
+	}
+	if (eject_stacked(o->root, disk, who, sizeof(who)) > 0) {
+		fprintf(stderr, "wbgov eject: %s is in use by %s, stacked on it; close that first\n",
+			disk, who);
+		return EX_TEMPFAIL;
+	}
+	kind = eject_power_kind(o->root, disk, attr, sizeof(attr));
+	if (power_off && kind == EJECT_POWER_NONE) {
+		fprintf(stderr, "wbgov eject: wbgov cannot power off %s (bus %s); --no-power-off "
+				"unmounts and flushes it\n", disk, devs[0].bus[0] ? devs[0].bus : "unknown");
+		return EX_UNAVAILABLE;
+	}
+	if (n && (r = sync_watch(o, devs, nd, &mounts, "eject")))
+		return r;
+	while (n--) { /* the last mounted first: one may sit inside another */
+		if (umount2(ms[n], 0) < 0) {
+			r = errno;
+			fprintf(stderr, "wbgov eject: unmounting %s: %s\n", ms[n], strerror(r));
+			return r == EBUSY ? EX_TEMPFAIL : EX_OSERR;
+		}
+		fprintf(stderr, "wbgov eject: unmounted %s\n", ms[n]);
+	}
+	if ((r = eject_flush(disk))) {
+		fprintf(stderr, "wbgov eject: flushing /dev/%s: %s\n", disk, strerror(-r));
+		return EX_IOERR;
+	}
+	if (!power_off) {
+		fprintf(stderr, "wbgov eject: %s is unmounted and flushed: safe to remove\n", disk);
+		return 0;
+	}
+	if ((r = eject_power_off(disk, kind, attr))) {
+		fprintf(stderr, "wbgov eject: powering off %s: %s (it is unmounted and flushed)\n",
+			disk, strerror(-r));
+		return EX_OSERR;
+	}
+	fprintf(stderr, "wbgov eject: %s is %s: safe to remove\n", disk,
+		kind == EJECT_POWER_LOOP ? "detached" : "powered off");
 	return 0;
 }
 
@@ -639,6 +748,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "once", no_argument, NULL, '1' },
 		{ "interval", required_argument, NULL, 'i' },
+		{ "no-power-off", no_argument, NULL, 'P' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "root", required_argument, NULL, 'R' },
 		{ "state-dir", required_argument, NULL, 'S' },
@@ -658,7 +768,8 @@ int main(int argc, char **argv)
 		case 'S': o.state_dir = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("wbgov %s\n", VERSION); return 0;
-		case 'j': case '1': case 'i': return bad("that option goes after the command", argv[optind - 1]);
+		case 'j': case '1': case 'i': case 'P':
+			return bad("that option goes after the command", argv[optind - 1]);
 		default: return EX_USAGE;
 		}
 	}
@@ -674,6 +785,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'j': o.json = true; break;
 		case '1': o.once = true; break;
+		case 'P': o.no_power_off = true; break;
 		case 'i': {
 			char *end;
 			o.interval = strtod(optarg, &end);
@@ -701,6 +813,8 @@ int main(int argc, char **argv)
 		return arg ? bad("watch takes no argument", arg) : cmd_watch(&o);
 	if (!strcmp(cmd, "sync"))
 		return cmd_sync(&o, arg);
+	if (!strcmp(cmd, "eject"))
+		return arg ? cmd_eject(&o, arg, !o.no_power_off) : bad("eject needs a PATH or DEVICE", "e.g. /media/stick or sdb");
 	if (!strcmp(cmd, "explain"))
 		return arg ? cmd_explain(&o, arg) : bad("explain needs a DEVICE", "e.g. sdb");
 	if (!strcmp(cmd, "apply"))

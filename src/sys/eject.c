@@ -1,0 +1,219 @@
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <linux/loop.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "sys/eject.h"
+#include "sys/fsutil.h"
+
+enum eject_power eject_power_kind(const char *root, const char *disk, char *attr, size_t len)
+{
+	char p[PATH_MAX], real[PATH_MAX];
+
+	attr[0] = 0;
+	if (!path_at(p, sizeof(p), root, "/sys/block/%s/loop", disk) && access(p, F_OK) == 0)
+		return EJECT_POWER_LOOP;
+	if (path_at(p, sizeof(p), root, "/sys/block/%s/device", disk) || !realpath(p, real))
+		return EJECT_POWER_NONE;
+	/* up from the SCSI device to the USB device that holds it (the one
+	 * with idVendor; its interfaces have none) */
+	for (char *slash = strrchr(real, '/'); slash && slash != real; slash = strrchr(real, '/')) {
+		char q[PATH_MAX + 16];
+		snprintf(q, sizeof(q), "%s/idVendor", real);
+		if (access(q, F_OK) == 0) {
+			snprintf(q, sizeof(q), "%s/remove", real);
+			if (access(q, W_OK) != 0 || strlen(q) >= len)
+				return EJECT_POWER_NONE;
+			snprintf(attr, len, "%s", q);
+			return EJECT_POWER_USB;
+		}
+		*slash = 0;
+	}
+	if (!path_at(p, sizeof(p), root, "/sys/block/%s/device/delete", disk) &&
+	    access(p, W_OK) == 0 && strlen(p) < len) {
+		snprintf(attr, len, "%s", p);
+		return EJECT_POWER_SCSI;
+	}
+	return EJECT_POWER_NONE;
+}
+
+static void join(char *buf, size_t len, int n, const char *item)
+{
+	size_t used = strlen(buf);
+
+	if (used + strlen(item) + 3 >= len)
+		return; /* cut: the count says how many */
+	snprintf(buf + used, len - used, "%s%s", n ? ", " : "", item);
+}
+
+static bool on_dev(const char *path, dev_t dev)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && st.st_dev == dev;
+}
+
+/* Does process directory `pd` hold something on `dev`? */
+static bool holds(const char *pd, dev_t dev)
+{
+	static const char *const links[] = { "cwd", "root", "exe" };
+	char p[2 * PATH_MAX], line[PATH_MAX + 128];
+	struct dirent *e;
+	DIR *d;
+	FILE *f;
+	bool found = false;
+
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", pd, links[i]);
+		if (on_dev(p, dev))
+			return true;
+	}
+	snprintf(p, sizeof(p), "%s/fd", pd);
+	if ((d = opendir(p))) {
+		while (!found && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(p, sizeof(p), "%s/fd/%s", pd, e->d_name);
+			found = on_dev(p, dev);
+		}
+		closedir(d);
+		if (found)
+			return true;
+	}
+	/* mapped files: "addr perms offset MAJ:MIN inode path", MAJ:MIN in hex */
+	snprintf(p, sizeof(p), "%s/maps", pd);
+	if ((f = fopen(p, "re"))) {
+		while (!found && fgets(line, sizeof(line), f)) {
+			unsigned ma, mi;
+			unsigned long ino;
+			if (sscanf(line, "%*s %*s %*s %x:%x %lu", &ma, &mi, &ino) == 3 && ino &&
+			    makedev(ma, mi) == dev)
+				found = true;
+		}
+		fclose(f);
+	}
+	return found;
+}
+
+int eject_holders(const char *root, dev_t dev, char *buf, size_t len)
+{
+	char p[PATH_MAX], pd[PATH_MAX + 300], comm[64], item[96];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	buf[0] = 0;
+	if (path_at(p, sizeof(p), root, "/proc") || !(d = opendir(p)))
+		return 0;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 0 || pid == getpid())
+			continue;
+		snprintf(pd, sizeof(pd), "%s/%s", p, e->d_name);
+		if (!holds(pd, dev))
+			continue;
+		snprintf(pd, sizeof(pd), "%s/%s/comm", p, e->d_name);
+		if (read_text(pd, comm, sizeof(comm)))
+			snprintf(comm, sizeof(comm), "?");
+		snprintf(item, sizeof(item), "%ld (%s)", pid, comm);
+		join(buf, len, n++, item);
+	}
+	closedir(d);
+	return n;
+}
+
+/* The holders of /sys/class/block/NAME. */
+static int holders_of(const char *root, const char *name, char *buf, size_t len, int n)
+{
+	char p[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	if (path_at(p, sizeof(p), root, "/sys/class/block/%s/holders", name) || !(d = opendir(p)))
+		return n;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			join(buf, len, n++, e->d_name);
+	closedir(d);
+	return n;
+}
+
+int eject_stacked(const char *root, const char *disk, char *buf, size_t len)
+{
+	char p[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+	int n;
+
+	buf[0] = 0;
+	n = holders_of(root, disk, buf, len, 0);
+	/* its partitions: /sys/block/DISK/DISKpN with a `partition` file */
+	if (path_at(p, sizeof(p), root, "/sys/block/%s", disk) || !(d = opendir(p)))
+		return n;
+	while ((e = readdir(d))) {
+		char q[PATH_MAX + 300];
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(q, sizeof(q), "%s/%s/partition", p, e->d_name);
+		if (access(q, F_OK) == 0)
+			n = holders_of(root, e->d_name, buf, len, n);
+	}
+	closedir(d);
+	return n;
+}
+
+static int open_disk(const char *disk)
+{
+	char p[PATH_MAX];
+
+	if (snprintf(p, sizeof(p), "/dev/%s", disk) >= (int)sizeof(p))
+		return -ENAMETOOLONG;
+	return open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+}
+
+int eject_flush(const char *disk)
+{
+	int fd = open_disk(disk), r = 0;
+
+	if (fd < 0)
+		return fd == -ENAMETOOLONG ? fd : -errno;
+	/* fsync writes the device's dirty buffers and flushes its cache;
+	 * BLKFLSBUF then drops the clean ones */
+	if (fsync(fd) < 0 || ioctl(fd, BLKFLSBUF, 0) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+int eject_power_off(const char *disk, enum eject_power kind, const char *attr)
+{
+	int fd, r = 0;
+
+	switch (kind) {
+	case EJECT_POWER_LOOP:
+		fd = open_disk(disk);
+		if (fd < 0)
+			return fd == -ENAMETOOLONG ? fd : -errno;
+		if (ioctl(fd, LOOP_CLR_FD, 0) < 0)
+			r = -errno;
+		close(fd);
+		return r;
+	case EJECT_POWER_USB:
+	case EJECT_POWER_SCSI:
+		return write_u64(attr, 1);
+	case EJECT_POWER_NONE:
+		break;
+	}
+	return -EOPNOTSUPP;
+}

@@ -1,0 +1,40 @@
+/* What ejecting a disk takes from the system: who holds its file systems,
+ * what is stacked on it, flushing it, and powering it off as udisks does
+ * (a USB device through its port's `remove`, a SCSI or SATA disk through
+ * `delete`; a loop device is detached). Paths under a root prefix, as in
+ * fsutil.h; the device nodes are the real /dev. */
+#ifndef WBGOV_SYS_EJECT_H
+#define WBGOV_SYS_EJECT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+enum eject_power {
+	EJECT_POWER_NONE, /* wbgov cannot power it off (virtio, NVMe, mmc...) */
+	EJECT_POWER_LOOP, /* a loop device: detached */
+	EJECT_POWER_USB,  /* its USB device's remove */
+	EJECT_POWER_SCSI, /* its SCSI device's delete */
+};
+
+/* How DISK (a whole disk's kernel name) can be powered off, and for USB
+ * and SCSI the sysfs file that does it (in `attr`). */
+enum eject_power eject_power_kind(const char *root, const char *disk, char *attr, size_t len);
+
+/* Processes with an open file, a working or root directory, an executable
+ * or a mapping on the file system of device `dev` (a stat's st_dev): "PID
+ * (comm)" joined by ", " into buf (cut to fit). Returns how many (0 when
+ * /proc says none). */
+int eject_holders(const char *root, dev_t dev, char *buf, size_t len);
+
+/* Block devices stacked on DISK or its partitions (their holders/: dm,
+ * md), joined by ", " into buf. Returns how many. */
+int eject_stacked(const char *root, const char *disk, char *buf, size_t len);
+
+/* Write what the kernel holds for /dev/DISK to the device and flush its
+ * cache (BLKFLSBUF, fsync). 0 or -errno. */
+int eject_flush(const char *disk);
+
+/* Power off as eject_power_kind said: 0 or -errno. */
+int eject_power_off(const char *disk, enum eject_power kind, const char *attr);
+
+#endif

@@ -1,0 +1,109 @@
+#!/bin/sh
+# wbgov eject on the real kernel, with throttled loop devices for sticks (a
+# loop's power-off is its detach): the data a copy left dirty reaches the
+# device with progress shown, every mount of the disk (one of them with a
+# blank in its name, one on a partition's path) goes, and "safe to remove"
+# comes only then; the data is all there when the image is attached again.
+# A busy mount names the process and changes nothing; --no-power-off keeps
+# the device; bad input and a normal user are refused with nothing done.
+set -eu
+cd "$(dirname "$0")/../.."
+. tests/lib/system.sh
+BUILD=${BUILD:-build}
+G=$(pwd)/$BUILD/wbgov
+sys_init
+fail() { echo "wbgov_eject: FAIL: $*" >&2; cat "$SYS_TMP/err" >&2 2>/dev/null; exit 1; }
+note() { echo "wbgov_eject: $*"; }
+attached() { [ -n "$(cat "/sys/block/${1##*/}/loop/backing_file" 2>/dev/null)" ]; }
+mounted() { grep -qF " $(printf '%s' "$1" | sed 's/ /\\040/g') " /proc/self/mountinfo; }
+
+dd if=/dev/urandom of="$SYS_TMP/data" bs=1M count=6 status=none
+
+# stick SPEED: a throttled loop with ext4, mounted at "…/NO NAME" (udisks'
+# mount point for a stick without a label) -> "loop devnum mountpoint image"
+stick() {
+	img=$(mktemp "$SYS_TMP/stick.XXXXXX")
+	truncate -s 64M "$img"
+	l=$(sys_loop_attach "$img")
+	dn=$(sys_devnum "$l")
+	m=$(mktemp -d "$SYS_TMP/media.XXXXXX")/NO\ NAME
+	mkdir "$m"
+	mkfs.ext4 -q -F "$l" >/dev/null 2>&1 && mount "$l" "$m" || sys_die "cannot make and mount $l"
+	{ printf '%s\n' "$m"; cat "$SYS_TMP/mounts"; } >"$SYS_TMP/mounts.new"
+	mv "$SYS_TMP/mounts.new" "$SYS_TMP/mounts"
+	sync
+	sys_throttle "$dn" "$1"
+	echo "$l $dn $img"
+}
+
+# --- refused, nothing done: no argument, no such path, a path on no disk,
+# the root file system's disk, a normal user
+rc=0; "$G" eject 2>"$SYS_TMP/err" || rc=$?
+[ $rc = 64 ] || fail "no argument: exit $rc, want 64"
+rc=0; "$G" eject /nonexistent/stick 2>"$SYS_TMP/err" || rc=$?
+[ $rc = 69 ] && grep -q "/nonexistent/stick" "$SYS_TMP/err" || fail "no such path: exit $rc"
+rc=0; "$G" eject /proc 2>"$SYS_TMP/err" || rc=$?
+[ $rc = 69 ] && grep -q "on no disk" "$SYS_TMP/err" || fail "/proc: exit $rc"
+rc=0; "$G" eject / 2>"$SYS_TMP/err" || rc=$?
+[ $rc = 69 ] && grep -q "root file system" "$SYS_TMP/err" || fail "/: exit $rc"
+
+set -- $(stick 2000000)
+L=$1 DN=$2 IMG=$3
+M=$(sed -n 1p "$SYS_TMP/mounts")
+rc=0; setpriv --reuid=65534 --regid=65534 --clear-groups "$G" eject "$M" 2>"$SYS_TMP/err" || rc=$?
+[ $rc = 77 ] || fail "a normal user: exit $rc, want 77"
+mounted "$M" && attached "$L" || fail "a normal user's eject changed something"
+
+# --- busy: a shell sitting in the stick's directory is named, nothing done
+(cd "$M" && exec sleep 60) &
+bp=$!
+SYS_PIDS="$SYS_PIDS $bp"
+sleep 0.3
+rc=0; "$G" eject "$M" 2>"$SYS_TMP/err" || rc=$?
+[ $rc = 75 ] || fail "busy: exit $rc, want 75"
+grep -q "held by $bp (sleep)" "$SYS_TMP/err" || fail "busy: the holder was not named"
+mounted "$M" && attached "$L" || fail "a busy eject changed something"
+kill $bp
+wait $bp 2>/dev/null || true
+note "busy: $(cat "$SYS_TMP/err")"
+
+# --- a copy left dirty at 2 MB/s, a second mount of the same file system
+# (a bind mount, as a desktop might have), then eject: progress, durable,
+# both unmounted, detached, and every byte on the image
+cp "$SYS_TMP/data" "$M/data"
+B="$SYS_TMP/second mount"
+sys_bind_mount "$M" "$B"
+t0=$(sys_now)
+rc=0; "$G" eject "$M" 2>"$SYS_TMP/err" || rc=$?
+t1=$(sys_now)
+[ $rc = 0 ] || fail "eject: exit $rc"
+grep -q "left" "$SYS_TMP/err" || fail "eject showed no progress"
+grep -q "durable after" "$SYS_TMP/err" || fail "eject did not say durable"
+grep -q "unmounted $B" "$SYS_TMP/err" && grep -q "unmounted $M" "$SYS_TMP/err" ||
+	fail "eject did not unmount both mounts"
+tail -n 1 "$SYS_TMP/err" | grep -q "${L##*/} is detached: safe to remove" || fail "no safe to remove last"
+mounted "$M" && fail "still mounted"
+mounted "$B" && fail "the second mount is still there"
+attached "$L" && fail "the loop device is still attached"
+note "6 MiB at 2 MB/s: ejected in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s; $(grep -c left "$SYS_TMP/err") progress lines; last: $(tail -n 1 "$SYS_TMP/err")"
+sys_throttle "$DN" 0
+losetup "$L" "$IMG"
+C=$SYS_TMP/check
+mkdir "$C"
+mount -o ro "$L" "$C"
+echo "$C" >>"$SYS_TMP/mounts"
+cmp -s "$SYS_TMP/data" "$C/data" || fail "the data on the ejected stick differs"
+umount "$C"
+losetup -d "$L"
+
+# --- --no-power-off: unmounted and flushed, the device stays
+set -- $(stick 20000000)
+L=$1
+M=$(sed -n 1p "$SYS_TMP/mounts")
+cp "$SYS_TMP/data" "$M/data"
+rc=0; "$G" eject --no-power-off "$L" 2>"$SYS_TMP/err" || rc=$?
+[ $rc = 0 ] || fail "--no-power-off: exit $rc"
+mounted "$M" && fail "--no-power-off: still mounted"
+attached "$L" || fail "--no-power-off detached the device"
+grep -q "unmounted and flushed: safe to remove" "$SYS_TMP/err" || fail "--no-power-off: $(cat "$SYS_TMP/err")"
+echo "wbgov_eject: ok"
