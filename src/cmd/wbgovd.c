@@ -561,7 +561,10 @@ int main(int argc, char **argv)
 		}
 		if (got_hup) {
 			got_hup = 0;
-			if (config_load(dm.config_path, true, &cfg, err, sizeof(err)))
+			/* a file named with -c that has gone is an error, as
+			 * at start: not a reason to fall back to the defaults */
+			if (config_load(dm.config_path, strcmp(dm.config_path, CONFIG_DEFAULT_PATH) == 0,
+					&cfg, err, sizeof(err)))
 				log_err("reload refused, keeping the running configuration: %s", err);
 			else {
 				gov_set_config(&dm.gov, &cfg);

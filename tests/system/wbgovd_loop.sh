@@ -96,6 +96,16 @@ sys_wait_for sys_max_bytes_near "$B1" $((8 * 1048576)) || fail "fixed 8M not app
 printf '[device loop]\ndevnum = %s\nmode = off\n' "$B1" >"$SYS_TMP/fixed.conf"
 kill -HUP "$DPID"
 sys_wait_for strict_is "$B1" 0 || fail "mode off after SIGHUP did not give the knobs back"
+# the file named with -c gone at SIGHUP: refused, the running config stays
+printf '[device loop]\ndevnum = %s\nmode = fixed\nmax_bytes = 8M\n' "$B1" >"$SYS_TMP/fixed.conf"
+kill -HUP "$DPID"
+sys_wait_for strict_is "$B1" 1 || fail "mode fixed after SIGHUP not applied"
+rm "$SYS_TMP/fixed.conf"
+kill -HUP "$DPID"
+sys_wait_for grep -q "reload refused.*fixed.conf" "$SYS_TMP/d.log" || fail "a config gone at SIGHUP was not refused"
+sleep 0.5
+strict_is "$B1" 1 && sys_max_bytes_near "$B1" $((8 * 1048576)) ||
+	fail "a config gone at SIGHUP changed the knobs: strict_limit $(knob "$B1" strict_limit), max_bytes $(knob "$B1" max_bytes)"
 
 # --- a loop device detached: its bdi stays, its knobs come back
 L2=$(sys_loop 100)
