@@ -96,14 +96,26 @@ static bool daemon_running(const struct opts *o)
 	return locked;
 }
 
+/* Bytes in IEC units, as pv and ls -h show them: "512 KiB", "24.0 MiB". */
 static void human(char *buf, size_t len, uint64_t b)
 {
 	if (b >= GIB)
-		snprintf(buf, len, "%.1fG", (double)b / GIB);
+		snprintf(buf, len, "%.1f GiB", (double)b / GIB);
 	else if (b >= MIB)
-		snprintf(buf, len, "%.1fM", (double)b / MIB);
+		snprintf(buf, len, "%.1f MiB", (double)b / MIB);
 	else
-		snprintf(buf, len, "%lluK", (unsigned long long)(b / 1024));
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(b / 1024));
+}
+
+/* Bytes per second likewise: "4.8 MiB/s", "1.9 GiB/s". */
+static void human_rate(char *buf, size_t len, double bps)
+{
+	if (bps >= (double)GIB)
+		snprintf(buf, len, "%.1f GiB/s", bps / (double)GIB);
+	else if (bps >= (double)MIB)
+		snprintf(buf, len, "%.1f MiB/s", bps / (double)MIB);
+	else
+		snprintf(buf, len, "%.0f KiB/s", bps / 1024);
 }
 
 /* Dirty + writeback of one bdi, where the kernel tells (debugfs). */
@@ -230,33 +242,57 @@ static int print_status(const struct opts *o, FILE *f)
 		fputs(n ? "\n]}\n" : "]}\n", f);
 		return 0;
 	}
-	fprintf(f, "%-9s %-12s %-26s %-6s %9s %6s %9s %9s %7s  %s\n", "DEVICE", "BDI", "MODEL", "BUS",
-		"MEASURED", "STRICT", "MAX", "DIRTY+WB", "DRAIN", "MOUNTS");
-	for (int i = 0; i < n; i++) {
-		struct row *r = &rows[i];
-		char bw[16] = "-", mx[16] = "-", pend[16] = "-", drain[16] = "-", mounts[1024];
-
-		mount_list_join(&r->mounts, ", ", mounts, sizeof(mounts));
-		if (r->has_st && r->st.bw_bps)
-			snprintf(bw, sizeof(bw), "%.1fMB/s", (double)r->st.bw_bps / 1e6);
-		if (r->has_knobs)
-			human(mx, sizeof(mx), r->max_bytes);
-		if (r->has_pending) {
-			human(pend, sizeof(pend), r->pending);
-			if (r->has_st && r->st.bw_bps)
-				snprintf(drain, sizeof(drain), "%.1fs", (double)r->pending / (double)r->st.bw_bps);
+	{
+		/* the text columns as wide as their longest entry, as lsblk does */
+		int wd = 6, wb = 3, wm = 5, wu = 3;
+		bool no_bw = false, no_pend = false;
+		for (int i = 0; i < n; i++) {
+			int l;
+			if ((l = (int)strlen(rows[i].d.disk)) > wd) wd = l;
+			if ((l = (int)strlen(rows[i].d.bdi)) > wb) wb = l;
+			if ((l = (int)strlen(rows[i].d.model)) > wm) wm = l;
+			if ((l = (int)strlen(rows[i].d.bus)) > wu) wu = l;
 		}
-		fprintf(f, "%-9s %-12s %-26.26s %-6s %9s %6s %9s %9s %7s  %s\n", r->d.disk, r->d.bdi,
-			r->d.model[0] ? r->d.model : "-", r->d.bus[0] ? r->d.bus : "-", bw,
-			r->has_knobs ? (r->strict ? "yes" : "no") : "-", mx, pend, drain,
-			mounts[0] ? mounts : "-");
+		fprintf(f, "%-*s %-*s %-*s %-*s %11s %6s %10s %10s %7s  %s\n", wd, "DEVICE", wb, "BDI", wm,
+			"MODEL", wu, "BUS", "MEASURED", "STRICT", "MAX", "DIRTY+WB", "DRAIN", "MOUNTS");
+		for (int i = 0; i < n; i++) {
+			struct row *r = &rows[i];
+			char bw[24] = "-", mx[24] = "-", pend[24] = "-", drain[24] = "-", mounts[1024];
+
+			mount_list_join(&r->mounts, ", ", mounts, sizeof(mounts));
+			if (r->has_st && r->st.bw_bps)
+				human_rate(bw, sizeof(bw), (double)r->st.bw_bps);
+			else
+				no_bw = true;
+			if (r->has_knobs)
+				human(mx, sizeof(mx), r->max_bytes);
+			if (r->has_pending) {
+				human(pend, sizeof(pend), r->pending);
+				if (r->has_st && r->st.bw_bps)
+					snprintf(drain, sizeof(drain), "%.1f s",
+						 (double)r->pending / (double)r->st.bw_bps);
+			} else {
+				no_pend = true;
+			}
+			fprintf(f, "%-*s %-*s %-*s %-*s %11s %6s %10s %10s %7s  %s\n", wd, r->d.disk, wb,
+				r->d.bdi, wm, r->d.model[0] ? r->d.model : "-", wu,
+				r->d.bus[0] ? r->d.bus : "-", bw,
+				r->has_knobs ? (r->strict ? "yes" : "no") : "-", mx, pend, drain,
+				mounts[0] ? mounts : "-");
+		}
+		if (no_bw)
+			fprintf(f, "\nMEASURED, DRAIN: - until wbgovd has measured the device%s\n",
+				running ? "" : " (it is not running)");
+		if (no_pend)
+			fprintf(f, "%sDIRTY+WB, DRAIN: - where the bdi's own counters are not readable "
+				   "(debugfs at /sys/kernel/debug, as root)\n", no_bw ? "" : "\n");
 	}
 	{
-		char d[16], w[16];
+		char d[24], w[24];
 		human(d, sizeof(d), dirty);
 		human(w, sizeof(w), writeback);
 		fprintf(f, "\nsystem: Dirty %s, Writeback %s; wbgovd %s\n", d, w,
-			running ? "running" : "not running (MEASURED needs it)");
+			running ? "running" : "not running");
 	}
 	return 0;
 }
@@ -367,14 +403,14 @@ static int cmd_explain(const struct opts *o, const char *arg)
 		       d->rotational ? "yes" : "no", d->is_fuse ? ", a FUSE (fuseblk) filesystem's bdi" : "");
 		printf("  mounted on:  %s\n", mounts[0] ? mounts : "-");
 		if (has_st && bw)
-			printf("  measured:    %.1f MB/s (%s; %u window%s of /sys/block/%s/stat)\n",
-			       (double)bw / 1e6, source_text(st.source), st.measures,
+			printf("  measured:    %.1f MiB/s (%s; %u window%s of /sys/block/%s/stat)\n",
+			       (double)bw / (double)MIB, source_text(st.source), st.measures,
 			       st.measures == 1 ? "" : "s", d->disk);
 		else
 			printf("  measured:    not yet%s\n", daemon_running(o) ? "" : " (wbgovd is not running)");
 		if (debugfs_bdi_bandwidth(o->root, d->bdi, &v) == 0)
-			printf("  kernel:      %.1f MB/s, its own estimate (debugfs; 0 while the bdi is clean)\n",
-			       (double)v / 1e6);
+			printf("  kernel:      %.1f MiB/s, its own estimate (debugfs; 0 while the bdi is clean)\n",
+			       (double)v / (double)MIB);
 		if (dec.rule)
 			printf("  config:      section at %s:%u matches\n", o->config, dec.rule->line);
 		printf("  rule:        %s\n", gov_why_text[dec.why]);
@@ -432,7 +468,7 @@ static int sync_watch(const struct opts *o, struct knobs_dev *devs, int nd,
 	uint64_t start_left, prev_left;
 	double rate = 0;
 	struct timespec t0, tp;
-	bool per_dev, tty = isatty(STDERR_FILENO);
+	bool per_dev, tty = isatty(STDERR_FILENO), shown = false;
 
 	start_left = prev_left = left_bytes(o, devs, nd, &per_dev);
 	child = fork();
@@ -474,7 +510,7 @@ static int sync_watch(const struct opts *o, struct knobs_dev *devs, int nd,
 		if (interrupted) {
 			fprintf(stderr, "%swbgov %s: stopped watching; the kernel goes on writing and "
 					"the data stays safe (wbgov status shows what is left)\n",
-				tty ? "\n" : "", cmd);
+				tty && shown ? "\n" : "", cmd);
 			return 130;
 		}
 		nanosleep(&nap, NULL);
@@ -491,19 +527,23 @@ static int sync_watch(const struct opts *o, struct knobs_dev *devs, int nd,
 		prev_left = left;
 		tp = now;
 		{
-			char l[16], bar[21];
-			int done = start_left ? (int)(20 * (double)(start_left - (left < start_left ? left : start_left)) / (double)start_left) : 20;
+			/* pv's way: the bar, the share done, what is left, the rate */
+			char l[24], r[24], bar[21];
+			uint64_t gone = start_left - (left < start_left ? left : start_left);
+			int pct = start_left ? (int)(100 * (double)gone / (double)start_left) : 100;
 			for (int i = 0; i < 20; i++)
-				bar[i] = i < done ? '#' : '-';
+				bar[i] = i < pct / 5 ? '#' : '-';
 			bar[20] = 0;
 			human(l, sizeof(l), left);
+			human_rate(r, sizeof(r), rate);
 			if (rate > 0)
-				fprintf(stderr, "%s[%s] %s left%s, %.1f MB/s, ETA %.0f s, %.0f s so far%s",
-					tty ? "\r" : "", bar, l, per_dev ? "" : " (system)", rate / 1e6,
+				fprintf(stderr, "%s[%s] %3d %%, %s left%s, %s, ETA %.0f s, %.0f s so far%s",
+					tty ? "\r" : "", bar, pct, l, per_dev ? "" : " (system)", r,
 					(double)left / rate, elapsed, tty ? "  " : "\n");
 			else
-				fprintf(stderr, "%s[%s] %s left%s, %.0f s so far%s", tty ? "\r" : "", bar, l,
-					per_dev ? "" : " (system)", elapsed, tty ? "  " : "\n");
+				fprintf(stderr, "%s[%s] %3d %%, %s left%s, %.0f s so far%s", tty ? "\r" : "",
+					bar, pct, l, per_dev ? "" : " (system)", elapsed, tty ? "  " : "\n");
+			shown = true;
 		}
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
@@ -511,7 +551,8 @@ static int sync_watch(const struct opts *o, struct knobs_dev *devs, int nd,
 	{
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		fprintf(stderr, "%swbgov %s: durable after %.1f s\n", tty ? "\n" : "", cmd,
+		/* on a terminal, end the progress line first, if there was one */
+		fprintf(stderr, "%swbgov %s: durable after %.1f s\n", tty && shown ? "\n" : "", cmd,
 			(double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9);
 	}
 	return 0;

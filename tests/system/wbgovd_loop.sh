@@ -62,7 +62,7 @@ t2=$(sys_now)
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
 	printf "wbgovd_loop: 80 MiB at 5 MB/s: dd %.2f s, sync %.2f s\n", b - a, c - b
 	exit !((b - a) >= 0.9 * 16.78 && (c - b) <= 1.5) }' || fail "dd or sync out of bounds"
-"$G" --state-dir "$ST" explain "$L1" | grep -q "measured:    [0-9.]* MB/s" || fail "explain shows no measurement"
+"$G" --state-dir "$ST" explain "$L1" | grep -q "measured:    [0-9.]* MiB/s" || fail "explain shows no measurement"
 "$G" --state-dir "$ST" status | grep -q "^${L1##*/} " || fail "status does not list ${L1##*/}"
 
 # --- a mount point with a blank, as udisks mounts a FAT stick labelled "NO
