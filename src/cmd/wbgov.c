@@ -68,6 +68,48 @@ static void usage(FILE *f)
 	      f);
 }
 
+/* Each command's own usage, for `wbgov CMD --help`. */
+static const struct {
+	const char *name, *synopsis, *text;
+} commands[] = {
+	{ "status", "status [--json]",
+	  "One line per device: model, bus, measured bandwidth, the kernel's strict_limit\n"
+	  "and max_bytes, dirty + writeback, seconds to drain, mount points. --json: one\n"
+	  "JSON object (wbgov(8) gives its schema). Needs no root." },
+	{ "watch", "watch [--interval SECONDS]",
+	  "The status table again every SECONDS (0.1 to 3600, default 1) until Ctrl-C." },
+	{ "sync", "sync [PATH|DEVICE]",
+	  "Write the file system of PATH, every file system of DEVICE, or everything,\n"
+	  "showing what is left, the rate and the ETA; \"durable\" when it is." },
+	{ "eject", "eject [--no-power-off] PATH|DEVICE",
+	  "Sync the disk holding PATH (or DEVICE) with progress, unmount all of its\n"
+	  "mounts, flush it and power it off, then say \"safe to remove\". A busy mount\n"
+	  "names the processes holding it, and nothing is done. --no-power-off: stop\n"
+	  "after the flush. Needs root." },
+	{ "explain", "explain DEVICE",
+	  "Why DEVICE (sdb, /dev/sdb1, 8:16, btrfs-1, a path) has the limit it has:\n"
+	  "facts, measured bandwidth and where it came from, the rule, the limit, and\n"
+	  "the knobs in the kernel now." },
+	{ "apply", "apply --once [-c FILE]",
+	  "Without the daemon: give every device the limit the rule gives it now, once,\n"
+	  "recording the knobs it changes for `wbgov restore`. Needs root." },
+	{ "restore", "restore",
+	  "Give back every knob recorded in the state file (after `apply --once`, or a\n"
+	  "wbgovd that was killed). Needs root; refused while wbgovd runs." },
+};
+
+static int command_help(const char *cmd)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, cmd)) {
+			printf("Usage: wbgov [OPTIONS] %s\n\n%s\n\nOPTIONS: --root DIR, --state-dir DIR, "
+			       "-c FILE. See wbgov(8).\n", commands[i].synopsis, commands[i].text);
+			return 0;
+		}
+	usage(stdout);
+	return 0;
+}
+
 static int bad(const char *what, const char *arg)
 {
 	fprintf(stderr, "wbgov: %s: %s\n", what, arg);
@@ -800,6 +842,7 @@ int main(int argc, char **argv)
 	struct opts o = { .root = "/", .state_dir = "/run/wbgov", .config = CONFIG_DEFAULT_PATH,
 			  .interval = 1.0 };
 	const char *cmd, *arg = NULL;
+	bool interval_set = false;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+c:hV", opts, NULL)) != -1) {
@@ -822,7 +865,8 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "c:hV", opts, NULL)) != -1) {
+	opterr = 0; /* the messages below name the command */
+	while ((c = getopt_long(argc, argv, ":c:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': o.json = true; break;
 		case '1': o.once = true; break;
@@ -830,6 +874,7 @@ int main(int argc, char **argv)
 		case 'i': {
 			char *end;
 			o.interval = strtod(optarg, &end);
+			interval_set = true;
 			if (*end || !(o.interval >= 0.1 && o.interval <= 3600))
 				return bad("--interval wants seconds from 0.1 to 3600", optarg);
 			break;
@@ -837,15 +882,34 @@ int main(int argc, char **argv)
 		case 'c': o.config = optarg; break;
 		case 'R': o.root = optarg; break;
 		case 'S': o.state_dir = optarg; break;
-		case 'h': usage(stdout); return 0;
+		case 'h': return command_help(cmd);
 		case 'V': printf("wbgov %s\n", VERSION); return 0;
-		default: return EX_USAGE;
+		case ':':
+			fprintf(stderr, "wbgov %s: %s needs a value; see wbgov %s --help\n", cmd,
+				argv[optind - 1], cmd);
+			return EX_USAGE;
+		default:
+			if (optopt)
+				fprintf(stderr, "wbgov %s: unknown option -%c; see wbgov %s --help\n", cmd,
+					optopt, cmd);
+			else
+				fprintf(stderr, "wbgov %s: unknown option %s; see wbgov %s --help\n", cmd,
+					argv[optind - 1], cmd);
+			return EX_USAGE;
 		}
 	}
 	if (optind < argc)
 		arg = argv[optind++];
 	if (optind < argc)
 		return bad("unexpected argument", argv[optind]);
+	/* an option that belongs to another command is refused, not ignored */
+	if ((o.json && strcmp(cmd, "status")) || (o.once && strcmp(cmd, "apply")) ||
+	    (interval_set && strcmp(cmd, "watch")) || (o.no_power_off && strcmp(cmd, "eject"))) {
+		fprintf(stderr, "wbgov %s: %s is not an option of %s; see wbgov %s --help\n", cmd,
+			o.json ? "--json" : o.once ? "--once" : interval_set ? "--interval" : "--no-power-off",
+			cmd, cmd);
+		return EX_USAGE;
+	}
 	real.root = o.root;
 
 	if (!strcmp(cmd, "status"))
