@@ -28,8 +28,9 @@ static void usage(FILE *f)
 	      "Params: mem=16G  speed=5MB/s  size=4G  target=1s  hz=250  bits=64\n"
 	      "        floor=4M  ceiling=256M   (sizes binary K/M/G, speeds decimal)\n"
 	      "\n"
-	      "Exit status: 0 ok, 64 bad usage or input, 69 gnuplot missing, 70 internal error,\n"
-	      "71 out of memory, 73 the plot could not be written, 74 output error. See wbsim(1).\n",
+	      "Exit status: 0 ok, 64 bad usage or input, 65 a run still writing after 6 simulated\n"
+	      "hours, 69 gnuplot missing, 70 internal error, 71 out of memory, 73 the plot could\n"
+	      "not be written, 74 output error. See wbsim(1).\n",
 	      f);
 }
 
@@ -61,11 +62,16 @@ static int run_jobs(const struct job *jobs, int n, const struct sim_params *p, b
 	for (int i = 0; i < n; i++) {
 		int r = lab_run(jobs[i].scenario, jobs[i].policy, p, series, &res[i]);
 		if (r) {
-			fprintf(stderr, "wbsim: %s under %s: %s\n", jobs[i].scenario, jobs[i].policy,
-				strerror(-r));
+			if (r == -ETIMEDOUT) /* the input's doing, not the simulator's */
+				fprintf(stderr, "wbsim: %s under %s: still writing after %d h of simulated "
+						"time; is the device too slow for the data (--param speed)?\n",
+					jobs[i].scenario, jobs[i].policy, RUN_LIMIT_HOURS);
+			else
+				fprintf(stderr, "wbsim: %s under %s: %s\n", jobs[i].scenario,
+					jobs[i].policy, strerror(-r));
 			for (int k = 0; k < i; k++)
 				run_result_free(&res[k]);
-			return EX_SOFTWARE;
+			return r == -ETIMEDOUT ? EX_DATAERR : r == -ENOMEM ? EX_OSERR : EX_SOFTWARE;
 		}
 	}
 	for (int i = 0; i < n; i++) {

@@ -11,7 +11,7 @@ const char *const run_col_names[COL_COUNT] = {
 };
 
 /* Nothing in a scenario should take this long; a run that does is stuck. */
-#define RUN_LIMIT_USEC (6ULL * 3600 * 1000000)
+#define RUN_LIMIT_USEC ((uint64_t)RUN_LIMIT_HOURS * 3600 * 1000000)
 
 static double mib(uint64_t pages) { return (double)pages_to_bytes(pages) / (double)MIB; }
 

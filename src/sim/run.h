@@ -23,6 +23,9 @@ extern const char *const run_col_names[COL_COUNT];
 
 #define SERIES_MAX 2048
 
+/* A run still writing after this much simulated time ends with -ETIMEDOUT. */
+#define RUN_LIMIT_HOURS 6
+
 /* What the plots show, sampled at `step_usec` (doubled whenever full). */
 struct run_series {
 	uint32_t n;
@@ -46,7 +49,8 @@ struct run_result {
 };
 
 /* 0, -ENOENT (unknown policy), -EINVAL (a policy without its controller),
- * -ENOMEM, or what a start-up knob write returned. */
+ * -ENOMEM, -ETIMEDOUT (still writing after RUN_LIMIT_HOURS), or what a
+ * start-up knob write returned. */
 int sim_run(const struct scenario *sc, const char *policy, const struct sim_params *p,
 	    const struct sim_controller *ctl, bool want_series, struct run_result *ret);
 void run_result_free(struct run_result *r);

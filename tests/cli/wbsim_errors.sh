@@ -64,6 +64,17 @@ for f in p.pdf plotpng p.png.txt; do
 	fi
 done
 
+# a run that cannot finish: exit 65, one line that says why (not an
+# errno's text), nothing on stdout
+ncase=$((ncase + 1))
+rc=0
+"$W" run usb-iso --policy wbgov --param speed=50KB/s >"$tmp/out" 2>"$tmp/err" || rc=$?
+if [ "$rc" -ne 65 ] || ! grep -q "still writing after 6 h of simulated time" "$tmp/err" ||
+	[ -s "$tmp/out" ] || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
+	nfail=$((nfail + 1))
+	printf '%s: FAIL: a run past its time limit: exit %s, %s\n' "$me" "$rc" "$(cat "$tmp/err")" >&2
+fi
+
 if [ "$nfail" -ne 0 ]; then
 	fail "$nfail of $ncase bad-input checks failed (see above)"
 fi
