@@ -216,18 +216,89 @@ static int collect(const struct opts *o, struct row *rows, int max)
 	return n;
 }
 
-static void json_str(FILE *f, const char *s)
+/* The length of the UTF-8 sequence at s, 0 if it is not one (overlong
+ * forms, surrogates and code points past U+10FFFF included). */
+static int utf8_len(const unsigned char *s)
 {
+	unsigned c = s[0], cp;
+	int n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* A JSON string, always valid UTF-8: what sysfs or a mount point holds
+ * that is not (a model string in Latin-1) becomes U+FFFD. */
+static void json_str(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
 	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
+	while (*s) {
+		int n = utf8_len(s);
+		if (!n) {
+			fputs("\\ufffd", f);
+			s++;
+		} else if (*s == '"' || *s == '\\') {
 			fputc('\\', f);
-		if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
+			fputc(*s++, f);
+		} else if (*s < 0x20 || *s == 0x7f) {
+			fprintf(f, "\\u%04x", *s++);
+		} else {
+			fwrite(s, 1, (size_t)n, f);
+			s += n;
+		}
 	}
 	fputc('"', f);
+}
+
+/* A copy of `s` fit for a terminal: bytes that are not UTF-8, and control
+ * characters (a device's model string could hold an escape sequence), as
+ * '?'. */
+static const char *tty_clean(char *buf, size_t len, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t o = 0;
+
+	while (*s && o + 5 < len) {
+		int n = utf8_len(s);
+		if (!n || *s < 0x20 || *s == 0x7f) {
+			buf[o++] = '?';
+			s++;
+			continue;
+		}
+		memcpy(buf + o, s, (size_t)n);
+		o += (size_t)n;
+		s += n;
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+/* A string, or null when it is empty (unknown). */
+static void json_str_or_null(FILE *f, const char *s)
+{
+	if (s[0])
+		json_str(f, s);
+	else
+		fputs("null", f);
 }
 
 static int print_status(const struct opts *o, FILE *f)
@@ -243,19 +314,21 @@ static int print_status(const struct opts *o, FILE *f)
 	}
 	procfs_meminfo(o->root, &dirty, &writeback);
 	if (o->json) {
-		fprintf(f, "{\"wbgovd_running\": %s, \"dirty_bytes\": %llu, \"writeback_bytes\": %llu, "
-			   "\"devices\": [", running ? "true" : "false", (unsigned long long)dirty,
-			(unsigned long long)writeback);
+		/* schema 1, in wbgov(8): every key always there, null for unknown */
+		fprintf(f, "{\"schema\": 1, \"wbgovd_running\": %s, \"dirty_bytes\": %llu, "
+			   "\"writeback_bytes\": %llu, \"devices\": [",
+			running ? "true" : "false", (unsigned long long)dirty, (unsigned long long)writeback);
 		for (int i = 0; i < n; i++) {
 			struct row *r = &rows[i];
+			bool bw = r->has_st && r->st.bw_bps;
 			fprintf(f, "%s\n  {\"bdi\": ", i ? "," : "");
 			json_str(f, r->d.bdi);
 			fputs(", \"disk\": ", f);
 			json_str(f, r->d.disk);
 			fputs(", \"model\": ", f);
-			json_str(f, r->d.model);
+			json_str_or_null(f, r->d.model);
 			fputs(", \"bus\": ", f);
-			json_str(f, r->d.bus);
+			json_str_or_null(f, r->d.bus);
 			fputs(", \"mounts\": [", f);
 			for (const char *m = mount_list_next(&r->mounts, NULL); m;
 			     m = mount_list_next(&r->mounts, m)) {
@@ -264,21 +337,27 @@ static int print_status(const struct opts *o, FILE *f)
 				json_str(f, m);
 			}
 			fputc(']', f);
-			if (r->has_st && r->st.bw_bps)
-				fprintf(f, ", \"bandwidth_bps\": %llu", (unsigned long long)r->st.bw_bps);
+			if (bw)
+				fprintf(f, ", \"bandwidth_bps\": %llu, \"bandwidth_source\": \"%s\"",
+					(unsigned long long)r->st.bw_bps,
+					r->st.source == BW_MEASURED ? "measured" :
+					r->st.source == BW_REMEMBERED ? "remembered" : "lower_bound");
 			else
-				fputs(", \"bandwidth_bps\": null", f);
+				fputs(", \"bandwidth_bps\": null, \"bandwidth_source\": null", f);
 			if (r->has_knobs)
-				fprintf(f, ", \"strict_limit\": %llu, \"max_bytes\": %llu, \"max_ratio_fine\": %llu",
-					(unsigned long long)r->strict, (unsigned long long)r->max_bytes,
+				fprintf(f, ", \"strict_limit\": %s, \"max_bytes\": %llu, \"max_ratio_fine\": %llu",
+					r->strict ? "true" : "false", (unsigned long long)r->max_bytes,
 					(unsigned long long)r->ratio);
-			if (r->has_pending) {
+			else
+				fputs(", \"strict_limit\": null, \"max_bytes\": null, \"max_ratio_fine\": null", f);
+			if (r->has_pending)
 				fprintf(f, ", \"dirty_writeback_bytes\": %llu", (unsigned long long)r->pending);
-				if (r->has_st && r->st.bw_bps)
-					fprintf(f, ", \"drain_s\": %.2f", (double)r->pending / (double)r->st.bw_bps);
-			} else {
+			else
 				fputs(", \"dirty_writeback_bytes\": null", f);
-			}
+			if (r->has_pending && bw)
+				fprintf(f, ", \"drain_s\": %.2f", (double)r->pending / (double)r->st.bw_bps);
+			else
+				fputs(", \"drain_s\": null", f);
 			fputc('}', f);
 		}
 		fputs(n ? "\n]}\n" : "]}\n", f);
@@ -300,6 +379,7 @@ static int print_status(const struct opts *o, FILE *f)
 		for (int i = 0; i < n; i++) {
 			struct row *r = &rows[i];
 			char bw[24] = "-", mx[24] = "-", pend[24] = "-", drain[24] = "-", mounts[1024];
+			char model[sizeof(r->d.model)], mclean[sizeof(mounts)];
 
 			mount_list_join(&r->mounts, ", ", mounts, sizeof(mounts));
 			if (r->has_st && r->st.bw_bps)
@@ -317,10 +397,10 @@ static int print_status(const struct opts *o, FILE *f)
 				no_pend = true;
 			}
 			fprintf(f, "%-*s %-*s %-*s %-*s %11s %6s %10s %10s %7s  %s\n", wd, r->d.disk, wb,
-				r->d.bdi, wm, r->d.model[0] ? r->d.model : "-", wu,
-				r->d.bus[0] ? r->d.bus : "-", bw,
+				r->d.bdi, wm, r->d.model[0] ? tty_clean(model, sizeof(model), r->d.model) : "-",
+				wu, r->d.bus[0] ? r->d.bus : "-", bw,
 				r->has_knobs ? (r->strict ? "yes" : "no") : "-", mx, pend, drain,
-				mounts[0] ? mounts : "-");
+				mounts[0] ? tty_clean(mclean, sizeof(mclean), mounts) : "-");
 		}
 		if (no_bw)
 			fprintf(f, "\nMEASURED, DRAIN: - until wbgovd has measured the device%s\n",
@@ -417,7 +497,7 @@ static int cmd_explain(const struct opts *o, const char *arg)
 		bool has_st = status_read(sp, d->bdi, &st) == 0;
 		uint64_t bw = has_st ? st.bw_bps : 0, v;
 		struct mount_list ml;
-		char mounts[1024];
+		char mounts[1024], mclean[1024], sclean[sizeof(d->serial)];
 
 		procfs_mounts(o->root, d->disk, &ml);
 		mount_list_join(&ml, ", ", mounts, sizeof(mounts));
@@ -441,9 +521,10 @@ static int cmd_explain(const struct opts *o, const char *arg)
 		}
 		printf("%s%s (bdi %s)\n", i ? "\n" : "", d->disk, d->bdi);
 		printf("  facts:       model \"%s\", serial \"%s\", bus %s, removable %s, rotational %s%s\n",
-		       d->model, d->serial, d->bus[0] ? d->bus : "unknown", d->removable ? "yes" : "no",
+		       tty_clean(mclean, sizeof(mclean), d->model), tty_clean(sclean, sizeof(sclean), d->serial),
+		       d->bus[0] ? d->bus : "unknown", d->removable ? "yes" : "no",
 		       d->rotational ? "yes" : "no", d->is_fuse ? ", a FUSE (fuseblk) filesystem's bdi" : "");
-		printf("  mounted on:  %s\n", mounts[0] ? mounts : "-");
+		printf("  mounted on:  %s\n", mounts[0] ? tty_clean(mclean, sizeof(mclean), mounts) : "-");
 		if (has_st && bw)
 			printf("  measured:    %.1f MiB/s (%s; %u window%s of /sys/block/%s/stat)\n",
 			       (double)bw / (double)MIB, source_text(st.source), st.measures,

@@ -378,6 +378,32 @@ static void fx_full(const char *root)
 
 /* ------------------------------------------------------------- fsutil */
 
+/* Not a test: with WBGOV_FIXTURE_OUT=DIR, the full fixture is written to
+ * DIR for the black-box tests of wbgov (tests/cli/wbgov_fixture.sh), with
+ * a meminfo, mounts with a blank and non-ASCII in their names, and a
+ * model string that is not UTF-8 (Latin-1, as some USB firmware has). */
+static void test_fixture_export(void **state)
+{
+	const char *out = getenv("WBGOV_FIXTURE_OUT");
+
+	(void)state;
+	if (!out)
+		return;
+	mkdir_p(out);
+	fx_full(out);
+	fx_write(out, USB_SCSI "/model", "Cruzer \xe9 Blade\n");
+	fx_write(out, "/proc/meminfo", "MemTotal: 16000000 kB\nDirty: 4096 kB\nWriteback: 1024 kB\n");
+	fx_write(out, "/proc/self/mountinfo",
+		 "22 1 259:1 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p1 rw\n"
+		 "40 22 8:17 / /media/user/NO\\040NAME rw,nosuid shared:2 - vfat /dev/sdb1 rw\n"
+		 "41 22 8:17 / /media/user/Caf\xc3\xa9 rw,nosuid shared:3 - vfat /dev/sdb1 rw\n");
+	/* sdb1, a partition of sdb */
+	fx_file_at(out, USB_DISK "/sdb1", "partition", "1\n");
+	fx_file_at(out, USB_DISK "/sdb1", "dev", "8:17\n");
+	fx_link(out, "/sys/class/block/sdb1", USB_DISK "/sdb1");
+	fx_link(out, "/sys/dev/block/8:17", USB_DISK "/sdb1");
+}
+
 static void test_path_at(void **state)
 {
 	char p[32];
@@ -2354,6 +2380,7 @@ int main(void)
 		cmocka_unit_test(test_procfs_mounts),
 		cmocka_unit_test(test_mount_list_full),
 		cmocka_unit_test(test_procfs_disk_of_path),
+		cmocka_unit_test(test_fixture_export),
 		cmocka_unit_test(test_state_round_trip),
 		cmocka_unit_test(test_state_empty_removes_file),
 		cmocka_unit_test(test_state_malformed),

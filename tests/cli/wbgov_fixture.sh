@@ -1,0 +1,76 @@
+#!/bin/sh
+# wbgov's reading commands without root, over a fake /sys and /proc (the
+# fixture tests/unit/test_sys.c builds, written out with
+# WBGOV_FIXTURE_OUT): status --json is schema 1 — valid UTF-8 however the
+# device names itself, booleans, null for unknown, arrays of whole mount
+# points (one with a blank, one not ASCII); the table says why a column
+# shows "-" and prints no control or invalid bytes; explain finds a disk by
+# its name and by a partition; sync names the mount point it cannot sync.
+set -eu
+PROG=wbgov
+. "$(dirname "$0")/../lib/cli.sh"
+TS=${BUILD:-build}/tests/test_sys
+[ -x "$TS" ] || fail "no $TS (make $TS)"
+FX=$tmp/fx
+WBGOV_FIXTURE_OUT=$FX "$TS" >/dev/null 2>&1 || fail "$TS could not write the fixture"
+[ -f "$FX/proc/self/mountinfo" ] || fail "no fixture at $FX"
+G() { "$W" --root "$FX" --state-dir "$tmp/st" "$@"; }
+
+G status --json >"$tmp/json" || fail "status --json exited $?"
+python3 - "$tmp/json" <<'PY' || fail "status --json: see above"
+import json, sys
+raw = open(sys.argv[1], "rb").read()
+try:
+    d = json.loads(raw.decode("utf-8"))  # strict: invalid UTF-8 raises
+except Exception as e:
+    sys.exit("not valid UTF-8 JSON: %s" % e)
+def want(c, what):
+    if not c:
+        sys.exit("status --json: " + what)
+want(d.get("schema") == 1, "schema is %r, want 1" % d.get("schema"))
+want(d["wbgovd_running"] is False, "wbgovd_running is not the boolean false")
+want(d["dirty_bytes"] == 4096 * 1024 and d["writeback_bytes"] == 1024 * 1024, "meminfo figures")
+keys = {"bdi", "disk", "model", "bus", "mounts", "bandwidth_bps", "bandwidth_source",
+        "strict_limit", "max_bytes", "max_ratio_fine", "dirty_writeback_bytes", "drain_s"}
+for dev in d["devices"]:
+    want(set(dev) == keys, "%s has keys %s" % (dev["bdi"], sorted(set(dev) ^ keys)))
+    want(isinstance(dev["mounts"], list), "mounts of %s is not an array" % dev["bdi"])
+    want(dev["strict_limit"] in (True, False), "strict_limit of %s is %r" % (dev["bdi"], dev["strict_limit"]))
+    want(dev["bandwidth_bps"] is None and dev["drain_s"] is None, "no daemon, yet a bandwidth")
+    want(dev["model"] is None or dev["model"] != "", "an empty model is not null")
+by = {dev["bdi"]: dev for dev in d["devices"]}
+sdb = by["8:16"]
+want(sdb["mounts"] == ["/media/user/NO NAME", "/media/user/Caf\u00e9"], "sdb mounts %r" % sdb["mounts"])
+want(sdb["model"] == "SanDisk Cruzer \ufffd Blade", "sdb model %r" % sdb["model"])
+want(by["253:0"]["model"] is None, "vda's unknown model is %r, not null" % by["253:0"]["model"])
+want(by["8:16-fuseblk"]["mounts"] == sdb["mounts"], "the fuseblk bdi lists other mounts")
+PY
+
+G status >"$tmp/text" || fail "status exited $?"
+grep -q "^sdb  *8:16 .*/media/user/NO NAME, /media/user/Café$" "$tmp/text" || fail "status: no sdb line: $(cat "$tmp/text")"
+grep -q "^MEASURED, DRAIN: - until wbgovd has measured the device (it is not running)" "$tmp/text" ||
+	fail "status does not say why MEASURED is -"
+grep -q "^DIRTY+WB, DRAIN: - where the bdi's own counters are not readable" "$tmp/text" ||
+	fail "status does not say why DIRTY+WB is -"
+grep -q "^system: Dirty 4.0 MiB, Writeback 1.0 MiB; wbgovd not running$" "$tmp/text" ||
+	fail "status: system line: $(tail -n 1 "$tmp/text")"
+LC_ALL=C grep -q "$(printf '[\001-\010\016-\037\177]')" "$tmp/text" && fail "status printed a control character"
+python3 -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8")' "$tmp/text" ||
+	fail "status printed bytes that are not UTF-8"
+
+G explain sdb >"$tmp/ex" || fail "explain sdb exited $?"
+head -n 1 "$tmp/ex" | grep -qx "sdb (bdi 8:16)" || fail "explain sdb: $(head -n 1 "$tmp/ex")"
+grep -q 'model "SanDisk Cruzer ? Blade"' "$tmp/ex" || fail "explain: model $(grep facts "$tmp/ex")"
+grep -q "mounted on:  /media/user/NO NAME, /media/user/Café" "$tmp/ex" || fail "explain: mounts"
+G explain sdb1 | head -n 1 | grep -qx "sdb (bdi 8:16)" || fail "explain sdb1 is not its disk"
+rc=0; G explain nosuch 2>"$tmp/err" || rc=$?
+[ $rc = 69 ] && grep -q "nosuch" "$tmp/err" || fail "explain nosuch: exit $rc"
+
+# the fixture's mount points exist in no real file system: sync names the
+# first it cannot open, says nothing of durable, exits 74
+rc=0; G sync sdb 2>"$tmp/err" || rc=$?
+[ $rc = 74 ] || fail "sync of a mount point that is not there: exit $rc, want 74"
+grep -q "wbgov sync: /media/user/NO NAME: No such file or directory" "$tmp/err" ||
+	fail "sync: $(cat "$tmp/err")"
+grep -q durable "$tmp/err" && fail "sync said durable after failing"
+echo "$me: ok"
