@@ -480,13 +480,14 @@ static int cmd_explain(const struct opts *o, const char *arg)
 	struct gov_config cfg;
 	char err[512], sp[PATH_MAX];
 	int n = resolve(o, arg, devs, MAXDEV);
+	bool running = daemon_running(o);
 
 	if (n < 0) {
-		fprintf(stderr, "wbgov: no such device: %s\n", arg);
+		fprintf(stderr, "wbgov explain: no such device or path: %s\n", arg);
 		return EX_UNAVAILABLE;
 	}
 	if (config_load(o->config, !strcmp(o->config, CONFIG_DEFAULT_PATH), &cfg, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
+		fprintf(stderr, "wbgov explain: %s\n", err);
 		return EX_CONFIG;
 	}
 	path_in(sp, sizeof(sp), o, "status");
@@ -494,30 +495,35 @@ static int cmd_explain(const struct opts *o, const char *arg)
 		struct knobs_dev *d = &devs[i];
 		struct status_entry st;
 		struct gov_decision dec;
-		bool has_st = status_read(sp, d->bdi, &st) == 0;
-		uint64_t bw = has_st ? st.bw_bps : 0, v;
+		/* the daemon's record, while it runs: a file left by a run that
+		 * ended is not what holds now */
+		bool has_st = running && status_read(sp, d->bdi, &st) == 0;
+		bool decided = has_st && st.why >= 0 && st.why < WHY_COUNT;
+		uint64_t bw = has_st ? st.bw_bps : 0, v, strict = 0, mb = 0, fine = 0;
+		bool per_dev = sysfs_bdi_read(o->root, d->bdi, BDI_STRICT_LIMIT, &strict) == 0 &&
+			       sysfs_bdi_read(o->root, d->bdi, BDI_MAX_BYTES, &mb) == 0 &&
+			       sysfs_bdi_read(o->root, d->bdi, BDI_MAX_RATIO_FINE, &fine) == 0;
 		struct mount_list ml;
 		char mounts[1024], mclean[1024], sclean[sizeof(d->serial)];
 
 		procfs_mounts(o->root, d->disk, &ml);
 		mount_list_join(&ml, ", ", mounts, sizeof(mounts));
-		{
-			uint64_t mb = 0, ppm = 0;
+		if (decided) {
+			/* the daemon's own decision: it knows what this cannot (a
+			 * start cap grown, a lower bound, the smallest cap of this
+			 * kernel) */
+			memset(&dec, 0, sizeof(dec));
+			dec.why = (enum gov_why)st.why;
+			dec.govern = dec.why != WHY_OFF;
+			dec.strict = st.strict;
+			dec.max_bytes = st.max_bytes;
+			dec.rule = gov_match(&cfg, d);
+		} else {
 			struct gov_input in = { .bw_bps = bw,
 						.known = has_st && st.source >= BW_MEASURED };
-			if (sysfs_bdi_read(o->root, d->bdi, BDI_MAX_BYTES, &mb) == 0 &&
-			    sysfs_bdi_read(o->root, d->bdi, BDI_MAX_RATIO_FINE, &ppm) == 0)
-				in.global_thresh_bytes = global_thresh_from_bdi(mb, ppm);
+			if (per_dev)
+				in.global_thresh_bytes = global_thresh_from_bdi(mb, fine);
 			gov_decide(&cfg, d, &in, &dec);
-			if (has_st && st.why >= 0 && st.why < WHY_COUNT) {
-				/* the daemon's own decision: it knows what this
-				 * cannot (a start cap grown, a lower bound, the
-				 * smallest cap of this kernel) */
-				dec.why = (enum gov_why)st.why;
-				dec.govern = dec.why != WHY_OFF;
-				dec.strict = st.strict;
-				dec.max_bytes = st.max_bytes;
-			}
 		}
 		printf("%s%s (bdi %s)\n", i ? "\n" : "", d->disk, d->bdi);
 		printf("  facts:       model \"%s\", serial \"%s\", bus %s, removable %s, rotational %s%s\n",
@@ -530,30 +536,33 @@ static int cmd_explain(const struct opts *o, const char *arg)
 			       (double)bw / (double)MIB, source_text(st.source), st.measures,
 			       st.measures == 1 ? "" : "s", d->disk);
 		else
-			printf("  measured:    not yet%s\n", daemon_running(o) ? "" : " (wbgovd is not running)");
+			printf("  measured:    not yet%s\n", running ? "" : " (wbgovd is not running)");
 		if (debugfs_bdi_bandwidth(o->root, d->bdi, &v) == 0)
 			printf("  kernel:      %.1f MiB/s, its own estimate (debugfs; 0 while the bdi is clean)\n",
 			       (double)v / (double)MIB);
 		if (dec.rule)
 			printf("  config:      section at %s:%u matches\n", o->config, dec.rule->line);
-		printf("  rule:        %s\n", gov_why_text[dec.why]);
+		printf("  %s %s\n", decided ? "rule:       " : "rule (if wbgovd ran):",
+		       gov_why_text[dec.why]);
 		if (!dec.govern)
 			printf("  limit:       none set by wbgov\n");
 		else if (!dec.strict)
 			printf("  limit:       no cap (the kernel's global limits apply)\n");
+		else if (!per_dev)
+			printf("  limit:       %.1f MiB, through the global dirty_bytes while this device "
+			       "holds dirty data (no per-device knobs before Linux 6.2)\n",
+			       (double)dec.max_bytes / MIB);
 		else
-			printf("  limit:       strict_limit 1, max_bytes %llu (%.1f MiB%s)\n",
-			       (unsigned long long)dec.max_bytes, (double)dec.max_bytes / MIB,
-			       dec.why == WHY_MEASURED ? ", measured bandwidth x the target, less the slack" : "");
-		if (sysfs_bdi_read(o->root, d->bdi, BDI_STRICT_LIMIT, &v) == 0) {
-			uint64_t mb = 0, fine = 0;
-			sysfs_bdi_read(o->root, d->bdi, BDI_MAX_BYTES, &mb);
-			sysfs_bdi_read(o->root, d->bdi, BDI_MAX_RATIO_FINE, &fine);
+			printf("  limit:       strict_limit 1, max_bytes %llu (%.1f MiB)\n",
+			       (unsigned long long)dec.max_bytes, (double)dec.max_bytes / MIB);
+		if (decided && st.err)
+			printf("  kernel said: %s, when wbgovd wrote the limit (the previous value "
+			       "stays)\n", strerror(st.err < 0 ? -st.err : st.err));
+		if (per_dev)
 			printf("  kernel now:  strict_limit %llu, max_bytes %llu, max_ratio_fine %llu ppm\n",
-			       (unsigned long long)v, (unsigned long long)mb, (unsigned long long)fine);
-		} else {
+			       (unsigned long long)strict, (unsigned long long)mb, (unsigned long long)fine);
+		else
 			printf("  kernel now:  no per-device strict_limit/max_bytes (Linux < 6.2)\n");
-		}
 	}
 	return 0;
 }

@@ -5,7 +5,9 @@
 # device names itself, booleans, null for unknown, arrays of whole mount
 # points (one with a blank, one not ASCII); the table says why a column
 # shows "-" and prints no control or invalid bytes; explain finds a disk by
-# its name and by a partition; sync names the mount point it cannot sync.
+# its name and by a partition, shows wbgovd's record only while it runs and
+# the pre-6.2 limit as what it is; sync names the mount point it cannot
+# sync.
 set -eu
 PROG=wbgov
 . "$(dirname "$0")/../lib/cli.sh"
@@ -65,6 +67,21 @@ grep -q "mounted on:  /media/user/NO NAME, /media/user/Café" "$tmp/ex" || fail 
 G explain sdb1 | head -n 1 | grep -qx "sdb (bdi 8:16)" || fail "explain sdb1 is not its disk"
 rc=0; G explain nosuch 2>"$tmp/err" || rc=$?
 [ $rc = 69 ] && grep -q "nosuch" "$tmp/err" || fail "explain nosuch: exit $rc"
+
+# no daemon: a status file left by a run that ended is not its record, and
+# the rule is labelled as what wbgovd would do
+mkdir -p "$tmp/st"
+echo "bdi=8:16 bw=5000000 measures=3 why=0 max_bytes=123456 strict=1 err=0 source=2" >"$tmp/st/status"
+G explain sdb >"$tmp/ex"
+grep -q "rule (if wbgovd ran): not measured yet: the start cap" "$tmp/ex" || fail "explain without wbgovd: $(cat "$tmp/ex")"
+grep -q "123456" "$tmp/ex" && fail "explain showed a record no running wbgovd keeps"
+# before Linux 6.2 (no strict_limit): the limit is said to go through the
+# global dirty_bytes, never as per-device knobs
+rm "$FX/sys/devices/virtual/bdi/8:16/strict_limit"
+G explain sdb | sed '/^$/q' >"$tmp/ex" # bdi 8:16 only
+grep -q "limit:       4.0 MiB, through the global dirty_bytes" "$tmp/ex" || fail "explain before 6.2: $(grep limit "$tmp/ex")"
+grep -q "strict_limit 1" "$tmp/ex" && fail "explain before 6.2 shows a per-device strict_limit"
+grep -q "kernel now:  no per-device strict_limit/max_bytes (Linux < 6.2)" "$tmp/ex" || fail "explain before 6.2: kernel now"
 
 # the fixture's mount points exist in no real file system: sync names the
 # first it cannot open, says nothing of durable, exits 74
