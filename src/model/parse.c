@@ -35,7 +35,7 @@ static int parse_milli(const char **sp, uint64_t *ret)
 		return -EINVAL;
 	while (nf++ < 3)
 		frac *= 10;
-	if (v > UINT64_MAX / 1000 / 1024 / 1024 / 1024)
+	if (v > (UINT64_MAX - 999) / 1000) /* the unit's product is checked after */
 		return -EINVAL;
 	*ret = v * 1000 + frac;
 	*sp = s;

@@ -260,6 +260,14 @@ static void test_parsers(void **state)
 	assert_int_equal(v, 2000);
 	assert_int_equal(parse_ms("0.0001", &v), -EINVAL);
 	assert_int_equal(parse_size("99999999999999999999G", &v), -EINVAL);
+	/* a plain byte count past 2^34 / 1000 is a size (the overflow guard
+	 * is for the product with the unit, not the number alone) */
+	assert_int_equal(parse_size("40000000", &v), 0);
+	assert_int_equal(v, 40000000);
+	assert_int_equal(parse_size("18446744073709550", &v), 0);
+	assert_int_equal(v, 18446744073709550ULL);
+	assert_int_equal(parse_size("18446744073709551", &v), -EINVAL);
+	assert_int_equal(parse_size("18014398509481984K", &v), -EINVAL); /* 2^64 bytes */
 }
 
 static void test_params(void **state)
