@@ -25,8 +25,10 @@ static void usage(FILE *f)
 	      "Simulates the Linux kernel's dirty-page throttling and writeback and runs the\n"
 	      "seeds' scenarios under each proposal. `run` without --policy runs them all.\n"
 	      "\n"
-	      "Params: mem=16G  speed=5MB/s  size=4G  target=1s  hz=250  bits=64\n"
-	      "        floor=4M  ceiling=256M   (sizes binary K/M/G, speeds decimal)\n"
+	      "Params: mem=16G  speed=5MB/s  size=4G  hz=250  bits=64  memory=on\n"
+	      "        wbgov's, as in wbgov.conf: target=1s  floor=256K  ceiling=256M\n"
+	      "        initial=4M  fast_target=2s  global_drain=10s\n"
+	      "        (sizes binary K/M/G, speeds decimal)\n"
 	      "\n"
 	      "Exit status: 0 ok, 64 bad usage or input, 65 a run still writing after 6 simulated\n"
 	      "hours, 69 gnuplot missing, 70 internal error, 71 out of memory, 73 the plot could\n"
@@ -56,7 +58,7 @@ struct job {
 };
 
 /* Run every job; on success fill res[] and, for each, its linux-64 base. */
-static int run_jobs(const struct job *jobs, int n, const struct sim_params *p, bool series,
+static int run_jobs(const struct job *jobs, int n, const struct lab_params *p, bool series,
 		    struct run_result *res, const struct run_result **base)
 {
 	for (int i = 0; i < n; i++) {
@@ -99,12 +101,13 @@ int main(int argc, char **argv)
 	int npol = 0, c, n = 0, rc = 0;
 	const char *cmd, *scenario = NULL, *plot = NULL;
 	enum report_format fmt = FMT_TABLE;
-	struct sim_params p = { 0 };
+	struct lab_params p;
 	struct scenario sc;
 	struct job *jobs;
 	struct run_result *res;
 	const struct run_result **base;
 
+	lab_params_init(&p);
 	while ((c = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h': usage(stdout); return 0;
@@ -134,13 +137,19 @@ int main(int argc, char **argv)
 				return bad("too many policies", optarg);
 			policies[npol++] = optarg;
 			break;
-		case 'P':
-			r = sim_param_set(&p, optarg);
+		case 'P': {
+			char want[96];
+			r = lab_param_set(&p, optarg, want, sizeof(want));
 			if (r == -ENOENT)
 				return bad("unknown param", optarg);
+			if (r && want[0]) {
+				fprintf(stderr, "wbsim: %s: want %s\n", optarg, want);
+				return EX_USAGE;
+			}
 			if (r)
 				return bad("malformed param value", optarg);
 			break;
+		}
 		case 'f':
 			if (report_format_parse(optarg, &fmt))
 				return bad("unknown format", optarg);
@@ -163,7 +172,7 @@ int main(int argc, char **argv)
 		list();
 		return 0;
 	}
-	if (scenario && scenario_build(scenario, &p, &sc))
+	if (scenario && scenario_build(scenario, &p.sim, &sc))
 		return bad("unknown scenario", scenario);
 	if (!npol)
 		for (int i = 0; i < proposal_count; i++)

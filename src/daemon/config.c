@@ -8,6 +8,7 @@
 #include "model/parse.h"
 #include "model/units.h"
 #include "daemon/config.h"
+#include "policy/tunables.h"
 
 struct ctx {
 	const char *name;
@@ -119,39 +120,21 @@ static int new_rule(struct ctx *x, const char *section)
 
 static int global_key(struct ctx *x, const char *key, const char *val)
 {
-	static const char *const keys[] = { "target", "floor", "ceiling", "initial", "fast_target",
-					    "global_drain" };
-	struct gov_config *c = x->c;
-	uint64_t v;
-	int k;
+	const struct gov_tunable *t = gov_tunable_find(key, strlen(key));
+	char want[96];
+	unsigned bit;
 
-	for (k = 0; k < 6 && strcmp(key, keys[k]); k++)
-		;
-	if (k == 6)
+	if (!t)
 		return fail(x, "unknown key \"%s\" in [global] (target, floor, ceiling, initial, "
 			       "fast_target, global_drain)", key);
-	if (x->seen_global & (1u << k))
+	bit = 1u << (t - gov_tunables);
+	if (x->seen_global & bit)
 		return fail(x, "\"%s\" is set twice", key);
-	x->seen_global |= 1u << k;
-	if (k == 0 || k == 4 || k == 5) {
-		if (parse_ms(val, &v) || v < 100 || v > 60000)
-			return fail(x, "%s = \"%s\": want seconds from 0.1 to 60, like 1s or 1500ms", key, val);
-		if (k == 0)
-			c->target_ms = v;
-		else if (k == 4)
-			c->fast_target_ms = v;
-		else
-			c->global_drain_ms = v;
-		return 1;
+	x->seen_global |= bit;
+	if (gov_tunable_set(t, x->c, val)) {
+		gov_tunable_want(t, want, sizeof(want));
+		return fail(x, "%s = \"%s\": want %s", key, val, want);
 	}
-	if (parse_size(val, &v) || v < PAGE_SIZE)
-		return fail(x, "%s = \"%s\": want a size of at least 4096 bytes, like 4M", key, val);
-	if (k == 1)
-		c->floor_bytes = v;
-	else if (k == 2)
-		c->ceiling_bytes = v;
-	else
-		c->initial_bytes = v;
 	return 1;
 }
 
@@ -200,9 +183,15 @@ static int device_key(struct ctx *x, const char *key, const char *val)
 		return 1;
 	}
 	if (!strcmp(key, "target")) {
-		if (parse_ms(val, &v) || v < 100 || v > 60000)
-			return fail(x, "target = \"%s\": want seconds from 0.1 to 60, like 2s", val);
-		r->target_ms = v;
+		/* the [global] key's range and syntax */
+		const struct gov_tunable *t = gov_tunable_find(key, strlen(key));
+		struct gov_config one;
+		char want[96];
+		if (gov_tunable_set(t, &one, val)) {
+			gov_tunable_want(t, want, sizeof(want));
+			return fail(x, "target = \"%s\": want %s", val, want);
+		}
+		r->target_ms = one.target_ms;
 		x->has_target[x->rule] = true;
 		return 1;
 	}

@@ -5,10 +5,12 @@
 
 #include "sim/knobs_sim.h"
 #include "lab/lab.h"
+#include "policy/tunables.h"
 #include "policy/governor.h"
 
 struct gov_ctl {
 	struct governor gov;
+	struct gov_config cfg;
 	uint64_t next_usec;
 	struct sim_kernel *s;
 	bool no_memory;
@@ -56,15 +58,6 @@ static uint64_t recall(void *ctx, const struct knobs_dev *info, bool *ret_known)
 static int ctl_attach(void *ctx, struct sim_kernel *s, const struct sim_params *p)
 {
 	struct gov_ctl *c = ctx;
-	struct gov_config cfg;
-
-	gov_config_defaults(&cfg);
-	if (p->target_ms)
-		cfg.target_ms = p->target_ms;
-	if (p->floor_bytes)
-		cfg.floor_bytes = p->floor_bytes;
-	if (p->ceiling_bytes)
-		cfg.ceiling_bytes = p->ceiling_bytes;
 	struct gov_hooks h = { .ctx = c, .recall = recall };
 	if (getenv("WBSIM_TRACE")) {
 		h.decided = trace_decision;
@@ -72,7 +65,7 @@ static int ctl_attach(void *ctx, struct sim_kernel *s, const struct sim_params *
 	}
 	c->s = s;
 	c->no_memory = p->no_memory;
-	gov_init(&c->gov, &cfg, &knobs_sim_ops, s, &h);
+	gov_init(&c->gov, &c->cfg, &knobs_sim_ops, s, &h);
 	c->next_usec = 0;
 	return 0;
 }
@@ -93,9 +86,33 @@ static void ctl_detach(void *ctx)
 	gov_restore(&c->gov);
 }
 
-int lab_run(const char *scenario, const char *policy, const struct sim_params *p,
+void lab_params_init(struct lab_params *lp)
+{
+	memset(&lp->sim, 0, sizeof(lp->sim));
+	gov_config_defaults(&lp->gov);
+}
+
+int lab_param_set(struct lab_params *lp, const char *kv, char *want, size_t len)
+{
+	const char *eq = strchr(kv, '=');
+	const struct gov_tunable *t = eq ? gov_tunable_find(kv, (size_t)(eq - kv)) : NULL;
+
+	if (want && len)
+		want[0] = 0;
+	if (!t)
+		return sim_param_set(&lp->sim, kv);
+	if (gov_tunable_set(t, &lp->gov, eq + 1)) {
+		if (want && len)
+			gov_tunable_want(t, want, len);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int lab_run(const char *scenario, const char *policy, const struct lab_params *lp,
 	    bool want_series, struct run_result *ret)
 {
+	const struct sim_params *p = &lp->sim;
 	struct scenario sc;
 	struct gov_ctl *c;
 	struct sim_controller ctl = {
@@ -110,6 +127,7 @@ int lab_run(const char *scenario, const char *policy, const struct sim_params *p
 	if (!c)
 		return -ENOMEM;
 	ctl.ctx = c;
+	c->cfg = lp->gov;
 	r = sim_run(&sc, policy, p, &ctl, want_series, ret);
 	free(c);
 	return r;

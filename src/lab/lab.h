@@ -4,11 +4,30 @@
 #ifndef WBGOV_LAB_LAB_H
 #define WBGOV_LAB_LAB_H
 
+#include <stddef.h>
+
+#include "policy/decide.h"
 #include "sim/run.h"
+
+/* What a run is given: the simulated machine and scenario, and wbgov's
+ * configuration (the wbgov policy's). */
+struct lab_params {
+	struct sim_params sim;
+	struct gov_config gov;
+};
+
+/* The scenarios' own defaults, and wbgov's (gov_config_defaults). */
+void lab_params_init(struct lab_params *lp);
+
+/* "key=value": one of wbgov's tunables (policy/tunables.h, the keys and
+ * ranges of wbgov.conf's [global]) or the simulator's (sim_param_set). 0;
+ * -ENOENT an unknown key; -EINVAL a bad value, with what is wanted in
+ * `want` ("" when the key is the simulator's). */
+int lab_param_set(struct lab_params *lp, const char *kv, char *want, size_t len);
 
 /* Run `scenario` under `policy`. 0, -ENOENT (unknown scenario or policy),
  * or another -errno. */
-int lab_run(const char *scenario, const char *policy, const struct sim_params *p,
+int lab_run(const char *scenario, const char *policy, const struct lab_params *lp,
 	    bool want_series, struct run_result *ret);
 
 #endif

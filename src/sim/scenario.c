@@ -12,10 +12,6 @@ const char *const scenario_names[] = {
 };
 const int scenario_count = (int)(sizeof(scenario_names) / sizeof(scenario_names[0]));
 
-const char *const param_names[] = {
-	"mem", "speed", "size", "target", "hz", "bits", "floor", "ceiling", "memory", NULL,
-};
-
 static const char *const summaries[] = {
 	"16 GiB desktop, 64-bit: a 4 GiB ISO to a 5 MB/s USB stick, then sync (Artem, Linus)",
 	"200 MiB of small files (a git clone) to a 5 MB/s stick, then sync (Linus, mail 004)",
@@ -239,10 +235,6 @@ int sim_param_set(struct sim_params *p, const char *kv)
 		if (parse_speed(val, &v) || v < 10000 || v > 100000 * MB)
 			return -EINVAL;
 		p->speed_bps = v;
-	} else if (KEY("target")) {
-		if (parse_ms(val, &v) || v < 10 || v > 600000)
-			return -EINVAL;
-		p->target_ms = v;
 	} else if (KEY("hz")) {
 		if (strcmp(val, "100") && strcmp(val, "250") && strcmp(val, "300") && strcmp(val, "1000"))
 			return -EINVAL;
@@ -251,14 +243,6 @@ int sim_param_set(struct sim_params *p, const char *kv)
 		if (strcmp(val, "32") && strcmp(val, "64"))
 			return -EINVAL;
 		p->bits = (unsigned)atoi(val);
-	} else if (KEY("floor")) {
-		if (parse_size(val, &v) || v < PAGE_SIZE)
-			return -EINVAL;
-		p->floor_bytes = v;
-	} else if (KEY("ceiling")) {
-		if (parse_size(val, &v) || v < PAGE_SIZE)
-			return -EINVAL;
-		p->ceiling_bytes = v;
 	} else if (KEY("memory")) {
 		if (strcmp(val, "on") && strcmp(val, "off"))
 			return -EINVAL;

@@ -12,11 +12,8 @@ struct sim_params {
 	uint64_t mem_bytes;
 	uint64_t speed_bps;      /* the scenario's slow (or only) device */
 	uint64_t size_bytes;     /* what the main task writes */
-	uint64_t target_ms;      /* wbgov / time-N: seconds of bandwidth */
 	unsigned hz;
 	unsigned bits;           /* 32 or 64 */
-	uint64_t floor_bytes;    /* wbgov floor */
-	uint64_t ceiling_bytes;  /* wbgov ceiling */
 	bool no_memory;          /* wbgov: every device cold, the machine's own too */
 };
 
@@ -34,13 +31,13 @@ struct scenario {
 
 extern const char *const scenario_names[];
 extern const int scenario_count;
-extern const char *const param_names[];
 
 /* Build scenario `name` with `p` applied. 0, or -ENOENT for an unknown name. */
 int scenario_build(const char *name, const struct sim_params *p, struct scenario *ret);
 const char *scenario_summary(const char *name);
 
-/* Parse "key=value" into `p`. 0; -ENOENT unknown key; -EINVAL bad value. */
+/* Parse "key=value" into `p` (the machine's and the scenario's; wbgov's
+ * tunables are lab_param_set's). 0; -ENOENT unknown key; -EINVAL bad value. */
 int sim_param_set(struct sim_params *p, const char *kv);
 
 #endif

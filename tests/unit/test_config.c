@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "model/units.h"
 #include "policy/decide.h"
 #include "daemon/config.h"
+#include "policy/tunables.h"
 
 #define BASE_TEMPLATE "/tmp/wbgov-test-config-XXXXXX"
 
@@ -302,11 +304,11 @@ static void test_config_errors(void **state)
 		{ "fast_target = 2s\nfast_target = 3s\n",
 		  "t.conf:2: \"fast_target\" is set twice" },
 		{ "[global]\ninitial = 1K\n",
-		  "t.conf:2: initial = \"1K\": want a size of at least 4096 bytes, like 4M" },
+		  "t.conf:2: initial = \"1K\": want a size from 4096 bytes to 1024 GiB, like 4M" },
 		{ "[global]\nceiling = big\n",
-		  "t.conf:2: ceiling = \"big\": want a size of at least 4096 bytes, like 4M" },
+		  "t.conf:2: ceiling = \"big\": want a size from 4096 bytes to 1024 GiB, like 4M" },
 		{ "[global]\nfloor = -4M\n",
-		  "t.conf:2: floor = \"-4M\": want a size of at least 4096 bytes, like 4M" },
+		  "t.conf:2: floor = \"-4M\": want a size from 4096 bytes to 1024 GiB, like 4M" },
 		/* [device ...] keys */
 		{ "[device stick]\nserial = 4C53\nmodel = Cruzer\n",
 		  "t.conf:3: [device stick] already has a match key; one of serial, model, bus, devnum" },
@@ -328,9 +330,9 @@ static void test_config_errors(void **state)
 		{ "[device stick]\nbus = usb\nmode = fixed\nmax_bytes = 100\n",
 		  "t.conf:4: max_bytes = \"100\": want a size of at least 4096 bytes, like 16M" },
 		{ "[device stick]\nbus = usb\ntarget = 90s\n",
-		  "t.conf:3: target = \"90s\": want seconds from 0.1 to 60, like 2s" },
+		  "t.conf:3: target = \"90s\": want seconds from 0.1 to 60, like 1s or 1500ms" },
 		{ "[device stick]\nbus = usb\ntarget = 0.05\n",
-		  "t.conf:3: target = \"0.05\": want seconds from 0.1 to 60, like 2s" },
+		  "t.conf:3: target = \"0.05\": want seconds from 0.1 to 60, like 1s or 1500ms" },
 		{ "[device stick]\nbus = usb\nspeed = 5M\n",
 		  "t.conf:3: unknown key \"speed\" in [device stick] (serial, model, bus, devnum, mode, "
 		  "max_bytes, target)" },
@@ -476,9 +478,101 @@ static void test_config_directory_is_an_error(void **state)
 	assert_memory_equal(err, want, strlen(want));
 }
 
+/* The whole of a manual page's source (run from the top of the tree, as
+ * tests/run.sh does). */
+static char *man_text(const char *path)
+{
+	static char buf[65536];
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		fail_msg("%s: %s (run the tests from the top of the tree)", path, strerror(errno));
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return buf;
+}
+
+/* Does the manual entry from `at` to `end` (or the end) give `what`,
+ * whatever the line breaks in between? */
+static bool entry_says(const char *at, const char *end, const char *what)
+{
+	static char flat[8192];
+	size_t o = 0;
+
+	for (; *at && at != end && o + 1 < sizeof(flat); at++) {
+		bool sp = *at == ' ' || *at == '\t' || *at == '\n';
+		if (sp && o && flat[o - 1] == ' ')
+			continue;
+		flat[o++] = sp ? ' ' : *at;
+	}
+	flat[o] = 0;
+	return strstr(flat, what) != NULL;
+}
+
+/* Every tunable key: wbgov.conf takes it in [global] with the table's
+ * range, and both manuals describe it with that range; nothing in the
+ * manuals' key lists that the table lacks. */
+static void test_tunables_one_table(void **state)
+{
+	struct gov_config c, d;
+	char text[256], err[256], range[64];
+
+	(void)state;
+	gov_config_defaults(&d);
+	for (int i = 0; i < GOV_NTUNABLES; i++) {
+		const struct gov_tunable *t = &gov_tunables[i];
+		const char *conf, *sim, *at, *end;
+		char low[32], high[32];
+		/* the range's ends accepted, just past them refused */
+		if (t->unit == GOV_UNIT_MS) {
+			snprintf(low, sizeof(low), "%llums", (unsigned long long)t->min);
+			snprintf(high, sizeof(high), "%llums", (unsigned long long)t->max + 1);
+			snprintf(range, sizeof(range), "%g to %g seconds", (double)t->min / 1000,
+				 (double)t->max / 1000);
+		} else {
+			snprintf(low, sizeof(low), "%llu", (unsigned long long)t->min);
+			snprintf(high, sizeof(high), "%llu", (unsigned long long)t->max + 1);
+			snprintf(range, sizeof(range), "%llu bytes to %llu GiB",
+				 (unsigned long long)t->min, (unsigned long long)(t->max / GIB));
+		}
+		/* (a ceiling at its least wants the floor no higher) */
+		snprintf(text, sizeof(text), "[global]\n%s = %s\n%s", t->name, low,
+			 strcmp(t->name, "floor") ? "floor = 4096\n" : "");
+		if (config_parse_string("t.conf", text, &c, err, sizeof(err)))
+			fail_msg("%s = %s refused: %s", t->name, low, err);
+		assert_int_equal(gov_tunable_get(t, &c), t->min);
+		snprintf(text, sizeof(text), "[global]\n%s = %s\n", t->name, high);
+		assert_int_equal(config_parse_string("t.conf", text, &c, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "want"));
+		/* wbgov.conf(5): "*name* = _..._", its range before the next key */
+		conf = man_text("man/wbgov.conf.5.scd");
+		snprintf(text, sizeof(text), "\n*%s* = _", t->name);
+		at = strstr(conf, text);
+		if (!at)
+			fail_msg("wbgov.conf(5) has no entry for %s", t->name);
+		end = strstr(at + 1, "\n*");
+		if (!entry_says(at, end, range))
+			fail_msg("wbgov.conf(5) does not give %s's range as \"%s\"", t->name, range);
+		/* wbsim(1): "*name*=_..._" with the same range */
+		sim = man_text("man/wbsim.1.scd");
+		snprintf(text, sizeof(text), "\n*%s*=_", t->name);
+		at = strstr(sim, text);
+		if (!at)
+			fail_msg("wbsim(1) has no entry for --param %s", t->name);
+		end = strstr(at + 1, "\n*");
+		if (!entry_says(at, end, range))
+			fail_msg("wbsim(1) does not give %s's range as \"%s\"", t->name, range);
+		/* the defaults are gov_config_defaults' */
+		assert_true(gov_tunable_get(t, &d) >= t->min && gov_tunable_get(t, &d) <= t->max);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tunables_one_table),
 		cmocka_unit_test(test_config_defaults_when_missing),
 		cmocka_unit_test(test_config_missing_not_ok),
 		cmocka_unit_test(test_config_empty),

@@ -286,12 +286,63 @@ static void test_params(void **state)
 	assert_int_equal(sim_param_set(&p, "speed=0"), -EINVAL);
 }
 
+/* wbgov's keys in wbsim are wbgov.conf's: the same names, ranges and
+ * messages (policy/tunables.c), all six of them. */
+static void test_lab_params(void **state)
+{
+	struct lab_params lp;
+	char want[96];
+
+	(void)state;
+	lab_params_init(&lp);
+	assert_int_equal(lp.gov.target_ms, 1000);
+	assert_int_equal(lab_param_set(&lp, "target=2s", want, sizeof(want)), 0);
+	assert_int_equal(lp.gov.target_ms, 2000);
+	assert_int_equal(lab_param_set(&lp, "target=90s", want, sizeof(want)), -EINVAL);
+	assert_string_equal(want, "seconds from 0.1 to 60, like 1s or 1500ms");
+	assert_int_equal(lab_param_set(&lp, "target=0.05", want, sizeof(want)), -EINVAL);
+	assert_int_equal(lp.gov.target_ms, 2000); /* a bad value leaves it */
+	assert_int_equal(lab_param_set(&lp, "floor=40000000", want, sizeof(want)), 0);
+	assert_int_equal(lp.gov.floor_bytes, 40000000);
+	assert_int_equal(lab_param_set(&lp, "ceiling=1G", want, sizeof(want)), 0);
+	assert_int_equal(lp.gov.ceiling_bytes, GIB);
+	assert_int_equal(lab_param_set(&lp, "initial=1M", want, sizeof(want)), 0);
+	assert_int_equal(lp.gov.initial_bytes, MIB);
+	assert_int_equal(lab_param_set(&lp, "fast_target=3s", want, sizeof(want)), 0);
+	assert_int_equal(lp.gov.fast_target_ms, 3000);
+	assert_int_equal(lab_param_set(&lp, "global_drain=5", want, sizeof(want)), 0);
+	assert_int_equal(lp.gov.global_drain_ms, 5000);
+	assert_int_equal(lab_param_set(&lp, "initial=1K", want, sizeof(want)), -EINVAL);
+	assert_string_equal(want, "a size from 4096 bytes to 1024 GiB, like 4M");
+	/* the simulator's own keys pass through, with no want text */
+	assert_int_equal(lab_param_set(&lp, "mem=8G", want, sizeof(want)), 0);
+	assert_int_equal(lp.sim.mem_bytes, 8 * GIB);
+	assert_int_equal(lab_param_set(&lp, "hz=7", want, sizeof(want)), -EINVAL);
+	assert_string_equal(want, "");
+	assert_int_equal(lab_param_set(&lp, "colour=red", want, sizeof(want)), -ENOENT);
+	/* and they reach the governor: a start cap of 1 MiB holds a cold
+	 * stick's first copy to less than the default 4 MiB does */
+	{
+		struct lab_params def, small;
+		struct run_result a, b;
+		lab_params_init(&def);
+		lab_params_init(&small);
+		assert_int_equal(lab_param_set(&small, "initial=1M", NULL, 0), 0);
+		assert_int_equal(lab_run("cold-unknown", "wbgov", &def, false, &a), 0);
+		assert_int_equal(lab_run("cold-unknown", "wbgov", &small, false, &b), 0);
+		assert_true(b.val[COL_PEAK_DIRTY] < a.val[COL_PEAK_DIRTY]);
+		run_result_free(&a);
+		run_result_free(&b);
+	}
+}
+
 static void test_runs_are_deterministic(void **state)
 {
-	struct sim_params p = { 0 };
+	struct lab_params p;
 	struct run_result a, b;
 
 	(void)state;
+	lab_params_init(&p);
 	assert_int_equal(lab_run("slc-cliff", "wbgov", &p, true, &a), 0);
 	assert_int_equal(lab_run("slc-cliff", "wbgov", &p, true, &b), 0);
 	assert_memory_equal(a.val, b.val, sizeof(a.val));
@@ -306,10 +357,11 @@ static void test_runs_are_deterministic(void **state)
 /* The seeds: the 32-bit kernel stalls far less than the 64-bit one. */
 static void test_32_vs_64(void **state)
 {
-	struct sim_params p = { 0 };
+	struct lab_params p;
 	struct run_result r64, r32;
 
 	(void)state;
+	lab_params_init(&p);
 	assert_int_equal(lab_run("usb-iso", "linux-64", &p, false, &r64), 0);
 	assert_int_equal(lab_run("usb-iso", "linux-32", &p, false, &r32), 0);
 	assert_true(r64.val[COL_SYNC_AFTER] >= 60);
@@ -331,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_delete_cancels_dirty),
 		cmocka_unit_test(test_parsers),
 		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_lab_params),
 		cmocka_unit_test(test_runs_are_deterministic),
 		cmocka_unit_test(test_32_vs_64),
 	};

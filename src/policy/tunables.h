@@ -1,0 +1,42 @@
+/* The governor's tunable keys, one table for wbgov.conf's [global] (and a
+ * [device] section's target), `wbsim --param` and the tests that hold the
+ * manuals to it: name, unit, range and what it means. The defaults are
+ * gov_config_defaults()'s. */
+#ifndef WBGOV_POLICY_TUNABLES_H
+#define WBGOV_POLICY_TUNABLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy/decide.h"
+
+enum gov_unit {
+	GOV_UNIT_MS,    /* seconds, written 1s, 1500ms or 1.5 */
+	GOV_UNIT_BYTES, /* a size, written 4M, 256K or 4096 */
+};
+
+struct gov_tunable {
+	const char *name;
+	enum gov_unit unit;
+	uint64_t min, max; /* milliseconds or bytes */
+	size_t offset;     /* of its uint64_t in struct gov_config */
+	const char *text;
+};
+
+#define GOV_NTUNABLES 6
+extern const struct gov_tunable gov_tunables[GOV_NTUNABLES];
+
+/* The key called `name` (the first `len` characters of it), or NULL. */
+const struct gov_tunable *gov_tunable_find(const char *name, size_t len);
+
+/* What a value must be, for messages: "seconds from 0.1 to 60, like 1s or
+ * 1500ms". */
+void gov_tunable_want(const struct gov_tunable *t, char *buf, size_t len);
+
+/* Parse `val` and, if it is in range, store it in c. 0 or -EINVAL. */
+int gov_tunable_set(const struct gov_tunable *t, struct gov_config *c, const char *val);
+
+/* Its value in c. */
+uint64_t gov_tunable_get(const struct gov_tunable *t, const struct gov_config *c);
+
+#endif
