@@ -63,6 +63,13 @@ const struct gov_rule *gov_match(const struct gov_config *c, const struct knobs_
 	return NULL;
 }
 
+uint64_t gov_target_ms(const struct gov_config *c, const struct knobs_dev *d)
+{
+	const struct gov_rule *r = gov_match(c, d);
+
+	return r && r->mode == MODE_TIME && r->target_ms ? r->target_ms : c->target_ms;
+}
+
 void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const struct gov_input *in,
 		struct gov_decision *ret)
 {

@@ -83,6 +83,9 @@ struct gov_input {
 /* The first config section matching the device, or NULL. */
 const struct gov_rule *gov_match(const struct gov_config *c, const struct knobs_dev *d);
 
+/* The target that applies to the device: its section's, else the global. */
+uint64_t gov_target_ms(const struct gov_config *c, const struct knobs_dev *d);
+
 void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const struct gov_input *in,
 		struct gov_decision *ret);
 

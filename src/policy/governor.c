@@ -528,11 +528,12 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		in.known = d->meter.known;
 		grow_start(g, d);
 		in.start_bytes = d->meter.known ? 0 : d->boost_bytes;
-		/* the threshold matters to a fast device, and before 6.14 to a
-		 * slow one */
+		/* the threshold matters to a fast device (by the target that
+		 * applies to it: a [device] section's, else the global one),
+		 * and before 6.14 to a slow one; gov_decide makes the rule */
 		if ((g->features & KNOBS_BDI_BYTES) &&
 		    (!(g->features & KNOBS_WB_FLOOR) ||
-		     in.bw_bps * g->cfg.target_ms / 1000 > g->cfg.ceiling_bytes)) {
+		     in.bw_bps * gov_target_ms(&g->cfg, &d->info) / 1000 > g->cfg.ceiling_bytes)) {
 			in.global_thresh_bytes = global_thresh(g, d);
 			in.min_cap_bytes = min_cap(g, in.global_thresh_bytes);
 		}

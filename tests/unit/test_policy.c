@@ -1215,6 +1215,51 @@ static void test_governor_device_replaced(void **state)
 	assert_int_equal(f.bdi[0].val[BDI_STRICT_LIMIT], 0);
 }
 
+static uint64_t h_recall_nvme(void *ctx, const struct knobs_dev *info, bool *ret_known)
+{
+	(void)ctx;
+	*ret_known = true;
+	return !strcmp(info->bdi, "259:0") ? 99 * MB : 0;
+}
+
+/* The fast rule is gov_decide's alone: a 99 MB/s disk with a target of 5 s
+ * (495 MB, past the 256 MiB ceiling) that drains the 512 MiB global
+ * threshold within global_drain gets no cap whether the 5 s come from
+ * [global] or from a [device] section (the governor read the threshold
+ * only when the global target made the device fast, so the section gave a
+ * strict 990 MB cap). */
+static void test_governor_fast_rule_device_target(void **state)
+{
+	struct gov_hooks h;
+	enum gov_why why[2];
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		struct fake f;
+		struct gov_config c;
+		fake_init(&f);
+		f.thresh_bytes = 512 * MIB;
+		for (int i = 0; i < 2; i++)
+			f.bdi[i].val[BDI_MAX_BYTES] = 512 * MIB;
+		h = (struct gov_hooks){ .ctx = &f, .recall = h_recall_nvme };
+		gov_config_defaults(&c);
+		if (k == 0) {
+			c.target_ms = 5000;
+		} else {
+			c.rules[0] = (struct gov_rule){ .kind = MATCH_BUS, .value = "nvme",
+							.mode = MODE_TIME, .target_ms = 5000 };
+			c.nrules = 1;
+		}
+		gov_init(&G, &c, &fake_ops, &f, &h);
+		gov_tick(&G, 0);
+		why[k] = gov_find(&G, "259:0")->dec.why;
+		assert_int_equal(f.bdi[1].val[BDI_STRICT_LIMIT], 0);
+		gov_restore(&G);
+	}
+	assert_int_equal(why[0], WHY_DRAINS_FAST);
+	assert_int_equal(why[1], WHY_DRAINS_FAST);
+}
+
 /* A fast device never seen: idle, the governor glances every 100 ms; the
  * first burst under the start cap is a lower bound at once, and a device
  * that drains the whole threshold in seconds is let go in that same poll. */
@@ -1495,6 +1540,7 @@ int main(void)
 		cmocka_unit_test(test_governor_write_error_keeps_previous),
 		cmocka_unit_test(test_governor_pre_62_global_pair),
 		cmocka_unit_test(test_governor_remembered),
+		cmocka_unit_test(test_governor_fast_rule_device_target),
 		cmocka_unit_test(test_governor_device_replaced),
 		cmocka_unit_test(test_governor_cold_fast_device),
 		cmocka_unit_test(test_governor_glance_pace),
