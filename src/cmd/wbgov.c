@@ -848,6 +848,7 @@ static int cmd_restore(const struct opts *o)
 struct apply_ctx {
 	struct state st;
 	char path[PATH_MAX];
+	int save_err; /* the last failure to record originals, for the message */
 };
 
 /* The originals reach the state file before the knob changes. */
@@ -856,7 +857,11 @@ static int hook_save(void *ctx, const struct gov_dev *d)
 	struct apply_ctx *a = ctx;
 	int r = state_put_bdi(&a->st, d->info.bdi, d->orig.strict_limit, d->orig.max_ratio_fine);
 
-	return r ? r : state_save(a->path, &a->st);
+	if (!r)
+		r = state_save(a->path, &a->st);
+	if (r)
+		a->save_err = r;
+	return r;
 }
 
 static int hook_save_vm(void *ctx, const uint64_t vm[VM_KNOB_COUNT])
@@ -879,8 +884,12 @@ static int cmd_apply(const struct opts *o)
 
 	if (!o->once)
 		return bad("apply runs one pass and needs --once", "(wbgovd is the daemon)");
+	if (geteuid() != 0) {
+		fprintf(stderr, "wbgov apply: writing the kernel's knobs needs root\n");
+		return EX_NOPERM;
+	}
 	if (daemon_running(o)) {
-		fprintf(stderr, "wbgov: wbgovd is running and already applies the limits\n");
+		fprintf(stderr, "wbgov apply: wbgovd is running and already applies the limits\n");
 		return EX_TEMPFAIL;
 	}
 	if (config_load(o->config, !strcmp(o->config, CONFIG_DEFAULT_PATH), &cfg, err, sizeof(err))) {
@@ -903,10 +912,16 @@ static int cmd_apply(const struct opts *o)
 	gov_tick(&g, 0); /* facts only: nothing is measured in one pass */
 	for (int i = 0; i < g.ndev; i++) {
 		const struct gov_dev *d = &g.dev[i];
-		if (d->err) {
+		if (d->err && !d->saved && a.save_err) {
+			/* nothing was written to a device whose originals could
+			 * not be recorded */
 			failed++;
-			fprintf(stderr, "wbgov: %s: %s: %s\n", d->info.bdi, bdi_attr_names[d->err_attr],
-				strerror(-d->err));
+			fprintf(stderr, "wbgov apply: %s: its knobs could not be recorded in %s (%s); "
+					"left as they are\n", d->info.bdi, a.path, strerror(-a.save_err));
+		} else if (d->err) {
+			failed++;
+			fprintf(stderr, "wbgov apply: %s: %s: %s\n", d->info.bdi,
+				bdi_attr_names[d->err_attr], strerror(-d->err));
 		} else if (d->dec.strict) {
 			printf("%s (%s): max_bytes %.1f MiB, strict (%s)\n", d->info.disk, d->info.bdi,
 			       (double)d->dec.max_bytes / MIB, gov_why_text[d->dec.why]);

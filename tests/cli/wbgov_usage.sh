@@ -58,4 +58,16 @@ else
 fi
 [ "$rc" -eq 77 ] || fail "wbgov eject as a normal user: exit $rc, want 77"
 grep -q "needs root" "$tmp/e.err" || fail "wbgov eject as a normal user: $(cat "$tmp/e.err")"
+# apply likewise, before it looks at a state directory
+if [ "$(id -u)" = 0 ]; then
+	rc=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$W" --state-dir "$tmp/st" apply --once \
+		2>"$tmp/e.err" || rc=$?
+else
+	run e --state-dir "$tmp/st" apply --once
+fi
+[ "$rc" -eq 77 ] || fail "wbgov apply as a normal user: exit $rc, want 77"
+grep -q "^wbgov apply: writing the kernel's knobs needs root$" "$tmp/e.err" ||
+	fail "wbgov apply as a normal user: $(cat "$tmp/e.err")"
+[ ! -e "$tmp/st" ] || fail "wbgov apply as a normal user made its state directory"
 echo "$me: ok"

@@ -148,6 +148,20 @@ wait "$DPID" || fail "wbgovd exited $?"
 sys_snapshot >"$SYS_TMP/s4"
 sys_as_found "$SYS_TMP/s4" >&2 || fail "knobs differ after kill + restart + stop"
 
+# --- wbgov apply --once where its state file cannot be written (a
+# read-only file system): it names the file, and changes nothing
+RO=$SYS_TMP/ro-state
+mkdir -p "$SYS_TMP/ro-src"
+sys_bind_mount "$SYS_TMP/ro-src" "$RO"
+mount -o remount,ro,bind "$RO" || fail "cannot make $RO read-only"
+sys_snapshot >"$SYS_TMP/s6"
+rc=0; "$G" --state-dir "$RO" apply --once >/dev/null 2>"$SYS_TMP/err" || rc=$?
+[ $rc = 77 ] || fail "apply with a read-only state file: exit $rc, want 77"
+grep -q "its knobs could not be recorded in $RO/state (Read-only file system); left as they are" \
+	"$SYS_TMP/err" || fail "apply with a read-only state file: $(head -n 2 "$SYS_TMP/err")"
+sys_snapshot >"$SYS_TMP/s7"
+cmp -s "$SYS_TMP/s6" "$SYS_TMP/s7" || fail "apply that could not record changed knobs"
+
 # --- wbgov apply --once, then restore
 "$G" --state-dir "$ST" apply --once >/dev/null || fail "apply --once failed"
 strict_is "$B1" 1 || fail "apply --once did not apply"
