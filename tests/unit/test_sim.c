@@ -84,6 +84,9 @@ static void test_expiry_writes_old_data(void **state)
 	assert_int_equal(sim_dev_dirty(s, 0) + sim_dev_writeback(s, 0) + bytes_to_pages(sim_dev_written_bytes(s, 0)),
 			 bytes_to_pages(20 * MIB));
 	run_until(s, 29000000);
+	/* not expired yet: all of it still dirty */
+	assert_int_equal(sim_dev_written_bytes(s, 0), 0);
+	assert_int_equal(sim_dev_dirty(s, 0), bytes_to_pages(20 * MIB));
 	run_until(s, 40000000);
 	assert_int_equal(sim_dev_written_bytes(s, 0), 20 * MIB);
 	assert_int_equal(sim_global_dirty(s), 0);
@@ -354,6 +357,53 @@ static void test_runs_are_deterministic(void **state)
 	assert_int_equal(lab_run("usb-iso", "nosuch", &p, false, &a), -ENOENT);
 }
 
+/* Each proposal does what it says, on usb-iso (4 GiB to a 5 MB/s USB stick
+ * on a 16 GiB machine, where today's kernel holds 2.8 GiB dirty) and on
+ * streaming-fast (8 GiB to a 2 GB/s NVMe): the bounds are the proposals'
+ * own numbers, so a policy replaced by the stock kernel fails here. */
+static void test_proposals_do_what_they_say(void **state)
+{
+	static const char *const pols[] = { "linux-64", "bytes", "cap-1g", "per-file",
+					    "writethrough", "udev-16m" };
+	struct run_result iso[6], fast[6];
+	struct lab_params p;
+
+	(void)state;
+	lab_params_init(&p);
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(lab_run("usb-iso", pols[i], &p, false, &iso[i]), 0);
+		assert_int_equal(lab_run("streaming-fast", pols[i], &p, false, &fast[i]), 0);
+	}
+	/* today's kernel: gigabytes dirty, a sync of minutes */
+	assert_true(iso[0].val[COL_PEAK_DIRTY] > 1024);
+	assert_true(iso[0].val[COL_SYNC_AFTER] > 60);
+	/* bytes: dirty_bytes 48 MiB is the most anything holds dirty */
+	assert_true(iso[1].val[COL_PEAK_DIRTY] <= 48 + 0.5);
+	assert_true(iso[1].val[COL_SYNC_AFTER] <= 48 * MIB / (5.0 * MB));
+	/* cap-1g: the 20 % ratio over at most 1 GiB, 204.8 MiB */
+	assert_true(iso[2].val[COL_PEAK_DIRTY] <= 204.8 + 0.5);
+	assert_true(iso[2].val[COL_PEAK_DIRTY] > 100);
+	/* per-file: the file's writeout starts at 16 MiB dirty, not at the
+	 * background threshold 1.4 GiB later: less piles up before the
+	 * throttle, no new throttling (the copy returns as early) */
+	assert_true(iso[3].val[COL_PEAK_DIRTY] < iso[0].val[COL_PEAK_DIRTY] - 32);
+	assert_true(iso[3].val[COL_WRITE_RETURN] < 1.05 * iso[0].val[COL_WRITE_RETURN]);
+	/* writethrough: the stick is slow, and the ISO a stream past 64 MiB:
+	 * at most that before an 8 MiB limit; and the fast NVMe's stream is
+	 * written through too, which costs it */
+	assert_true(iso[4].val[COL_PEAK_DIRTY] <= 64 + 0.5);
+	assert_true(iso[4].val[COL_SYNC_AFTER] < 2);
+	assert_true(fast[4].val[COL_FAST_WRITE] < 0.9 * fast[0].val[COL_FAST_WRITE]);
+	/* udev-16m: 16 MiB strict on the USB stick; the NVMe is not USB and
+	 * runs exactly as under today's kernel */
+	assert_true(iso[5].val[COL_PEAK_DIRTY] <= 16 + 0.5);
+	assert_memory_equal(fast[5].val, fast[0].val, sizeof(fast[0].val));
+	for (int i = 0; i < 6; i++) {
+		run_result_free(&iso[i]);
+		run_result_free(&fast[i]);
+	}
+}
+
 /* The seeds: the 32-bit kernel stalls far less than the 64-bit one. */
 static void test_32_vs_64(void **state)
 {
@@ -384,6 +434,7 @@ int main(void)
 		cmocka_unit_test(test_parsers),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_lab_params),
+		cmocka_unit_test(test_proposals_do_what_they_say),
 		cmocka_unit_test(test_runs_are_deterministic),
 		cmocka_unit_test(test_32_vs_64),
 	};
