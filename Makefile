@@ -17,9 +17,9 @@ SIM_SRC    := $(wildcard src/sim/*.c)
 LAB_SRC    := $(wildcard src/lab/*.c)
 LIB_SRC    := $(MODEL_SRC) $(POLICY_SRC) $(KNOBS_SRC) $(SIM_SRC) $(LAB_SRC)
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
-# the real system and the daemon's glue: only wbgovd, wbgov and their tests
-# link it (libinih, libudev)
-SYS_SRC    := $(wildcard src/sys/*.c) $(wildcard src/daemon/*.c)
+# the real system, the daemon's glue and wbgov's commands: only wbgovd, wbgov
+# and their tests link it (libinih, libudev)
+SYS_SRC    := $(wildcard src/sys/*.c) $(wildcard src/daemon/*.c) $(wildcard src/cli/*.c)
 SYS_OBJ    := $(SYS_SRC:%.c=$(BUILD)/%.o)
 SYS_LIBS   := -linih -ludev
 

@@ -1,0 +1,137 @@
+/* wbgov apply --once and restore: the rule in one pass without the daemon,
+ * and every recorded knob given back. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sysexits.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "daemon/config.h"
+#include "policy/governor.h"
+#include "sys/state.h"
+
+static void report_restore(void *ctx, const char *owner, const char *knob, int err)
+{
+	(void)ctx;
+	fprintf(stderr, "wbgov: %s: could not give back %s: %s\n", owner, knob, strerror(-err));
+}
+
+int cli_restore(const struct cli *o)
+{
+	struct state st;
+	char p[PATH_MAX];
+	int r;
+
+	if (cli_daemon_running(o)) {
+		fprintf(stderr, "wbgov: wbgovd is running; stop it (it gives every knob back)\n");
+		return EX_TEMPFAIL;
+	}
+	cli_path_in(p, sizeof(p), o, "state");
+	r = state_load(p, &st);
+	if (r == -ENOENT) {
+		printf("nothing to restore\n");
+		return 0;
+	}
+	if (r) {
+		fprintf(stderr, "wbgov: %s: %s\n", p, r == -EINVAL ? "malformed" : strerror(-r));
+		return EX_DATAERR;
+	}
+	{
+		int n = st.n + (st.vm_saved ? 1 : 0);
+		int bad_n = state_restore(&knobs_real_ops, o->real, &st, report_restore, NULL);
+		r = state_save(p, &st);
+		if (r)
+			fprintf(stderr, "wbgov: %s: %s\n", p, strerror(-r));
+		printf("restored %d of %d\n", n - bad_n, n);
+		return bad_n || r ? 1 : 0;
+	}
+}
+
+struct apply_ctx {
+	struct state st;
+	char path[PATH_MAX];
+	int save_err; /* the last failure to record originals, for the message */
+};
+
+/* The originals reach the state file before the knob changes. */
+static int hook_save(void *ctx, const struct gov_dev *d)
+{
+	struct apply_ctx *a = ctx;
+	int r = state_put_bdi(&a->st, d->info.bdi, d->orig.strict_limit, d->orig.max_ratio_fine);
+
+	if (!r)
+		r = state_save(a->path, &a->st);
+	if (r)
+		a->save_err = r;
+	return r;
+}
+
+static int hook_save_vm(void *ctx, const uint64_t vm[VM_KNOB_COUNT])
+{
+	struct apply_ctx *a = ctx;
+
+	memcpy(a->st.vm, vm, sizeof(a->st.vm));
+	a->st.vm_saved = true;
+	return state_save(a->path, &a->st);
+}
+
+int cli_apply(const struct cli *o)
+{
+	static struct governor g;
+	static struct apply_ctx a;
+	struct gov_config cfg;
+	struct gov_hooks h = { .ctx = &a, .save = hook_save, .save_vm = hook_save_vm };
+	char err[512];
+	int r, failed = 0;
+
+	if (!o->once)
+		return cli_bad("apply runs one pass and needs --once", "(wbgovd is the daemon)");
+	if (geteuid() != 0) {
+		fprintf(stderr, "wbgov apply: writing the kernel's knobs needs root\n");
+		return EX_NOPERM;
+	}
+	if (cli_daemon_running(o)) {
+		fprintf(stderr, "wbgov apply: wbgovd is running and already applies the limits\n");
+		return EX_TEMPFAIL;
+	}
+	if (config_load(o->config, !strcmp(o->config, CONFIG_DEFAULT_PATH), &cfg, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return EX_CONFIG;
+	}
+	if (mkdir(o->state_dir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "wbgov: %s: %s\n", o->state_dir, strerror(errno));
+		return EX_CANTCREAT;
+	}
+	cli_path_in(a.path, sizeof(a.path), o, "state");
+	r = state_load(a.path, &a.st);
+	if (r && r != -ENOENT) {
+		fprintf(stderr, "wbgov: %s: unreadable; run wbgov restore first\n", a.path);
+		return EX_DATAERR;
+	}
+	if (r == -ENOENT)
+		memset(&a.st, 0, sizeof(a.st));
+	gov_init(&g, &cfg, &knobs_real_ops, o->real, &h);
+	gov_tick(&g, 0); /* facts only: nothing is measured in one pass */
+	for (int i = 0; i < g.ndev; i++) {
+		const struct gov_dev *d = &g.dev[i];
+		if (d->err && !d->saved && a.save_err) {
+			/* nothing was written to a device whose originals could
+			 * not be recorded */
+			failed++;
+			fprintf(stderr, "wbgov apply: %s: its knobs could not be recorded in %s (%s); "
+					"left as they are\n", d->info.bdi, a.path, strerror(-a.save_err));
+		} else if (d->err) {
+			failed++;
+			fprintf(stderr, "wbgov apply: %s: %s: %s\n", d->info.bdi,
+				bdi_attr_names[d->err_attr], strerror(-d->err));
+		} else if (d->dec.strict) {
+			printf("%s (%s): max_bytes %.1f MiB, strict (%s)\n", d->info.disk, d->info.bdi,
+			       (double)d->dec.max_bytes / MIB, gov_why_text[d->dec.why]);
+		}
+	}
+	return failed ? (failed == g.ndev ? EX_NOPERM : 1) : 0;
+}
+

@@ -1,0 +1,62 @@
+/* wbgov's commands, one function each, over one context; the main in
+ * src/cmd/wbgov.c parses options and calls them. Each returns the exit
+ * status (sysexits.h; wbgov(8) lists them). */
+#ifndef WBGOV_CLI_CLI_H
+#define WBGOV_CLI_CLI_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "knobs/knobs.h"
+#include "sys/knobs_real.h"
+
+#define MAXDEV 64
+
+struct cli {
+	const char *root;      /* /proc and /sys under this */
+	const char *state_dir; /* wbgovd's */
+	const char *config;
+	bool json;
+	bool once;
+	bool no_power_off;
+	double interval;
+	struct knobs_real *real; /* the machine, under root */
+};
+
+int cli_status(const struct cli *o, FILE *f);
+int cli_watch(const struct cli *o);
+int cli_sync(const struct cli *o, const char *arg);
+int cli_eject(const struct cli *o, const char *arg, bool power_off);
+int cli_explain(const struct cli *o, const char *arg);
+int cli_apply(const struct cli *o);
+int cli_restore(const struct cli *o);
+
+/* Set by cli_on_int (SIGINT, SIGTERM): watch and sync stop watching. */
+extern volatile sig_atomic_t cli_interrupted;
+void cli_on_int(int sig);
+
+/* "wbgov: WHAT: ARG" on stderr; EX_USAGE. */
+int cli_bad(const char *what, const char *arg);
+/* STATE_DIR/NAME */
+void cli_path_in(char *buf, size_t len, const struct cli *o, const char *name);
+/* Is wbgovd running with this state dir? (its pid file is locked) */
+bool cli_daemon_running(const struct cli *o);
+/* "512 KiB", "24.0 MiB"; "4.8 MiB/s" */
+void cli_human(char *buf, size_t len, uint64_t b);
+void cli_human_rate(char *buf, size_t len, double bps);
+/* Dirty + writeback of one bdi, where the kernel tells (debugfs). */
+int cli_bdi_pending(const struct cli *o, const char *bdi, uint64_t *ret);
+/* Where a bandwidth figure came from (enum bw_source). */
+const char *cli_source_text(int source);
+/* A JSON string, valid UTF-8 whatever `s` holds; or null when empty. */
+void cli_json_str(FILE *f, const char *s);
+void cli_json_str_or_null(FILE *f, const char *s);
+/* `s` fit for a terminal: invalid UTF-8 and control characters as '?'. */
+const char *cli_tty_clean(char *buf, size_t len, const char *s);
+/* The bdis a DEVICE or PATH argument names, at most max; -ENODEV. */
+int cli_resolve(const struct cli *o, const char *arg, struct knobs_dev *out, int max);
+
+#endif

@@ -1,0 +1,221 @@
+/* What the commands share: paths, the daemon's presence, units, text
+ * for terminals and JSON, and the one resolver of DEVICE and PATH
+ * arguments. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sysexits.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "policy/bwmeter.h"
+#include "sys/fsutil.h"
+#include "sys/procfs.h"
+
+volatile sig_atomic_t cli_interrupted;
+
+void cli_on_int(int sig)
+{
+	(void)sig;
+	cli_interrupted = 1;
+}
+
+int cli_bad(const char *what, const char *arg)
+{
+	fprintf(stderr, "wbgov: %s: %s\n", what, arg);
+	return EX_USAGE;
+}
+
+
+void cli_path_in(char *buf, size_t len, const struct cli *o, const char *name)
+{
+	snprintf(buf, len, "%s/%s", o->state_dir, name);
+}
+
+/* Is wbgovd running with this state dir? (its pid file is locked) */
+bool cli_daemon_running(const struct cli *o)
+{
+	char p[PATH_MAX];
+	int fd;
+	bool locked = false;
+
+	cli_path_in(p, sizeof(p), o, "wbgovd.pid");
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK)
+		locked = true;
+	close(fd);
+	return locked;
+}
+
+/* Bytes in IEC units, as pv and ls -h show them: "512 KiB", "24.0 MiB". */
+void cli_human(char *buf, size_t len, uint64_t b)
+{
+	if (b >= GIB)
+		snprintf(buf, len, "%.1f GiB", (double)b / GIB);
+	else if (b >= MIB)
+		snprintf(buf, len, "%.1f MiB", (double)b / MIB);
+	else
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(b / 1024));
+}
+
+/* Bytes per second likewise: "4.8 MiB/s", "1.9 GiB/s". */
+void cli_human_rate(char *buf, size_t len, double bps)
+{
+	if (bps >= (double)GIB)
+		snprintf(buf, len, "%.1f GiB/s", bps / (double)GIB);
+	else if (bps >= (double)MIB)
+		snprintf(buf, len, "%.1f MiB/s", bps / (double)MIB);
+	else
+		snprintf(buf, len, "%.0f KiB/s", bps / 1024);
+}
+
+/* Dirty + writeback of one bdi, where the kernel tells (debugfs). */
+int cli_bdi_pending(const struct cli *o, const char *bdi, uint64_t *ret)
+{
+	struct knobs_bdi_counters c;
+	int r = knobs_real_ops.bdi_counters(o->real, bdi, &c);
+
+	if (!r)
+		*ret = c.dirty + c.writeback;
+	return r;
+}
+
+/* Where a bandwidth figure came from (enum bw_source). */
+const char *cli_source_text(int source)
+{
+	switch (source) {
+	case BW_LOWER_BOUND: return "a lower bound: not yet seen with a backlog of its own";
+	case BW_MEASURED: return "measured while it had a backlog of its own";
+	case BW_REMEMBERED: return "remembered from an earlier run";
+	default: return "unknown";
+	}
+}
+
+
+/* The length of the UTF-8 sequence at s, 0 if it is not one (overlong
+ * forms, surrogates and code points past U+10FFFF included). */
+static int utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0], cp;
+	int n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* A JSON string, always valid UTF-8: what sysfs or a mount point holds
+ * that is not (a model string in Latin-1) becomes U+FFFD. */
+void cli_json_str(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	fputc('"', f);
+	while (*s) {
+		int n = utf8_len(s);
+		if (!n) {
+			fputs("\\ufffd", f);
+			s++;
+		} else if (*s == '"' || *s == '\\') {
+			fputc('\\', f);
+			fputc(*s++, f);
+		} else if (*s < 0x20 || *s == 0x7f) {
+			fprintf(f, "\\u%04x", *s++);
+		} else {
+			fwrite(s, 1, (size_t)n, f);
+			s += n;
+		}
+	}
+	fputc('"', f);
+}
+
+/* A copy of `s` fit for a terminal: bytes that are not UTF-8, and control
+ * characters (a device's model string could hold an escape sequence), as
+ * '?'. */
+const char *cli_tty_clean(char *buf, size_t len, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t o = 0;
+
+	while (*s && o + 5 < len) {
+		int n = utf8_len(s);
+		if (!n || *s < 0x20 || *s == 0x7f) {
+			buf[o++] = '?';
+			s++;
+			continue;
+		}
+		memcpy(buf + o, s, (size_t)n);
+		o += (size_t)n;
+		s += n;
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+/* A string, or null when it is empty (unknown). */
+void cli_json_str_or_null(FILE *f, const char *s)
+{
+	if (s[0])
+		cli_json_str(f, s);
+	else
+		fputs("null", f);
+}
+
+
+/* The bdis a DEVICE argument names: a disk (sdb, /dev/sdb1), a bdi (8:16,
+ * btrfs-1) or a path on a mounted filesystem. */
+int cli_resolve(const struct cli *o, const char *arg, struct knobs_dev *out, int max)
+{
+	static struct knobs_dev all[MAXDEV];
+	char disk[KNOBS_NAME_MAX] = "";
+	const char *name = arg;
+	int n = knobs_real_ops.devices(o->real, all, MAXDEV), k = 0;
+
+	if (n < 0)
+		return n;
+	if (!strncmp(name, "/dev/", 5))
+		name += 5;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(all[i].bdi, arg))
+			snprintf(disk, sizeof(disk), "%s", all[i].disk);
+	if (!disk[0]) {
+		char p[PATH_MAX];
+		/* a kernel name (sdb, sdb1, dm-0) has no '/' and is not . or ..:
+		 * "/", "." and ".." are paths, and /sys/class/block/.. exists */
+		bool kname = name[0] && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+		if (kname && !path_at(p, sizeof(p), o->root, "/sys/class/block/%s", name) &&
+		    access(p, F_OK) == 0)
+			procfs_whole_disk(o->root, name, disk, sizeof(disk));
+		else if (procfs_disk_of_path(o->root, arg, disk, sizeof(disk))) {
+			return -ENODEV;
+		}
+	}
+	for (int i = 0; i < n && k < max; i++)
+		if (!strcmp(all[i].disk, disk))
+			out[k++] = all[i];
+	return k ? k : -ENODEV;
+}
+

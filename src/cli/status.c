@@ -1,0 +1,187 @@
+/* wbgov status and watch. */
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sysexits.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "daemon/status.h"
+#include "sys/procfs.h"
+#include "sys/sysfs.h"
+
+struct row {
+	struct knobs_dev d;
+	struct mount_list mounts;
+	struct status_entry st;
+	bool has_st;
+	uint64_t strict, max_bytes, ratio;
+	bool has_knobs;
+	uint64_t pending;
+	bool has_pending;
+};
+
+static int collect(const struct cli *o, struct row *rows, int max)
+{
+	static struct knobs_dev devs[MAXDEV];
+	char sp[PATH_MAX];
+	int n = knobs_real_ops.devices(o->real, devs, max < MAXDEV ? max : MAXDEV);
+
+	if (n < 0)
+		return n;
+	cli_path_in(sp, sizeof(sp), o, "status");
+	for (int i = 0; i < n; i++) {
+		struct row *r = &rows[i];
+		memset(r, 0, sizeof(*r));
+		r->d = devs[i];
+		procfs_mounts(o->root, r->d.disk, &r->mounts);
+		r->has_st = status_read(sp, r->d.bdi, &r->st) == 0;
+		r->has_knobs = sysfs_bdi_read(o->root, r->d.bdi, BDI_STRICT_LIMIT, &r->strict) == 0 &&
+			       sysfs_bdi_read(o->root, r->d.bdi, BDI_MAX_BYTES, &r->max_bytes) == 0 &&
+			       sysfs_bdi_read(o->root, r->d.bdi, BDI_MAX_RATIO_FINE, &r->ratio) == 0;
+		r->has_pending = cli_bdi_pending(o, r->d.bdi, &r->pending) == 0;
+	}
+	return n;
+}
+
+
+int cli_status(const struct cli *o, FILE *f)
+{
+	static struct row rows[MAXDEV];
+	uint64_t dirty = 0, writeback = 0;
+	int n = collect(o, rows, MAXDEV);
+	bool running = cli_daemon_running(o);
+
+	if (n < 0) {
+		fprintf(stderr, "wbgov: cannot list devices under %s: %s\n", o->root, strerror(-n));
+		return EX_OSFILE;
+	}
+	procfs_meminfo(o->root, &dirty, &writeback);
+	if (o->json) {
+		/* schema 1, in wbgov(8): every key always there, null for unknown */
+		fprintf(f, "{\"schema\": 1, \"wbgovd_running\": %s, \"dirty_bytes\": %llu, "
+			   "\"writeback_bytes\": %llu, \"devices\": [",
+			running ? "true" : "false", (unsigned long long)dirty, (unsigned long long)writeback);
+		for (int i = 0; i < n; i++) {
+			struct row *r = &rows[i];
+			bool bw = r->has_st && r->st.bw_bps;
+			fprintf(f, "%s\n  {\"bdi\": ", i ? "," : "");
+			cli_json_str(f, r->d.bdi);
+			fputs(", \"disk\": ", f);
+			cli_json_str(f, r->d.disk);
+			fputs(", \"model\": ", f);
+			cli_json_str_or_null(f, r->d.model);
+			fputs(", \"bus\": ", f);
+			cli_json_str_or_null(f, r->d.bus);
+			fputs(", \"mounts\": [", f);
+			for (const char *m = mount_list_next(&r->mounts, NULL); m;
+			     m = mount_list_next(&r->mounts, m)) {
+				if (m != r->mounts.buf)
+					fputs(", ", f);
+				cli_json_str(f, m);
+			}
+			fputc(']', f);
+			if (bw)
+				fprintf(f, ", \"bandwidth_bps\": %llu, \"bandwidth_source\": \"%s\"",
+					(unsigned long long)r->st.bw_bps,
+					r->st.source == BW_MEASURED ? "measured" :
+					r->st.source == BW_REMEMBERED ? "remembered" : "lower_bound");
+			else
+				fputs(", \"bandwidth_bps\": null, \"bandwidth_source\": null", f);
+			if (r->has_knobs)
+				fprintf(f, ", \"strict_limit\": %s, \"max_bytes\": %llu, \"max_ratio_fine\": %llu",
+					r->strict ? "true" : "false", (unsigned long long)r->max_bytes,
+					(unsigned long long)r->ratio);
+			else
+				fputs(", \"strict_limit\": null, \"max_bytes\": null, \"max_ratio_fine\": null", f);
+			if (r->has_pending)
+				fprintf(f, ", \"dirty_writeback_bytes\": %llu", (unsigned long long)r->pending);
+			else
+				fputs(", \"dirty_writeback_bytes\": null", f);
+			if (r->has_pending && bw)
+				fprintf(f, ", \"drain_s\": %.2f", (double)r->pending / (double)r->st.bw_bps);
+			else
+				fputs(", \"drain_s\": null", f);
+			fputc('}', f);
+		}
+		fputs(n ? "\n]}\n" : "]}\n", f);
+		return 0;
+	}
+	{
+		/* the text columns as wide as their longest entry, as lsblk does */
+		int wd = 6, wb = 3, wm = 5, wu = 3;
+		bool no_bw = false, no_pend = false;
+		for (int i = 0; i < n; i++) {
+			int l;
+			if ((l = (int)strlen(rows[i].d.disk)) > wd) wd = l;
+			if ((l = (int)strlen(rows[i].d.bdi)) > wb) wb = l;
+			if ((l = (int)strlen(rows[i].d.model)) > wm) wm = l;
+			if ((l = (int)strlen(rows[i].d.bus)) > wu) wu = l;
+		}
+		fprintf(f, "%-*s %-*s %-*s %-*s %11s %6s %10s %10s %7s  %s\n", wd, "DEVICE", wb, "BDI", wm,
+			"MODEL", wu, "BUS", "MEASURED", "STRICT", "MAX", "DIRTY+WB", "DRAIN", "MOUNTS");
+		for (int i = 0; i < n; i++) {
+			struct row *r = &rows[i];
+			char bw[24] = "-", mx[24] = "-", pend[24] = "-", drain[24] = "-", mounts[1024];
+			char model[sizeof(r->d.model)], mclean[sizeof(mounts)];
+
+			mount_list_join(&r->mounts, ", ", mounts, sizeof(mounts));
+			if (r->has_st && r->st.bw_bps)
+				cli_human_rate(bw, sizeof(bw), (double)r->st.bw_bps);
+			else
+				no_bw = true;
+			if (r->has_knobs)
+				cli_human(mx, sizeof(mx), r->max_bytes);
+			if (r->has_pending) {
+				cli_human(pend, sizeof(pend), r->pending);
+				if (r->has_st && r->st.bw_bps)
+					snprintf(drain, sizeof(drain), "%.1f s",
+						 (double)r->pending / (double)r->st.bw_bps);
+			} else {
+				no_pend = true;
+			}
+			fprintf(f, "%-*s %-*s %-*s %-*s %11s %6s %10s %10s %7s  %s\n", wd, r->d.disk, wb,
+				r->d.bdi, wm, r->d.model[0] ? cli_tty_clean(model, sizeof(model), r->d.model) : "-",
+				wu, r->d.bus[0] ? r->d.bus : "-", bw,
+				r->has_knobs ? (r->strict ? "yes" : "no") : "-", mx, pend, drain,
+				mounts[0] ? cli_tty_clean(mclean, sizeof(mclean), mounts) : "-");
+		}
+		if (no_bw)
+			fprintf(f, "\nMEASURED, DRAIN: - until wbgovd has measured the device%s\n",
+				running ? "" : " (it is not running)");
+		if (no_pend)
+			fprintf(f, "%sDIRTY+WB, DRAIN: - where the bdi's own counters are not readable "
+				   "(debugfs at /sys/kernel/debug, as root)\n", no_bw ? "" : "\n");
+	}
+	{
+		char d[24], w[24];
+		cli_human(d, sizeof(d), dirty);
+		cli_human(w, sizeof(w), writeback);
+		fprintf(f, "\nsystem: Dirty %s, Writeback %s; wbgovd %s\n", d, w,
+			running ? "running" : "not running");
+	}
+	return 0;
+}
+
+int cli_watch(const struct cli *o)
+{
+	struct sigaction sa = { .sa_handler = cli_on_int };
+	bool tty = isatty(STDOUT_FILENO);
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	while (!cli_interrupted) {
+		struct timespec ts = { (time_t)o->interval,
+				       (long)((o->interval - (double)(time_t)o->interval) * 1e9) };
+		if (tty)
+			fputs("\033[H\033[2J", stdout);
+		cli_status(o, stdout);
+		if (!tty)
+			fputc('\n', stdout);
+		fflush(stdout);
+		nanosleep(&ts, NULL);
+	}
+	return 0;
+}

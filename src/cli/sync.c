@@ -1,0 +1,262 @@
+/* wbgov sync and eject: the writing with progress, and a device made safe
+ * to remove. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sysexits.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "sys/eject.h"
+#include "sys/procfs.h"
+
+
+
+/* Bytes still to write: the device's own when debugfs tells, else the
+ * system's Dirty + Writeback. */
+static uint64_t left_bytes(const struct cli *o, const struct knobs_dev *d, int nd, bool *per_dev)
+{
+	uint64_t sum = 0, v, dirty = 0, wb = 0;
+	bool all = nd > 0;
+
+	for (int i = 0; i < nd; i++) {
+		if (cli_bdi_pending(o, d[i].bdi, &v))
+			all = false;
+		else
+			sum += v;
+	}
+	*per_dev = all;
+	if (all)
+		return sum;
+	procfs_meminfo(o->root, &dirty, &wb);
+	return dirty + wb;
+}
+
+/* Sync `mounts` (every file system when it is empty or cut) in a child
+ * while showing what is left of the data of `devs` (the system's when nd is
+ * 0) with its rate and ETA; "durable" when it is. 0, EX_IOERR (the child
+ * said why) or 130 (cli_interrupted: the writing goes on). */
+static int sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
+		      const struct mount_list *mounts, const char *cmd)
+{
+	int status = 0;
+	pid_t child;
+	struct sigaction sa = { .sa_handler = cli_on_int };
+	uint64_t start_left, prev_left;
+	double rate = 0;
+	struct timespec t0, tp;
+	bool per_dev, tty = isatty(STDERR_FILENO), shown = false;
+
+	start_left = prev_left = left_bytes(o, devs, nd, &per_dev);
+	child = fork();
+	if (child < 0) {
+		fprintf(stderr, "wbgov %s: fork: %s\n", cmd, strerror(errno));
+		return EX_OSERR;
+	}
+	if (child == 0) {
+		/* the writing: syncfs of each filesystem, or sync() of everything;
+		 * Ctrl-C stops the watching, not this */
+		signal(SIGINT, SIG_IGN);
+		if (!mounts->n || mounts->truncated) {
+			/* no file system named, or more than the list holds */
+			sync();
+			_exit(0);
+		}
+		for (const char *m = mount_list_next(mounts, NULL); m; m = mount_list_next(mounts, m)) {
+			int fd = open(m, O_RDONLY | O_CLOEXEC);
+			if (fd < 0 || syncfs(fd) < 0) {
+				fprintf(stderr, "%swbgov %s: %s: %s\n", tty ? "\n" : "", cmd, m,
+					strerror(errno));
+				_exit(1);
+			}
+			close(fd);
+		}
+		_exit(0);
+	}
+	sigaction(SIGINT, &sa, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	tp = t0;
+	for (;;) {
+		struct timespec nap = { 0, 200000000 }, now;
+		uint64_t left;
+		double dt, elapsed;
+		pid_t w = waitpid(child, &status, WNOHANG);
+
+		if (w == child)
+			break;
+		if (cli_interrupted) {
+			fprintf(stderr, "%swbgov %s: stopped watching; the kernel goes on writing and "
+					"the data stays safe (wbgov status shows what is left)\n",
+				tty && shown ? "\n" : "", cmd);
+			return 130;
+		}
+		nanosleep(&nap, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		dt = (double)(now.tv_sec - tp.tv_sec) + (double)(now.tv_nsec - tp.tv_nsec) / 1e9;
+		elapsed = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+		if (dt < 1.0)
+			continue;
+		left = left_bytes(o, devs, nd, &per_dev);
+		if (prev_left > left) {
+			double r = (double)(prev_left - left) / dt;
+			rate = rate ? 0.7 * rate + 0.3 * r : r;
+		}
+		prev_left = left;
+		tp = now;
+		{
+			/* pv's way: the bar, the share done, what is left, the rate */
+			char l[24], r[24], bar[21];
+			uint64_t gone = start_left - (left < start_left ? left : start_left);
+			int pct = start_left ? (int)(100 * (double)gone / (double)start_left) : 100;
+			for (int i = 0; i < 20; i++)
+				bar[i] = i < pct / 5 ? '#' : '-';
+			bar[20] = 0;
+			cli_human(l, sizeof(l), left);
+			cli_human_rate(r, sizeof(r), rate);
+			if (rate > 0)
+				fprintf(stderr, "%s[%s] %3d %%, %s left%s, %s, ETA %.0f s, %.0f s so far%s",
+					tty ? "\r" : "", bar, pct, l, per_dev ? "" : " (system)", r,
+					(double)left / rate, elapsed, tty ? "  " : "\n");
+			else
+				fprintf(stderr, "%s[%s] %3d %%, %s left%s, %.0f s so far%s", tty ? "\r" : "",
+					bar, pct, l, per_dev ? "" : " (system)", elapsed, tty ? "  " : "\n");
+			shown = true;
+		}
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return EX_IOERR; /* the child said why */
+	{
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		/* on a terminal, end the progress line first, if there was one */
+		fprintf(stderr, "%swbgov %s: durable after %.1f s\n", tty && shown ? "\n" : "", cmd,
+			(double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9);
+	}
+	return 0;
+}
+
+int cli_sync(const struct cli *o, const char *arg)
+{
+	static struct knobs_dev devs[MAXDEV];
+	static struct mount_list mounts;
+	int nd = 0;
+
+	if (arg) {
+		struct stat st;
+		if (stat(arg, &st) == 0 && !S_ISBLK(st.st_mode)) {
+			mount_list_add(&mounts, arg); /* a path: its filesystem */
+			nd = cli_resolve(o, arg, devs, MAXDEV);
+			if (nd < 0)
+				nd = 0; /* tmpfs, NFS...: progress from the system counters */
+		} else {
+			nd = cli_resolve(o, arg, devs, MAXDEV);
+			if (nd < 0) {
+				fprintf(stderr, "wbgov: no such device or path: %s\n", arg);
+				return EX_UNAVAILABLE;
+			}
+			if (procfs_mounts(o->root, devs[0].disk, &mounts) <= 0) {
+				fprintf(stderr, "wbgov: %s is not mounted: nothing to sync\n", arg);
+				return 0;
+			}
+		}
+	}
+	return sync_watch(o, devs, nd, &mounts, "sync");
+}
+
+/* wbgov eject: every file system of the disk synced with progress, then
+ * unmounted, the disk flushed and powered off; checked first so that a
+ * refusal changes nothing (a busy mount, something stacked on the disk, a
+ * disk wbgov cannot power off). */
+int cli_eject(const struct cli *o, const char *arg, bool power_off)
+{
+	static struct knobs_dev devs[MAXDEV];
+	static struct mount_list mounts;
+	const char *ms[64];
+	char disk[KNOBS_NAME_MAX], attr[PATH_MAX], who[2048];
+	enum eject_power kind;
+	int nd, n = 0, r;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "wbgov eject: unmounting and powering off a device needs root\n");
+		return EX_NOPERM;
+	}
+	nd = cli_resolve(o, arg, devs, MAXDEV);
+	if (nd < 0) {
+		struct stat st;
+		if (stat(arg, &st) == 0)
+			fprintf(stderr, "wbgov eject: %s is on no disk (tmpfs, proc, a network file "
+					"system?)\n", arg);
+		else
+			fprintf(stderr, "wbgov eject: %s: no such disk, partition or path\n", arg);
+		return EX_UNAVAILABLE;
+	}
+	snprintf(disk, sizeof(disk), "%s", devs[0].disk);
+	procfs_mounts(o->root, disk, &mounts);
+	if (mounts.truncated) {
+		fprintf(stderr, "wbgov eject: %s has more mounts than wbgov can list; unmount some\n",
+			disk);
+		return EX_UNAVAILABLE;
+	}
+	for (const char *m = mount_list_next(&mounts, NULL); m; m = mount_list_next(&mounts, m)) {
+		struct stat st;
+		if (!strcmp(m, "/")) {
+			fprintf(stderr, "wbgov eject: %s holds the root file system\n", disk);
+			return EX_UNAVAILABLE;
+		}
+		if (n == (int)(sizeof(ms) / sizeof(ms[0]))) {
+			fprintf(stderr, "wbgov eject: %s has more mounts than wbgov can list\n", disk);
+			return EX_UNAVAILABLE;
+		}
+		ms[n++] = m;
+		if (stat(m, &st) == 0 && eject_holders(o->root, st.st_dev, who, sizeof(who)) > 0) {
+			fprintf(stderr, "wbgov eject: %s is busy, held by %s; close them and eject again\n",
+				m, who);
+			return EX_TEMPFAIL;
+		}
+	}
+	if (eject_stacked(o->root, disk, who, sizeof(who)) > 0) {
+		fprintf(stderr, "wbgov eject: %s is in use by %s, stacked on it; close that first\n",
+			disk, who);
+		return EX_TEMPFAIL;
+	}
+	kind = eject_power_kind(o->root, disk, attr, sizeof(attr));
+	if (power_off && kind == EJECT_POWER_NONE) {
+		fprintf(stderr, "wbgov eject: wbgov cannot power off %s (bus %s); --no-power-off "
+				"unmounts and flushes it\n", disk, devs[0].bus[0] ? devs[0].bus : "unknown");
+		return EX_UNAVAILABLE;
+	}
+	if (n && (r = sync_watch(o, devs, nd, &mounts, "eject")))
+		return r;
+	while (n--) { /* the last mounted first: one may sit inside another */
+		if (umount2(ms[n], 0) < 0) {
+			r = errno;
+			fprintf(stderr, "wbgov eject: unmounting %s: %s\n", ms[n], strerror(r));
+			return r == EBUSY ? EX_TEMPFAIL : EX_OSERR;
+		}
+		fprintf(stderr, "wbgov eject: unmounted %s\n", ms[n]);
+	}
+	if ((r = eject_flush(disk))) {
+		fprintf(stderr, "wbgov eject: flushing /dev/%s: %s\n", disk, strerror(-r));
+		return EX_IOERR;
+	}
+	if (!power_off) {
+		fprintf(stderr, "wbgov eject: %s is unmounted and flushed: safe to remove\n", disk);
+		return 0;
+	}
+	if ((r = eject_power_off(disk, kind, attr))) {
+		fprintf(stderr, "wbgov eject: powering off %s: %s (it is unmounted and flushed)\n",
+			disk, strerror(-r));
+		return EX_OSERR;
+	}
+	fprintf(stderr, "wbgov eject: %s is %s: safe to remove\n", disk,
+		kind == EJECT_POWER_LOOP ? "detached" : "powered off");
+	return 0;
+}
+
