@@ -12,6 +12,8 @@
 #include <sysexits.h>
 #include <unistd.h>
 
+#include <blkid.h>
+
 #include "cli/cli.h"
 #include "policy/bwmeter.h"
 #include "sys/fsutil.h"
@@ -187,15 +189,38 @@ void cli_json_str_or_null(FILE *f, const char *s)
 
 /* The bdis a DEVICE argument names: a disk (sdb, /dev/sdb1), a bdi (8:16,
  * btrfs-1) or a path on a mounted filesystem. */
+/* LABEL=, UUID=, PARTLABEL=, PARTUUID=: the device node that holds it, as
+ * fstab and mount name file systems (libblkid probes the real devices, so
+ * not under a fixture root). 0, or -ENODEV. */
+static int by_tag(const struct cli *o, const char *arg, char *dev, size_t len)
+{
+	char *found;
+
+	if (strcmp(o->root, "/"))
+		return -ENODEV;
+	found = blkid_evaluate_tag(arg, NULL, NULL);
+	if (!found)
+		return -ENODEV;
+	snprintf(dev, len, "%s", found);
+	free(found);
+	return 0;
+}
+
 int cli_resolve(const struct cli *o, const char *arg, struct knobs_dev *out, int max)
 {
 	static struct knobs_dev all[MAXDEV];
-	char disk[KNOBS_NAME_MAX] = "";
+	char disk[KNOBS_NAME_MAX] = "", dev[PATH_MAX];
 	const char *name = arg;
 	int n = knobs_real_ops.devices(o->real, all, MAXDEV), k = 0;
 
 	if (n < 0)
 		return n;
+	if (!strncmp(arg, "LABEL=", 6) || !strncmp(arg, "UUID=", 5) ||
+	    !strncmp(arg, "PARTLABEL=", 10) || !strncmp(arg, "PARTUUID=", 9)) {
+		if (by_tag(o, arg, dev, sizeof(dev)))
+			return -ENODEV;
+		name = arg = dev;
+	}
 	if (!strncmp(name, "/dev/", 5))
 		name += 5;
 	for (int i = 0; i < n; i++)

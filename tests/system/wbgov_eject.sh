@@ -19,8 +19,9 @@ mounted() { grep -qF " $(printf '%s' "$1" | sed 's/ /\\040/g') " /proc/self/moun
 
 dd if=/dev/urandom of="$SYS_TMP/data" bs=1M count=6 status=none
 
-# stick SPEED: a throttled loop with ext4, mounted at "…/NO NAME" (udisks'
-# mount point for a stick without a label) -> "loop devnum mountpoint image"
+# stick SPEED [LABEL]: a throttled loop with ext4, mounted at "…/NO NAME"
+# (udisks' mount point for a stick without a label) -> "loop devnum
+# mountpoint image"
 stick() {
 	img=$(mktemp "$SYS_TMP/stick.XXXXXX")
 	truncate -s 64M "$img"
@@ -28,7 +29,7 @@ stick() {
 	dn=$(sys_devnum "$l")
 	m=$(mktemp -d "$SYS_TMP/media.XXXXXX")/NO\ NAME
 	mkdir "$m"
-	mkfs.ext4 -q -F "$l" >/dev/null 2>&1 && mount "$l" "$m" || sys_die "cannot make and mount $l"
+	mkfs.ext4 -q -F ${2:+-L "$2"} "$l" >/dev/null 2>&1 && mount "$l" "$m" || sys_die "cannot make and mount $l"
 	{ printf '%s\n' "$m"; cat "$SYS_TMP/mounts"; } >"$SYS_TMP/mounts.new"
 	mv "$SYS_TMP/mounts.new" "$SYS_TMP/mounts"
 	sync
@@ -42,6 +43,8 @@ rc=0; "$G" eject 2>"$SYS_TMP/err" || rc=$?
 [ $rc = 64 ] || fail "no argument: exit $rc, want 64"
 rc=0; "$G" eject /nonexistent/stick 2>"$SYS_TMP/err" || rc=$?
 [ $rc = 69 ] && grep -q "/nonexistent/stick" "$SYS_TMP/err" || fail "no such path: exit $rc"
+rc=0; "$G" eject "LABEL=no such label $$" 2>"$SYS_TMP/err" || rc=$?
+[ $rc = 69 ] && grep -q "LABEL=no such label" "$SYS_TMP/err" || fail "no such label: exit $rc"
 rc=0; "$G" eject /proc 2>"$SYS_TMP/err" || rc=$?
 [ $rc = 69 ] && grep -q "on no disk" "$SYS_TMP/err" || fail "/proc: exit $rc"
 rc=0; "$G" eject / 2>"$SYS_TMP/err" || rc=$?
@@ -96,12 +99,13 @@ cmp -s "$SYS_TMP/data" "$C/data" || fail "the data on the ejected stick differs"
 umount "$C"
 losetup -d "$L"
 
-# --- --no-power-off: unmounted and flushed, the device stays
-set -- $(stick 20000000)
+# --- --no-power-off, the stick named by its label as in fstab (a blank
+# in it): unmounted and flushed, the device stays
+set -- $(stick 20000000 "WB STICK")
 L=$1
 M=$(sed -n 1p "$SYS_TMP/mounts")
 cp "$SYS_TMP/data" "$M/data"
-rc=0; "$G" eject --no-power-off "$L" 2>"$SYS_TMP/err" || rc=$?
+rc=0; "$G" eject --no-power-off "LABEL=WB STICK" 2>"$SYS_TMP/err" || rc=$?
 [ $rc = 0 ] || fail "--no-power-off: exit $rc"
 mounted "$M" && fail "--no-power-off: still mounted"
 attached "$L" || fail "--no-power-off detached the device"
