@@ -12,7 +12,7 @@
 #include <sysexits.h>
 #include <unistd.h>
 
-#include <blkid.h>
+#include <blkid/blkid.h>
 
 #include "cli/cli.h"
 #include "policy/bwmeter.h"
