@@ -318,11 +318,17 @@ sys_slow_dev() {
 	else
 		l=$(sys_loop "${SIZE_MIB:-300}" "$1")
 	fi
-	dn=$(sys_devnum "$l")
-	m=$(sys_mkfs_mount "$l" ext4)
+	sys_ext4_throttled "$l" "$(sys_devnum "$l")" "$2"
+}
+
+# sys_ext4_throttled LOOP THROTTLED-DEVNUM SPEED -> "loop devnum mountpoint":
+# ext4 made and mounted on LOOP (fast: the kernel must not see that), then
+# the throttle on THROTTLED-DEVNUM
+sys_ext4_throttled() {
+	m=$(sys_mkfs_mount "$1" ext4)
 	sync
-	sys_throttle "$dn" "$2"
-	echo "$l $dn $m"
+	sys_throttle "$2" "$3"
+	echo "$1 $(sys_devnum "$1") $m"
 }
 
 # sys_stick_dev DIR SPEED -> "loop devnum mountpoint lower lower-devnum":
@@ -339,11 +345,7 @@ sys_stick_dev() {
 	l=$(sys_loop_ctl add) || sys_die "cannot make a loop device"
 	echo "$l" >>"$SYS_TMP/loops"
 	losetup --direct-io=on "$l" "$lo" || sys_die "losetup --direct-io=on $l $lo failed"
-	dn=$(sys_devnum "$l")
-	m=$(sys_mkfs_mount "$l" ext4)
-	sync
-	sys_throttle "$lodn" "$2"
-	echo "$l $dn $m $lo $lodn"
+	echo "$(sys_ext4_throttled "$l" "$lodn" "$2") $lo $lodn"
 }
 
 # sys_stick_dev_done LOOP DEVNUM MOUNT LOWER LOWER-DEVNUM

@@ -511,6 +511,22 @@ static bool entry_says(const char *at, const char *end, const char *what)
 	return strstr(flat, what) != NULL;
 }
 
+/* The manual `path` has an entry "*name*SEP_" whose text, up to the next
+ * entry, gives `range`. */
+static void man_entry_says(const char *path, const char *name, const char *sep, const char *range)
+{
+	const char *text = man_text(path), *at, *end;
+	char head[96];
+
+	snprintf(head, sizeof(head), "\n*%s*%s_", name, sep);
+	at = strstr(text, head);
+	if (!at)
+		fail_msg("%s has no entry for %s", path, name);
+	end = strstr(at + 1, "\n*");
+	if (!entry_says(at, end, range))
+		fail_msg("%s does not give %s's range as \"%s\"", path, name, range);
+}
+
 /* Every tunable key: wbgov.conf takes it in [global] with the table's
  * range, and both manuals describe it with that range; nothing in the
  * manuals' key lists that the table lacks. */
@@ -523,7 +539,6 @@ static void test_tunables_one_table(void **state)
 	gov_config_defaults(&d);
 	for (int i = 0; i < GOV_NTUNABLES; i++) {
 		const struct gov_tunable *t = &gov_tunables[i];
-		const char *conf, *sim, *at, *end;
 		char low[32], high[32];
 		/* the range's ends accepted, just past them refused */
 		if (t->unit == GOV_UNIT_MS) {
@@ -546,24 +561,10 @@ static void test_tunables_one_table(void **state)
 		snprintf(text, sizeof(text), "[global]\n%s = %s\n", t->name, high);
 		assert_int_equal(config_parse_string("t.conf", text, &c, err, sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, "want"));
-		/* wbgov.conf(5): "*name* = _..._", its range before the next key */
-		conf = man_text("man/wbgov.conf.5.scd");
-		snprintf(text, sizeof(text), "\n*%s* = _", t->name);
-		at = strstr(conf, text);
-		if (!at)
-			fail_msg("wbgov.conf(5) has no entry for %s", t->name);
-		end = strstr(at + 1, "\n*");
-		if (!entry_says(at, end, range))
-			fail_msg("wbgov.conf(5) does not give %s's range as \"%s\"", t->name, range);
-		/* wbsim(1): "*name*=_..._" with the same range */
-		sim = man_text("man/wbsim.1.scd");
-		snprintf(text, sizeof(text), "\n*%s*=_", t->name);
-		at = strstr(sim, text);
-		if (!at)
-			fail_msg("wbsim(1) has no entry for --param %s", t->name);
-		end = strstr(at + 1, "\n*");
-		if (!entry_says(at, end, range))
-			fail_msg("wbsim(1) does not give %s's range as \"%s\"", t->name, range);
+		/* wbgov.conf(5): "*name* = _..._"; wbsim(1): "*name*=_..._";
+		 * each with the range before the next entry */
+		man_entry_says("man/wbgov.conf.5.scd", t->name, " = ", range);
+		man_entry_says("man/wbsim.1.scd", t->name, "=", range);
 		/* the defaults are gov_config_defaults' */
 		assert_true(gov_tunable_get(t, &d) >= t->min && gov_tunable_get(t, &d) <= t->max);
 	}
