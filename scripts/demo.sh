@@ -45,30 +45,41 @@ stick() {
 	set -- $(SIZE_MIB=200 sys_slow_dev "$SYS_TMP" "$SPEED")
 	L=$1 DN=$2 M=$3
 }
+# watch_pid PID: while it runs, a line a second of what the copy had
+# written and what had reached the stick
+watch_pid() {
+	while kill -0 "$1" 2>/dev/null; do
+		sleep 1
+		kill -0 "$1" 2>/dev/null || break
+		w=$(awk '{ print $7 }' "/sys/block/${L##*/}/stat")
+		f=$(stat -c %s "$M/big.iso" 2>/dev/null || echo 0)
+		awk -v t="$(sys_now)" -v t0="$t0" -v f="$f" -v w="$w" -v w0="$w0" -v n="$MIB" -v l="$label" \
+			'BEGIN { printf "  %-9s %4.0fs  %5.1f of %d MiB %s  %5.1f MiB\n", l, t - t0, f / 1048576, n,
+				(f >= n * 1048576 ? "(done)" : "      "), (w - w0) * 512 / 1048576 }'
+	done
+}
 # copy LABEL: MIB in 128 KiB writes, as cp does, with a line a second of
 # what the copy had written and what had reached the stick; then sync
 copy() {
+	label=$1
 	w0=$(awk '{ print $7 }' "/sys/block/${L##*/}/stat")
 	t0=$(sys_now)
 	dd if=/dev/zero of="$M/big.iso" bs=128K count=$((MIB * 8)) status=none &
 	dp=$!
 	printf '  %-9s %5s  %-22s %s\n' "$1" "time" "the copy has written" "reached the stick"
-	while kill -0 $dp 2>/dev/null; do
-		sleep 1
-		w=$(awk '{ print $7 }' "/sys/block/${L##*/}/stat")
-		f=$(stat -c %s "$M/big.iso" 2>/dev/null || echo 0)
-		awk -v t="$(sys_now)" -v t0="$t0" -v f="$f" -v w="$w" -v w0="$w0" -v n="$MIB" -v l="$1" \
-			'BEGIN { printf "  %-9s %4.0fs  %5.1f of %d MiB %s  %5.1f MiB\n", l, t - t0, f / 1048576, n,
-				(f >= n * 1048576 ? "(done)" : "      "), (w - w0) * 512 / 1048576 }'
-	done
+	watch_pid $dp
 	wait $dp
 	t1=$(sys_now)
 	echo "  $1: the copy is done after $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s; sync ..."
-	sync
+	sync &
+	sp=$!
+	watch_pid $sp
+	wait $sp
 	t2=$(sys_now)
 	awk -v a="$t0" -v b="$t1" -v c="$t2" -v l="$1" 'BEGIN {
-		printf "  %s: copy %.1f s, then sync %.1f s: %.1f s in all\n\n", l, b - a, c - b, c - a }' |
+		printf "  %s: copy %.1f s, then sync %.1f s: %.1f s in all\n", l, b - a, c - b, c - a }' |
 		tee -a "$SYS_TMP/summary"
+	echo
 	rm -f "$M/big.iso"
 	sync
 }
