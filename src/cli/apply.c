@@ -16,7 +16,7 @@
 static void report_restore(void *ctx, const char *owner, const char *knob, int err)
 {
 	(void)ctx;
-	fprintf(stderr, "wbgov: %s: could not give back %s: %s\n", owner, knob, strerror(-err));
+	fprintf(stderr, "wbgov restore: %s: could not give back %s: %s\n", owner, knob, strerror(-err));
 }
 
 int cli_restore(const struct cli *o)
@@ -26,7 +26,7 @@ int cli_restore(const struct cli *o)
 	int r;
 
 	if (cli_daemon_running(o)) {
-		fprintf(stderr, "wbgov: wbgovd is running; stop it (it gives every knob back)\n");
+		fprintf(stderr, "wbgov restore: wbgovd is running; stop it (it gives every knob back)\n");
 		return EX_TEMPFAIL;
 	}
 	cli_path_in(p, sizeof(p), o, "state");
@@ -36,7 +36,7 @@ int cli_restore(const struct cli *o)
 		return 0;
 	}
 	if (r) {
-		fprintf(stderr, "wbgov: %s: %s\n", p, r == -EINVAL ? "malformed" : strerror(-r));
+		fprintf(stderr, "wbgov restore: %s: %s\n", p, r == -EINVAL ? "malformed" : strerror(-r));
 		return EX_DATAERR;
 	}
 	{
@@ -44,7 +44,7 @@ int cli_restore(const struct cli *o)
 		int bad_n = state_restore(&knobs_real_ops, o->real, &st, report_restore, NULL);
 		r = state_save(p, &st);
 		if (r)
-			fprintf(stderr, "wbgov: %s: %s\n", p, strerror(-r));
+			fprintf(stderr, "wbgov restore: %s: %s\n", p, strerror(-r));
 		printf("restored %d of %d\n", n - bad_n, n);
 		return bad_n || r ? 1 : 0;
 	}
@@ -98,17 +98,17 @@ int cli_apply(const struct cli *o)
 		return EX_TEMPFAIL;
 	}
 	if (config_load(o->config, !strcmp(o->config, CONFIG_DEFAULT_PATH), &cfg, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
+		fprintf(stderr, "wbgov apply: %s\n", err);
 		return EX_CONFIG;
 	}
 	if (mkdir(o->state_dir, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "wbgov: %s: %s\n", o->state_dir, strerror(errno));
+		fprintf(stderr, "wbgov apply: %s: %s\n", o->state_dir, strerror(errno));
 		return EX_CANTCREAT;
 	}
 	cli_path_in(a.path, sizeof(a.path), o, "state");
 	r = state_load(a.path, &a.st);
 	if (r && r != -ENOENT) {
-		fprintf(stderr, "wbgov: %s: unreadable; run wbgov restore first\n", a.path);
+		fprintf(stderr, "wbgov apply: %s: unreadable; run wbgov restore first\n", a.path);
 		return EX_DATAERR;
 	}
 	if (r == -ENOENT)

@@ -55,7 +55,8 @@ int cli_status(const struct cli *o, FILE *f)
 	bool running = cli_daemon_running(o);
 
 	if (n < 0) {
-		fprintf(stderr, "wbgov: cannot list devices under %s: %s\n", o->root, strerror(-n));
+		fprintf(stderr, "wbgov status: cannot list devices under %s: %s\n", o->root,
+			strerror(-n));
 		return EX_OSFILE;
 	}
 	procfs_meminfo(o->root, &dirty, &writeback);

@@ -158,11 +158,11 @@ int cli_sync(const struct cli *o, const char *arg)
 		} else {
 			nd = cli_resolve(o, arg, devs, MAXDEV);
 			if (nd < 0) {
-				fprintf(stderr, "wbgov: no such device or path: %s\n", arg);
+				fprintf(stderr, "wbgov sync: no such device or path: %s\n", arg);
 				return EX_UNAVAILABLE;
 			}
 			if (procfs_mounts(o->root, devs[0].disk, &mounts) <= 0) {
-				fprintf(stderr, "wbgov: %s is not mounted: nothing to sync\n", arg);
+				fprintf(stderr, "wbgov sync: %s is not mounted: nothing to sync\n", arg);
 				return 0;
 			}
 		}
