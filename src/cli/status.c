@@ -28,6 +28,9 @@ static int collect(const struct cli *o, struct row *rows, int max)
 	static struct knobs_dev devs[MAXDEV];
 	char sp[PATH_MAX];
 	int n = knobs_real_ops.devices(o->real, devs, max < MAXDEV ? max : MAXDEV);
+	/* the daemon's record while it runs; a file left by a run that ended
+	 * is not what holds now */
+	bool running = cli_daemon_running(o);
 
 	if (n < 0)
 		return n;
@@ -37,7 +40,7 @@ static int collect(const struct cli *o, struct row *rows, int max)
 		memset(r, 0, sizeof(*r));
 		r->d = devs[i];
 		procfs_mounts(o->root, r->d.disk, &r->mounts);
-		r->has_st = status_read(sp, r->d.bdi, &r->st) == 0;
+		r->has_st = running && status_read(sp, r->d.bdi, &r->st) == 0;
 		r->has_knobs = sysfs_bdi_read(o->root, r->d.bdi, BDI_STRICT_LIMIT, &r->strict) == 0 &&
 			       sysfs_bdi_read(o->root, r->d.bdi, BDI_MAX_BYTES, &r->max_bytes) == 0 &&
 			       sysfs_bdi_read(o->root, r->d.bdi, BDI_MAX_RATIO_FINE, &r->ratio) == 0;

@@ -75,6 +75,8 @@ echo "bdi=8:16 bw=5000000 measures=3 why=0 max_bytes=123456 strict=1 err=0 sourc
 G explain sdb >"$tmp/ex"
 grep -q "rule (if wbgovd ran): not measured yet: the start cap" "$tmp/ex" || fail "explain without wbgovd: $(cat "$tmp/ex")"
 grep -q "123456" "$tmp/ex" && fail "explain showed a record no running wbgovd keeps"
+G status --json | grep -q '"bandwidth_bps": 5000000' && fail "status showed a record no running wbgovd keeps"
+G status | grep -q "4.8 MiB/s" && fail "the status table showed a record no running wbgovd keeps"
 # before Linux 6.2 (no strict_limit): the limit is said to go through the
 # global dirty_bytes, never as per-device knobs
 rm "$FX/sys/devices/virtual/bdi/8:16/strict_limit"
