@@ -60,10 +60,9 @@ struct apply_ctx {
 static int hook_save(void *ctx, const struct gov_dev *d)
 {
 	struct apply_ctx *a = ctx;
-	int r = state_put_bdi(&a->st, d->info.bdi, d->orig.strict_limit, d->orig.max_ratio_fine);
+	int r = state_record_bdi(&a->st, a->path, d->info.bdi, d->orig.strict_limit,
+				 d->orig.max_ratio_fine);
 
-	if (!r)
-		r = state_save(a->path, &a->st);
 	if (r)
 		a->save_err = r;
 	return r;

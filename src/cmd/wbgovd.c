@@ -175,10 +175,9 @@ static void log_decision(struct daemon *dm, const struct gov_dev *d)
 static int hook_save(void *ctx, const struct gov_dev *d)
 {
 	struct daemon *dm = ctx;
-	int r = state_put_bdi(&dm->state, d->info.bdi, d->orig.strict_limit, d->orig.max_ratio_fine);
+	int r = state_record_bdi(&dm->state, dm->state_path, d->info.bdi, d->orig.strict_limit,
+				 d->orig.max_ratio_fine);
 
-	if (!r)
-		r = state_save(dm->state_path, &dm->state);
 	if (r)
 		log_err("%s: cannot record the original values in %s: %s; not changing it",
 			d->info.bdi, dm->state_path, strerror(-r));

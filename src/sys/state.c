@@ -108,6 +108,14 @@ int state_put_bdi(struct state *st, const char *bdi, uint64_t strict_limit, uint
 	return 0;
 }
 
+int state_record_bdi(struct state *st, const char *path, const char *bdi, uint64_t strict_limit,
+		     uint64_t max_ratio_fine)
+{
+	int r = state_put_bdi(st, bdi, strict_limit, max_ratio_fine);
+
+	return r ? r : state_save(path, st);
+}
+
 void state_del_bdi(struct state *st, const char *bdi)
 {
 	for (int i = 0; i < st->n; i++)

@@ -31,6 +31,10 @@ int state_save(const char *path, const struct state *st);
 int state_put_bdi(struct state *st, const char *bdi, uint64_t strict_limit,
 		  uint64_t max_ratio_fine);
 void state_del_bdi(struct state *st, const char *bdi);
+/* Record a bdi's originals and write the file at once, before any knob of
+ * it changes: 0 or -errno (then nothing may be changed). */
+int state_record_bdi(struct state *st, const char *path, const char *bdi, uint64_t strict_limit,
+		     uint64_t max_ratio_fine);
 
 /* Give every recorded knob back (read-compare-write) and drop what was
  * given back or is gone. `report(ctx, owner, knob, err)` is called for each
