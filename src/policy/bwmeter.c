@@ -121,14 +121,14 @@ static bool judge(struct bwmeter *m, uint64_t bytes, uint64_t usec, bool backlog
 	if (!backlog) {
 		if (bps <= m->est_bps)
 			return false; /* slower, but it may just not have been asked for more */
-		if (m->known) {
-			/* above a measured pace: a device that got faster, or
-			 * one that swallowed a burst. What was dirty or in
-			 * flight at the window's start may have sat in a device
-			 * buffer or a throttle's credit (qemu's let a 5.2 MB/s
-			 * disk under a 5 MB cap read 6.1-6.5 MB/s in windows
-			 * where its queue ran dry, and the cap rose over the
-			 * measured 4.4): the window must beat the pace by a
+		if (m->known && m->source != BW_LOWER_BOUND) {
+			/* above a pace measured with a backlog: a device that
+			 * got faster, or one that swallowed a burst. What was
+			 * dirty or in flight at the window's start may have sat
+			 * in a device buffer or a throttle's credit (qemu's let
+			 * a 5.2 MB/s disk under a 5 MB cap read 6.1-6.5 MB/s in
+			 * windows where its queue ran dry, and the cap rose over
+			 * the measured 4.4): the window must beat the pace by a
 			 * quarter without one cap's worth of its bytes, and
 			 * counts so. A device that got faster shows it with a
 			 * backlog, or by far more (4 -> 40 MB/s under a 4 MB
@@ -137,6 +137,15 @@ static bool judge(struct bwmeter *m, uint64_t bytes, uint64_t usec, bool backlog
 			if (lb <= m->est_bps + m->est_bps / 4)
 				return false;
 			bps = lb;
+		} else if (m->known && bps <= m->est_bps + m->est_bps / 4) {
+			/* above a lower bound that followed a measured pace (a
+			 * rise seen through the discount above), by less than
+			 * a quarter: not news. By more, the next windows raise
+			 * it undiscounted: under the larger cap a raise opens,
+			 * one cap's worth is most of a window (a window that
+			 * straddled 4 -> 40 MB/s read 26.3, counted 22.9, and
+			 * discounted by its 21.5 MB cap, 40 MB/s read 18) */
+			return false;
 		}
 		m->est_bps = bps;
 		m->source = BW_LOWER_BOUND;

@@ -7,9 +7,10 @@
  * bottleneck. Bytes completed per second of wall clock are always a lower
  * bound of what the device can do; they are its speed only while it had
  * work queued the whole time. So a window without a backlog can only raise
- * the estimate (once measured, only when it beats the pace by a quarter
- * without one strict cap's worth of its bytes, which may have waited in a
- * device buffer or a throttle's credit), and only windows in which the
+ * the estimate (above a pace measured with a backlog, only when it beats
+ * it by a quarter without one strict cap's worth of its bytes, which may
+ * have waited in a device buffer or a throttle's credit), and only windows
+ * in which the
  * device had a backlog of its own lower it (the bytes of the last three over their time together, or
  * at once after a change of more than three times): a fast disk written
  * lightly (4 KiB + fdatasync) keeps its figure, a stick whose cache runs
