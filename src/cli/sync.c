@@ -242,6 +242,20 @@ int cli_eject(const struct cli *o, const char *arg, bool power_off)
 		}
 		fprintf(stderr, "wbgov eject: unmounted %s\n", ms[n]);
 	}
+	/* the device node open in a process (a dd to it, a partitioning tool)
+	 * may write after us: not safe. Checked after the unmount, as a FUSE
+	 * file system's server (mount.exfat-fuse) holds the node until its
+	 * mount goes, then exits: it is given a few seconds, and the flush
+	 * comes after */
+	for (int i = 0; eject_node_holders(o->root, disk, who, sizeof(who)) > 0; i++) {
+		struct timespec nap = { 0, 100000000 };
+		if (i == 30) {
+			fprintf(stderr, "wbgov eject: %s is unmounted, but /dev/%s is open in %s: not "
+					"safe to remove; close it and eject again\n", disk, disk, who);
+			return EX_TEMPFAIL;
+		}
+		nanosleep(&nap, NULL);
+	}
 	if ((r = eject_flush(disk))) {
 		fprintf(stderr, "wbgov eject: flushing /dev/%s: %s\n", disk, strerror(-r));
 		return EX_IOERR;

@@ -133,6 +133,80 @@ int eject_holders(const char *root, dev_t dev, char *buf, size_t len)
 	return n;
 }
 
+/* The device numbers of DISK and its partitions, at most max. */
+static int disk_devs(const char *root, const char *disk, dev_t *out, int max)
+{
+	char p[PATH_MAX], q[PATH_MAX + 300], text[32];
+	struct dirent *e;
+	DIR *d;
+	unsigned ma, mi;
+	int n = 0;
+
+	if (path_at(p, sizeof(p), root, "/sys/block/%s", disk))
+		return 0;
+	snprintf(q, sizeof(q), "%s/dev", p);
+	if (!read_text(q, text, sizeof(text)) && sscanf(text, "%u:%u", &ma, &mi) == 2)
+		out[n++] = makedev(ma, mi);
+	if (!(d = opendir(p)))
+		return n;
+	while (n < max && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(q, sizeof(q), "%s/%s/partition", p, e->d_name);
+		if (access(q, F_OK))
+			continue;
+		snprintf(q, sizeof(q), "%s/%s/dev", p, e->d_name);
+		if (!read_text(q, text, sizeof(text)) && sscanf(text, "%u:%u", &ma, &mi) == 2)
+			out[n++] = makedev(ma, mi);
+	}
+	closedir(d);
+	return n;
+}
+
+int eject_node_holders(const char *root, const char *disk, char *buf, size_t len)
+{
+	char p[PATH_MAX], pd[2 * PATH_MAX], comm[64], item[96];
+	dev_t devs[128];
+	struct dirent *e, *f;
+	DIR *d, *fds;
+	int nd = disk_devs(root, disk, devs, 128), n = 0;
+
+	buf[0] = 0;
+	if (!nd || path_at(p, sizeof(p), root, "/proc") || !(d = opendir(p)))
+		return 0;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		bool found = false;
+		if (*end || pid <= 0 || pid == getpid())
+			continue;
+		snprintf(pd, sizeof(pd), "%s/%s/fd", p, e->d_name);
+		if (!(fds = opendir(pd)))
+			continue;
+		while (!found && (f = readdir(fds))) {
+			char fp[3 * PATH_MAX];
+			struct stat st;
+			if (f->d_name[0] == '.')
+				continue;
+			snprintf(fp, sizeof(fp), "%s/%s", pd, f->d_name);
+			if (stat(fp, &st) || !S_ISBLK(st.st_mode))
+				continue;
+			for (int i = 0; i < nd && !found; i++)
+				found = st.st_rdev == devs[i];
+		}
+		closedir(fds);
+		if (!found)
+			continue;
+		snprintf(pd, sizeof(pd), "%s/%s/comm", p, e->d_name);
+		if (read_text(pd, comm, sizeof(comm)))
+			snprintf(comm, sizeof(comm), "?");
+		snprintf(item, sizeof(item), "%ld (%s)", pid, comm);
+		join(buf, len, n++, item);
+	}
+	closedir(d);
+	return n;
+}
+
 /* The holders of /sys/class/block/NAME. */
 static int holders_of(const char *root, const char *name, char *buf, size_t len, int n)
 {

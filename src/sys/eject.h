@@ -26,6 +26,12 @@ enum eject_power eject_power_kind(const char *root, const char *disk, char *attr
  * /proc says none). */
 int eject_holders(const char *root, dev_t dev, char *buf, size_t len);
 
+/* Processes that have the node of DISK or of one of its partitions open (a
+ * dd to /dev/sdb, a partitioning tool): "PID (comm)" joined by ", " into
+ * buf. Returns how many. A loop device detached while one does is only
+ * marked to go when it is closed, and a USB stick pulled so loses writes. */
+int eject_node_holders(const char *root, const char *disk, char *buf, size_t len);
+
 /* Block devices stacked on DISK or its partitions (their holders/: dm,
  * md), joined by ", " into buf. Returns how many. */
 int eject_stacked(const char *root, const char *disk, char *buf, size_t len);

@@ -4,8 +4,11 @@
 # device with progress shown, every mount of the disk (one of them with a
 # blank in its name, one on a partition's path) goes, and "safe to remove"
 # comes only then; the data is all there when the image is attached again.
-# A busy mount names the process and changes nothing; --no-power-off keeps
-# the device; bad input and a normal user are refused with nothing done.
+# A busy mount names the process and changes nothing; a process with the
+# device node open is named and the device kept; an exFAT (FUSE) stick,
+# whose server holds the node until unmounted, is ejected; --no-power-off
+# keeps the device; bad input and a normal user are refused with nothing
+# done.
 set -eu
 cd "$(dirname "$0")/../.."
 . tests/lib/system.sh
@@ -110,4 +113,30 @@ rc=0; "$G" eject --no-power-off "LABEL=WB STICK" 2>"$SYS_TMP/err" || rc=$?
 mounted "$M" && fail "--no-power-off: still mounted"
 attached "$L" || fail "--no-power-off detached the device"
 grep -q "unmounted and flushed: safe to remove" "$SYS_TMP/err" || fail "--no-power-off: $(cat "$SYS_TMP/err")"
+# --- the device node open in a process (a dd to it): unmounted, but not
+# called safe to remove nor detached, and the process named
+set -- $(stick 20000000)
+L=$1
+M=$(sed -n 1p "$SYS_TMP/mounts")
+sh -c 'exec 3<"$1"; exec sleep 60' _ "$L" &
+hp=$!
+SYS_PIDS="$SYS_PIDS $hp"
+sleep 0.3
+rc=0; "$G" eject "$M" 2>"$SYS_TMP/err" || rc=$?
+[ $rc = 75 ] || fail "the node held open: exit $rc, want 75"
+grep -q "is open in $hp (sleep): not safe to remove" "$SYS_TMP/err" || fail "the node's holder was not named"
+grep -q "safe to remove$" "$SYS_TMP/err" && fail "the node held open, yet safe to remove"
+attached "$L" || fail "a loop held open was detached"
+kill $hp
+wait $hp 2>/dev/null || true
+
+# --- exFAT (FUSE): its server holds the node until its mount goes, then
+# exits; eject waits for it
+l=$(sys_loop 64)
+m=$(sys_mkfs_mount "$l" exfat)
+cp "$SYS_TMP/data" "$m/data"
+rc=0; "$G" eject "$m" 2>"$SYS_TMP/err" || rc=$?
+[ $rc = 0 ] || fail "eject of an exFAT stick: exit $rc: $(cat "$SYS_TMP/err")"
+attached "$l" && fail "the exFAT stick is still attached"
+note "exFAT: $(tail -n 1 "$SYS_TMP/err")"
 echo "wbgov_eject: ok"
