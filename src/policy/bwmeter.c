@@ -235,10 +235,13 @@ static bool window_done(const struct bwmeter *m, uint64_t ds)
 		if (m->known && m->win_moves < 2 && bytes < BWMETER_LUMP_BYTES &&
 		    (bps > 3 * m->est_bps || 3 * bps < m->est_bps))
 			return false;
-		/* nor on a completion far smaller than the window's largest: a
-		 * journal block while a loop serves 8 MiB (1.7 MB, then 0.04 MB
-		 * 1.5 s on, read 0.9 MB/s; the next 6.7 MB came 0.15 s later) */
-		if (ds * 4 < m->win_max_step)
+		/* nor on a lone completion far smaller than the window's
+		 * largest, after a stall: a journal block while a loop serves
+		 * 8 MiB (1.7 MB, then 0.04 MB 1.5 s on, read 0.9 MB/s; the next
+		 * 6.7 MB came 0.15 s later). Completions that keep coming are
+		 * the pace, however small: a stick's requests after a drop
+		 * (0.4 MB a poll after 4 MB ones held a window for 7 s) */
+		if (ds * 4 < m->win_max_step && !m->last_moved)
 			return false;
 		return bytes >= BWMETER_STEP_BYTES;
 	}
