@@ -363,6 +363,17 @@ static void test_meter_burst_under_cap(void **state)
 		dev_run(&m, &d, 40 * MB, 100000, 50000);
 	}
 	assert_in_range(m.est_bps, 30 * MB, 50 * MB);
+	/* a rise measured first at half its pace by a window with a backlog
+	 * that straddled it (20 MB/s), then 40 MB/s without a backlog under
+	 * the 19.7 MB cap that opened: twice the pace counts whole */
+	bwmeter_init(&m);
+	bwmeter_seed(&m, 20 * MB, true);
+	d = (struct dev_sim){ .bio = 512 * KIB, .debugfs = true, .cap = 19700 * 1000 };
+	for (int i = 0; i < 30; i++) {
+		d.queued = 4 * MB;
+		dev_run(&m, &d, 40 * MB, 100000, 50000);
+	}
+	assert_in_range(m.est_bps, 30 * MB, 50 * MB);
 }
 
 /* dm-linear passes 4 MiB bios: at 5 MB/s the count steps every 0.84 s.
