@@ -156,6 +156,17 @@ static bool judge(struct bwmeter *m, uint64_t bytes, uint64_t usec, bool backlog
 		return true;
 	}
 	m->known = true;
+	if (bps > 3 * m->est_bps && m->source == BW_MEASURED && m->nhist && !m->rise_seen) {
+		/* more than three times above a pace measured with a backlog:
+		 * believed when the next window says so too. One short window
+		 * can hold a burst a throttle or a buffer let through (CI: a
+		 * 0.5 MB/s loop, polled every second once its queue was short,
+		 * read 1.9 and 2.3 MB/s in one window of two polls, then 0.7
+		 * and 0.5; the cap taken from it left 3 s to sync). A drop is
+		 * taken at once: a cap too large is what costs */
+		m->rise_seen = true;
+		return false;
+	}
 	if (!m->est_bps || bps > 3 * m->est_bps || bps < m->est_bps / 3) {
 		m->nhist = 0;
 		m->hist_straddles = m->est_bps != 0;
@@ -175,6 +186,7 @@ static bool judge(struct bwmeter *m, uint64_t bytes, uint64_t usec, bool backlog
 	}
 	m->est_bps = rate(sb, su);
 	m->source = BW_MEASURED;
+	m->rise_seen = false;
 	return m->est_bps != old;
 }
 

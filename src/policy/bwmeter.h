@@ -11,8 +11,10 @@
  * it by a quarter without one strict cap's worth of its bytes, which may
  * have waited in a device buffer or a throttle's credit), and only windows
  * in which the
- * device had a backlog of its own lower it (the bytes of the last three over their time together, or
- * at once after a change of more than three times): a fast disk written
+ * device had a backlog of its own move it down or up (the bytes of the
+ * last three over their time together; after a drop of more than three
+ * times at once, after such a rise when a second window confirms it, as one
+ * window can hold a throttle's burst): a fast disk written
  * lightly (4 KiB + fdatasync) keeps its figure, a stick whose cache runs
  * out loses it.
  *
@@ -94,6 +96,8 @@ struct bwmeter {
 	uint64_t hist_bytes[3], hist_usec[3]; /* the last backlog windows */
 	unsigned nhist;
 	bool hist_straddles;  /* its one window made a change of 3x or more */
+	bool rise_seen;       /* the last backlog window read 3x above the
+				 measured pace; the next must confirm it */
 	/* for logs and explain */
 	uint64_t last_bps;    /* the latest window's rate */
 	bool last_backlog;
