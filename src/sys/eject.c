@@ -63,10 +63,12 @@ static bool on_dev(const char *path, dev_t dev)
 	return stat(path, &st) == 0 && st.st_dev == dev;
 }
 
-/* Does process directory `pd` hold something on `dev`? */
-static bool holds(const char *pd, dev_t dev)
+/* Does process directory `pd` hold something on the filesystem `*ctx`
+ * (a dev_t): its cwd, root, executable, an open file or a mapped one? */
+static bool holds_file(const char *pd, const void *ctx)
 {
 	static const char *const links[] = { "cwd", "root", "exe" };
+	dev_t dev = *(const dev_t *)ctx;
 	char p[2 * PATH_MAX], line[PATH_MAX + 128];
 	struct dirent *e;
 	DIR *d;
@@ -105,7 +107,10 @@ static bool holds(const char *pd, dev_t dev)
 	return found;
 }
 
-int eject_holders(const char *root, dev_t dev, char *buf, size_t len)
+/* Every process under ROOT/proc but this one for which holds() says so,
+ * as "PID (comm)" joined into buf; how many. */
+static int processes(const char *root, bool (*holds)(const char *pd, const void *ctx),
+		     const void *ctx, char *buf, size_t len)
 {
 	char p[PATH_MAX], pd[PATH_MAX + 300], comm[64], item[96];
 	struct dirent *e;
@@ -121,7 +126,7 @@ int eject_holders(const char *root, dev_t dev, char *buf, size_t len)
 		if (*end || pid <= 0 || pid == getpid())
 			continue;
 		snprintf(pd, sizeof(pd), "%s/%s", p, e->d_name);
-		if (!holds(pd, dev))
+		if (!holds(pd, ctx))
 			continue;
 		snprintf(pd, sizeof(pd), "%s/%s/comm", p, e->d_name);
 		if (read_text(pd, comm, sizeof(comm)))
@@ -131,6 +136,11 @@ int eject_holders(const char *root, dev_t dev, char *buf, size_t len)
 	}
 	closedir(d);
 	return n;
+}
+
+int eject_holders(const char *root, dev_t dev, char *buf, size_t len)
+{
+	return processes(root, holds_file, &dev, buf, len);
 }
 
 /* The device numbers of DISK and its partitions, at most max. */
@@ -163,48 +173,45 @@ static int disk_devs(const char *root, const char *disk, dev_t *out, int max)
 	return n;
 }
 
+struct node_set {
+	dev_t devs[128];
+	int n;
+};
+
+/* Does process directory `pd` have one of the nodes `*ctx` open? */
+static bool holds_node(const char *pd, const void *ctx)
+{
+	const struct node_set *ns = ctx;
+	char p[2 * PATH_MAX];
+	struct dirent *f;
+	DIR *fds;
+	bool found = false;
+
+	snprintf(p, sizeof(p), "%s/fd", pd);
+	if (!(fds = opendir(p)))
+		return false;
+	while (!found && (f = readdir(fds))) {
+		char fp[3 * PATH_MAX];
+		struct stat st;
+		if (f->d_name[0] == '.')
+			continue;
+		snprintf(fp, sizeof(fp), "%s/%s", p, f->d_name);
+		if (stat(fp, &st) || !S_ISBLK(st.st_mode))
+			continue;
+		for (int i = 0; i < ns->n && !found; i++)
+			found = st.st_rdev == ns->devs[i];
+	}
+	closedir(fds);
+	return found;
+}
+
 int eject_node_holders(const char *root, const char *disk, char *buf, size_t len)
 {
-	char p[PATH_MAX], pd[2 * PATH_MAX], comm[64], item[96];
-	dev_t devs[128];
-	struct dirent *e, *f;
-	DIR *d, *fds;
-	int nd = disk_devs(root, disk, devs, 128), n = 0;
+	struct node_set ns;
 
 	buf[0] = 0;
-	if (!nd || path_at(p, sizeof(p), root, "/proc") || !(d = opendir(p)))
-		return 0;
-	while ((e = readdir(d))) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-		bool found = false;
-		if (*end || pid <= 0 || pid == getpid())
-			continue;
-		snprintf(pd, sizeof(pd), "%s/%s/fd", p, e->d_name);
-		if (!(fds = opendir(pd)))
-			continue;
-		while (!found && (f = readdir(fds))) {
-			char fp[3 * PATH_MAX];
-			struct stat st;
-			if (f->d_name[0] == '.')
-				continue;
-			snprintf(fp, sizeof(fp), "%s/%s", pd, f->d_name);
-			if (stat(fp, &st) || !S_ISBLK(st.st_mode))
-				continue;
-			for (int i = 0; i < nd && !found; i++)
-				found = st.st_rdev == devs[i];
-		}
-		closedir(fds);
-		if (!found)
-			continue;
-		snprintf(pd, sizeof(pd), "%s/%s/comm", p, e->d_name);
-		if (read_text(pd, comm, sizeof(comm)))
-			snprintf(comm, sizeof(comm), "?");
-		snprintf(item, sizeof(item), "%ld (%s)", pid, comm);
-		join(buf, len, n++, item);
-	}
-	closedir(d);
-	return n;
+	ns.n = disk_devs(root, disk, ns.devs, (int)(sizeof(ns.devs) / sizeof(ns.devs[0])));
+	return ns.n ? processes(root, holds_node, &ns, buf, len) : 0;
 }
 
 /* The holders of /sys/class/block/NAME. */

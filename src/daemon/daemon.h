@@ -1,0 +1,86 @@
+/* wbgovd's glue: the governor on the real machine, its hooks (the log,
+ * the state file of original knob values, device memory, the status file
+ * wbgov reads), the one-instance lock, leftover knobs of a run that did not
+ * finish, configuration reload, and the loop. The main parses options and
+ * maps what these return to exit codes. */
+#ifndef WBGOV_DAEMON_DAEMON_H
+#define WBGOV_DAEMON_DAEMON_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "daemon/config.h"
+#include "daemon/memory.h"
+#include "policy/governor.h"
+#include "sys/knobs_real.h"
+#include "sys/state.h"
+
+/* Device memory goes to disk at most this often, and at exit. */
+#define MEMORY_SAVE_USEC 10000000ULL
+
+struct daemon_opts {
+	const char *config_path; /* reread on reload */
+	const char *root;        /* where /proc and /sys are: "/" */
+	const char *state_dir;   /* state, status, pid file */
+	const char *memory_path; /* device memory; NULL: off */
+};
+
+struct daemon {
+	const char *config_path;
+	struct gov_config cfg;
+	int lockfd;
+	char state_path[PATH_MAX];
+	char status_path[PATH_MAX];
+	char pid_path[PATH_MAX];
+	struct knobs_real real;
+	struct state state;
+	struct governor gov;
+	/* device memory: "" when off */
+	char memory_path[PATH_MAX];
+	struct memory memory;
+	uint64_t memory_saved_usec;
+	bool status_dirty;
+	uint64_t start_usec;
+	/* what was last logged per bdi: a decision is logged when it moves
+	 * materially (gov_decision_moved), not at every re-measurement */
+	struct {
+		char bdi[KNOBS_NAME_MAX];
+		struct gov_decision dec;
+		bool above_global;
+		int err;
+	} logged[GOV_MAX_DEV];
+	int nlogged;
+};
+
+
+/* Take the lock, give back what a previous run left, load device memory
+ * and start the governor with `cfg`. 0, or an exit status (sysexits.h:
+ * EX_USAGE, EX_CANTCREAT, EX_TEMPFAIL already running, EX_SOFTWARE
+ * leftovers that could not be given back), the reason logged; on failure
+ * nothing is left changed, nor locked. `dm` is large: not on the stack. */
+int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct gov_config *cfg);
+
+/* One poll: the governor's tick, device memory and the status file kept
+ * up. How long until the next, in microseconds. */
+uint64_t daemon_step(struct daemon *dm, uint64_t now_usec);
+
+/* Reread the configuration file. 0, or -1 with the running configuration
+ * kept (a file named with -c that has gone is an error, as at start). */
+int daemon_reload(struct daemon *dm);
+
+/* Poll until *term, reloading at each *hup; uevents, when the netlink
+ * socket opens, tell of devices coming and going, else a rescan each
+ * second. Signals are delivered only inside ppoll, with `mask`. */
+void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_atomic_t *hup,
+		const sigset_t *mask);
+
+/* Every knob given back, the state file emptied, memory saved, the status
+ * and pid files removed, the lock let go: 0, or EX_OSERR when a knob could
+ * not be given back (it stays recorded in the state file). */
+int daemon_stop(struct daemon *dm);
+
+uint64_t daemon_now_usec(void);
+
+#endif

@@ -1,0 +1,125 @@
+#!/bin/sh
+# wbgovd's start, lock, reload and restore without root, over a fake /sys
+# and /proc (the fixture tests/unit/test_sys.c builds, written out with
+# WBGOV_FIXTURE_OUT), run as nobody when the test runs as root: started, it
+# caps a device it has not measured and records the original values; a
+# second instance on the same state dir is refused (75) and names the
+# first; SIGHUP rereads the file, and keeps the running configuration when
+# the file has gone; SIGTERM gives every knob back and leaves no pid or
+# status file; knobs a killed run left are given back by the next start;
+# a state file it cannot read stops it (70) with nothing changed; a bad
+# configuration stops it (78).
+set -eu
+PROG=wbgovd
+. "$(dirname "$0")/../lib/cli.sh"
+TS=${BUILD:-build}/tests/test_sys
+[ -x "$TS" ] || fail "no $TS (make $TS)"
+FX=$tmp/fx
+ST=$tmp/st
+CONF=$tmp/wbgov.conf
+LOG=$tmp/log
+WBGOV_FIXTURE_OUT=$FX "$TS" >/dev/null 2>&1 || fail "$TS could not write the fixture"
+BDI=$FX/sys/class/bdi/8:16
+[ -f "$BDI/strict_limit" ] || fail "no bdi 8:16 in the fixture"
+printf '[global]\ninitial = 4M\n' >"$CONF"
+AS=
+if [ "$(id -u)" = 0 ]; then
+	chown -R nobody "$tmp"
+	AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+fi
+D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
+daemon() { $AS "$D" --root "$FX" --state-dir "$ST" --no-memory -c "$CONF" "$@"; }
+# the values wbgovd restores, of every bdi
+knobs() {
+	for f in "$FX"/sys/class/bdi/*/strict_limit "$FX"/sys/class/bdi/*/max_ratio_fine; do
+		[ -f "$f" ] && echo "$f $(cat "$f")"
+	done
+}
+wait_for() { # SECONDS COMMAND...: until COMMAND succeeds
+	n=$(($1 * 20))
+	shift
+	while ! "$@" 2>/dev/null; do
+		n=$((n - 1))
+		[ "$n" -gt 0 ] || return 1
+		sleep 0.05
+	done
+}
+start() {
+	: >"$LOG"
+	$AS "$D" --root "$FX" --state-dir "$ST" --no-memory -c "$CONF" >>"$LOG" 2>&1 &
+	PID=$!
+	wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start: $(cat "$LOG")"
+	wait_for 5 test -s "$ST/status" || fail "no status file"
+}
+stop() {
+	kill -TERM "$PID"
+	rc=0
+	wait "$PID" || rc=$?
+	[ "$rc" -eq 0 ] || fail "wbgovd exited $rc on SIGTERM: $(tail -n 5 "$LOG")"
+}
+knobs >"$tmp/before"
+grep -q "8:16/strict_limit 0$" "$tmp/before" || fail "the fixture's 8:16 is strict already"
+
+# --- start: an unmeasured device gets the start cap, its originals recorded
+start
+[ "$(cat "$BDI/strict_limit")" = 1 ] || fail "8:16 not made strict"
+[ "$(cat "$BDI/max_bytes")" = 4194304 ] || fail "8:16 max_bytes $(cat "$BDI/max_bytes"), want the 4 MiB start cap"
+grep -q "8:16" "$ST/state" || fail "8:16's original values not in the state file"
+[ "$(cat "$ST/wbgovd.pid")" = "$PID" ] || fail "pid file: $(cat "$ST/wbgovd.pid"), want $PID"
+
+# --- lock: one instance per state dir
+rc=0
+daemon >"$tmp/second" 2>&1 || rc=$?
+[ "$rc" -eq 75 ] || fail "a second wbgovd exited $rc, want 75"
+grep -q "already running (pid $PID," "$tmp/second" || fail "the second did not name the first: $(cat "$tmp/second")"
+kill -0 "$PID" || fail "the first died"
+
+# --- reload: the new start cap applies; a file gone keeps the running one
+printf '[global]\ninitial = 8M\n' >"$CONF"
+kill -HUP "$PID"
+wait_for 5 grep -q "configuration reloaded" "$LOG" || fail "no reload: $(tail -n 3 "$LOG")"
+wait_for 5 sh -c "[ \$(cat '$BDI/max_bytes') = 8388608 ]" ||
+	fail "after reload 8:16 max_bytes $(cat "$BDI/max_bytes"), want 8 MiB"
+rm "$CONF"
+kill -HUP "$PID"
+wait_for 5 grep -q "reload refused, keeping the running configuration: .*wbgov.conf" "$LOG" ||
+	fail "a reload of a file gone was not refused: $(tail -n 3 "$LOG")"
+sleep 1.2
+kill -0 "$PID" || fail "wbgovd died on a refused reload"
+[ "$(cat "$BDI/max_bytes")" = 8388608 ] || fail "a refused reload changed the cap"
+printf '[global]\ninitial = 8M\n' >"$CONF"
+
+# --- stop: every knob back, no pid or status file
+stop
+knobs | diff "$tmp/before" - >&2 || fail "knobs not given back on SIGTERM"
+[ ! -e "$ST/wbgovd.pid" ] && [ ! -e "$ST/status" ] || fail "pid or status file left: $(ls "$ST")"
+grep -qs "8:16" "$ST/state" && fail "the state file still holds 8:16"
+
+# --- a run killed: the next start gives its knobs back first
+start
+kill -KILL "$PID"
+wait "$PID" 2>/dev/null || true
+[ "$(cat "$BDI/strict_limit")" = 1 ] || fail "the killed run left nothing to restore"
+start
+grep -q "a previous run did not finish; giving its knobs back" "$LOG" || fail "leftovers not noticed"
+stop
+knobs | diff "$tmp/before" - >&2 || fail "knobs a killed run left not given back"
+
+# --- a state file it cannot read: exit 70, nothing changed
+printf 'garbage\n' >"$ST/state"
+rc=0
+daemon >"$LOG" 2>&1 || rc=$?
+[ "$rc" -eq 70 ] || fail "over an unreadable state file wbgovd exited $rc, want 70: $(cat "$LOG")"
+grep -q "refusing to start" "$LOG" || fail "no reason given: $(cat "$LOG")"
+knobs | diff "$tmp/before" - >&2 || fail "knobs changed by a refused start"
+[ ! -e "$ST/wbgovd.pid" ] || fail "a refused start left its pid file"
+rm "$ST/state"
+
+# --- a bad configuration: exit 78, named
+printf '[global]\ntarget = 0\n' >"$CONF"
+rc=0
+daemon >"$LOG" 2>&1 || rc=$?
+[ "$rc" -eq 78 ] || fail "with target = 0 wbgovd exited $rc, want 78"
+grep -q "target" "$LOG" || fail "the bad key is not named: $(cat "$LOG")"
+knobs | diff "$tmp/before" - >&2 || fail "knobs changed by a bad configuration"
+exit 0
