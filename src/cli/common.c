@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sysexits.h>
 #include <unistd.h>
@@ -17,6 +16,7 @@
 #include "cli/cli.h"
 #include "policy/bwmeter.h"
 #include "sys/fsutil.h"
+#include "sys/pidlock.h"
 #include "sys/procfs.h"
 
 volatile sig_atomic_t cli_interrupted;
@@ -43,17 +43,9 @@ void cli_path_in(char *buf, size_t len, const struct cli *o, const char *name)
 bool cli_daemon_running(const struct cli *o)
 {
 	char p[PATH_MAX];
-	int fd;
-	bool locked = false;
 
 	cli_path_in(p, sizeof(p), o, "wbgovd.pid");
-	fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	if (flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK)
-		locked = true;
-	close(fd);
-	return locked;
+	return pidlock_held(p);
 }
 
 /* Bytes in IEC units, as pv and ls -h show them: "512 KiB", "24.0 MiB". */

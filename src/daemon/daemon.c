@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sysexits.h>
@@ -15,6 +14,7 @@
 #include "daemon/daemon.h"
 #include "daemon/status.h"
 #include "sys/log.h"
+#include "sys/pidlock.h"
 #include "sys/uevent.h"
 
 uint64_t daemon_now_usec(void)
@@ -320,24 +320,13 @@ static int restore_leftovers(struct daemon *dm)
 /* One instance per state dir: a lock on the pid file. */
 static int take_lock(struct daemon *dm)
 {
-	char buf[32];
-	int fd = open(dm->pid_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	char holder[32];
+	int fd = pidlock_take(dm->pid_path, holder, sizeof(holder));
 
-	if (fd < 0)
-		return -errno;
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		ssize_t n = read(fd, buf, sizeof(buf) - 1);
-		buf[n > 0 ? n : 0] = 0;
-		buf[strcspn(buf, "\n")] = 0;
-		log_err("already running (pid %s, lock %s)", buf[0] ? buf : "?", dm->pid_path);
-		close(fd);
-		return -EBUSY;
-	}
-	if (ftruncate(fd, 0) == 0) {
-		int n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
-		if (write(fd, buf, (size_t)n) != n)
-			log_warn("%s: could not write the pid", dm->pid_path);
-	}
+	if (fd == -EBUSY)
+		log_err("already running (pid %s, lock %s)", holder, dm->pid_path);
+	else if (fd < 0)
+		log_err("%s: %s", dm->pid_path, strerror(-fd));
 	return fd; /* kept open: the lock lives as long as the process */
 }
 

@@ -1,3 +1,6 @@
+#include <errno.h>
+#include <stdbool.h>
+
 #include "knobs/knobs.h"
 
 int knobs_bdi_set(const struct knobs_ops *ops, void *ctx, const char *bdi, enum bdi_attr a,
@@ -12,6 +15,25 @@ int knobs_bdi_set(const struct knobs_ops *ops, void *ctx, const char *bdi, enum 
 		return 0;
 	r = ops->bdi_write(ctx, bdi, a, v);
 	return r ? r : 1;
+}
+
+static bool gone(int r) { return r == -ENOENT || r == -ENODEV; }
+
+int knobs_bdi_restore(const struct knobs_ops *ops, void *ctx, const char *bdi,
+		      uint64_t strict_limit, uint64_t max_ratio_fine, enum bdi_attr *ret_attr)
+{
+	int r1 = knobs_bdi_set(ops, ctx, bdi, BDI_MAX_RATIO_FINE, max_ratio_fine);
+	int r2 = knobs_bdi_set(ops, ctx, bdi, BDI_STRICT_LIMIT, strict_limit);
+
+	if (r1 < 0 && !gone(r1)) {
+		*ret_attr = BDI_MAX_RATIO_FINE;
+		return r1;
+	}
+	if (r2 < 0 && !gone(r2)) {
+		*ret_attr = BDI_STRICT_LIMIT;
+		return r2;
+	}
+	return 0;
 }
 
 int knobs_vm_set(const struct knobs_ops *ops, void *ctx, enum vm_knob k, uint64_t v)

@@ -89,6 +89,13 @@ struct knobs_ops {
  * (the previous value stays in place). */
 int knobs_bdi_set(const struct knobs_ops *ops, void *ctx, const char *bdi, enum bdi_attr a,
 		  uint64_t v);
+
+/* Give a bdi's governed knobs back as they were found: max_ratio_fine (the
+ * cap goes), then strict_limit, both tried. 0 when both hold their values
+ * again or the bdi has gone (a stick pulled out); else the first -errno,
+ * with *ret_attr naming its knob. */
+int knobs_bdi_restore(const struct knobs_ops *ops, void *ctx, const char *bdi,
+		      uint64_t strict_limit, uint64_t max_ratio_fine, enum bdi_attr *ret_attr);
 int knobs_vm_set(const struct knobs_ops *ops, void *ctx, enum vm_knob k, uint64_t v);
 
 /* Give the dirty and background pairs back as `vm` (all six values as read

@@ -125,16 +125,15 @@ static void fail(struct gov_dev *d, enum bdi_attr a, int err)
 /* Put a bdi's knobs back as they were found. */
 static int restore_dev(struct governor *g, struct gov_dev *d)
 {
-	int r1, r2;
+	enum bdi_attr a;
+	int r;
 
 	if (!d->changed)
 		return 0;
-	r1 = knobs_bdi_set(g->ops, g->kctx, d->info.bdi, BDI_STRICT_LIMIT, d->orig.strict_limit);
-	r2 = knobs_bdi_set(g->ops, g->kctx, d->info.bdi, BDI_MAX_RATIO_FINE, d->orig.max_ratio_fine);
-	if (r1 < 0 && r1 != -ENOENT && r1 != -ENODEV)
-		return r1;
-	if (r2 < 0 && r2 != -ENOENT && r2 != -ENODEV)
-		return r2;
+	r = knobs_bdi_restore(g->ops, g->kctx, d->info.bdi, d->orig.strict_limit,
+			      d->orig.max_ratio_fine, &a);
+	if (r)
+		return r;
 	d->changed = false;
 	if (g->hooks.restored)
 		g->hooks.restored(g->hooks.ctx, d);

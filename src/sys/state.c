@@ -125,8 +125,6 @@ void state_del_bdi(struct state *st, const char *bdi)
 		}
 }
 
-static bool gone(int r) { return r == -ENOENT || r == -ENODEV; }
-
 int state_restore(const struct knobs_ops *ops, void *kctx, struct state *st,
 		  void (*report)(void *ctx, const char *owner, const char *knob, int err), void *ctx)
 {
@@ -134,17 +132,15 @@ int state_restore(const struct knobs_ops *ops, void *kctx, struct state *st,
 
 	for (int i = 0; i < st->n;) {
 		struct state_bdi *b = &st->bdi[i];
-		int r1 = knobs_bdi_set(ops, kctx, b->bdi, BDI_MAX_RATIO_FINE, b->max_ratio_fine);
-		int r2 = knobs_bdi_set(ops, kctx, b->bdi, BDI_STRICT_LIMIT, b->strict_limit);
+		enum bdi_attr a;
+		int r = knobs_bdi_restore(ops, kctx, b->bdi, b->strict_limit, b->max_ratio_fine, &a);
 
-		if (r1 < 0 && !gone(r1) && report)
-			report(ctx, b->bdi, "max_ratio_fine", r1);
-		if (r2 < 0 && !gone(r2) && report)
-			report(ctx, b->bdi, "strict_limit", r2);
-		if ((r1 >= 0 || gone(r1)) && (r2 >= 0 || gone(r2))) {
+		if (!r) {
 			*b = st->bdi[--st->n];
 			continue;
 		}
+		if (report)
+			report(ctx, b->bdi, bdi_attr_names[a], r);
 		failures++;
 		i++;
 	}
