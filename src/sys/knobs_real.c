@@ -54,40 +54,57 @@ static int devices(void *ctx, struct knobs_dev *out, int max)
 	return n;
 }
 
-int debugfs_bdi_bandwidth(const char *root, const char *bdi, uint64_t *ret_bps)
+/* debugfs: /sys/kernel/debug/bdi/BDI/stats, whole (bdi_debug_stats_show()) */
+static int debugfs_read(const char *root, const char *bdi, char *buf, size_t len)
 {
-	char p[PATH_MAX], buf[2048], *s;
-	unsigned long long kbps;
+	char p[PATH_MAX];
 
 	if (path_at(p, sizeof(p), root, "/sys/kernel/debug/bdi/%s/stats", bdi) ||
-	    read_text(p, buf, sizeof(buf)))
+	    read_text(p, buf, len))
 		return -ENOTSUP;
-	if (!(s = strstr(buf, "BdiWriteBandwidth:")) || sscanf(s + 18, "%llu", &kbps) != 1)
-		return -ENOTSUP;
-	*ret_bps = kbps * 1024; /* kBps */
 	return 0;
 }
 
-/* debugfs: BdiReclaimable, BdiWriteback and BdiDirtyThresh, kB */
+/* Its line "KEY:   N kB" (or kBps), KEY at a line's start: N x 1024. */
+static int debugfs_kib(const char *buf, const char *key, uint64_t *ret_bytes)
+{
+	size_t k = strlen(key);
+	unsigned long long v;
+
+	for (const char *s = buf; s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL) {
+		if (strncmp(s, key, k) == 0 && s[k] == ':') {
+			if (sscanf(s + k + 1, "%llu", &v) != 1 || v > UINT64_MAX / 1024)
+				return -ENOTSUP;
+			*ret_bytes = v * 1024;
+			return 0;
+		}
+	}
+	return -ENOTSUP;
+}
+
+int debugfs_bdi_bandwidth(const char *root, const char *bdi, uint64_t *ret_bps)
+{
+	char buf[2048];
+
+	if (debugfs_read(root, bdi, buf, sizeof(buf)))
+		return -ENOTSUP;
+	return debugfs_kib(buf, "BdiWriteBandwidth", ret_bps);
+}
+
+/* BdiReclaimable and BdiWriteback; BdiDirtyThresh if there (0: unknown) */
 static int bdi_counters(void *ctx, const char *bdi, struct knobs_bdi_counters *ret)
 {
-	char p[PATH_MAX], buf[2048], *s;
-	unsigned long long wb = 0, rc = 0, th = 0;
+	char buf[2048];
+	uint64_t wb, rc, th;
 
-	if (path_at(p, sizeof(p), root(ctx), "/sys/kernel/debug/bdi/%s/stats", bdi) ||
-	    read_text(p, buf, sizeof(buf)))
+	if (debugfs_read(root(ctx), bdi, buf, sizeof(buf)) ||
+	    debugfs_kib(buf, "BdiWriteback", &wb) || debugfs_kib(buf, "BdiReclaimable", &rc))
 		return -ENOTSUP;
-	if (!(s = strstr(buf, "BdiWriteback:")) || sscanf(s + 13, "%llu", &wb) != 1 ||
-	    !(s = strstr(buf, "BdiReclaimable:")) || sscanf(s + 15, "%llu", &rc) != 1 ||
-	    wb > UINT64_MAX / 1024 || rc > UINT64_MAX / 1024)
-		return -ENOTSUP;
-	/* optional: 0 = unknown */
-	if (!(s = strstr(buf, "BdiDirtyThresh:")) || sscanf(s + 15, "%llu", &th) != 1 ||
-	    th > UINT64_MAX / 1024)
+	if (debugfs_kib(buf, "BdiDirtyThresh", &th))
 		th = 0;
-	ret->dirty = rc * 1024;
-	ret->writeback = wb * 1024;
-	ret->thresh = th * 1024;
+	ret->dirty = rc;
+	ret->writeback = wb;
+	ret->thresh = th;
 	return 0;
 }
 

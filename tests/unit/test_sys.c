@@ -1061,6 +1061,8 @@ static void test_knobs_real_bdi_counters(void **state)
 		"BdiReclaimable:     2048 kB\n",                          /* no BdiWriteback */
 		"BdiWriteback:          x kB\nBdiReclaimable:     2048 kB\n",
 		"BdiWriteback:        512 kB\nBdiReclaimable:        kB\n",
+		"xBdiWriteback:       512 kB\nBdiReclaimable:     2048 kB\n", /* not at a line's start */
+		"BdiWriteback: 18014398509481984 kB\nBdiReclaimable: 1 kB\n",   /* 2^64 bytes */
 	};
 	char root[PATH_MAX];
 	struct knobs_real kr = { 0 };
