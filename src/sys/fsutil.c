@@ -72,6 +72,15 @@ int parse_u64(const char *s, uint64_t *ret)
 	return 0;
 }
 
+void block_dir_whole(char *real)
+{
+	char p[PATH_MAX + 16], *base;
+
+	if (snprintf(p, sizeof(p), "%s/partition", real) < (int)sizeof(p) && access(p, F_OK) == 0 &&
+	    (base = strrchr(real, '/')) && base != real)
+		*base = 0;
+}
+
 int read_u64(const char *path, uint64_t *ret)
 {
 	char buf[32];

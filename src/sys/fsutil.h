@@ -28,6 +28,10 @@ int write_u64(const char *path, uint64_t v);
  * -errno (the old file stays). */
 int file_replace(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx);
 
+/* A block device's sysfs directory, resolved (realpath), cut to its whole
+ * disk's in place: a partition sits inside its disk's directory. */
+void block_dir_whole(char *real);
+
 /* Parse an unsigned decimal number that fills the whole string. */
 int parse_u64(const char *s, uint64_t *ret);
 

@@ -141,16 +141,11 @@ void procfs_whole_disk(const char *root, const char *name, char *disk, size_t le
 	char p[PATH_MAX], real[PATH_MAX];
 
 	snprintf(disk, len, "%s", name);
-	if (path_at(p, sizeof(p), root, "/sys/class/block/%s/partition", name))
+	if (path_at(p, sizeof(p), root, "/sys/class/block/%s", name) || !realpath(p, real))
 		return;
-	if (access(p, F_OK) != 0)
-		return;
-	path_at(p, sizeof(p), root, "/sys/class/block/%s/..", name);
-	if (realpath(p, real)) {
-		char *base = strrchr(real, '/');
-		if (base)
-			snprintf(disk, len, "%s", base + 1);
-	}
+	block_dir_whole(real);
+	if (strrchr(real, '/'))
+		snprintf(disk, len, "%s", strrchr(real, '/') + 1);
 }
 
 /* mountinfo escapes blanks as \040 etc. */

@@ -83,7 +83,7 @@ static void usb_serial(const char *real, struct knobs_dev *d)
  * and rotational from that disk; a file in memory (tmpfs) is neither. */
 static void loop_backing_facts(const char *root, const char *disk, struct knobs_dev *d)
 {
-	char p[PATH_MAX], file[PATH_MAX], back[PATH_MAX], real[PATH_MAX], *base;
+	char p[PATH_MAX], file[PATH_MAX], back[PATH_MAX], real[PATH_MAX];
 	struct stat st;
 	uint64_t v;
 
@@ -104,10 +104,7 @@ static void loop_backing_facts(const char *root, const char *disk, struct knobs_
 	if (path_at(p, sizeof(p), root, "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev)) ||
 	    !realpath(p, real))
 		return;
-	/* a partition's queue is its disk's */
-	if (!path_at(p, sizeof(p), "", "%s/partition", real) && access(p, F_OK) == 0 &&
-	    (base = strrchr(real, '/')))
-		*base = 0;
+	block_dir_whole(real); /* a partition's queue is its disk's */
 	if (!path_at(p, sizeof(p), "", "%s/queue/rotational", real) && read_u64(p, &v) == 0)
 		d->rotational = v == 1;
 	if (!path_at(p, sizeof(p), "", "%s/removable", real) && read_u64(p, &v) == 0)
@@ -184,10 +181,7 @@ static void stacked_facts(const char *root, const char *disk, struct knobs_dev *
 		if (e->d_name[0] == '.' ||
 		    path_at(p, sizeof(p), root, "/sys/class/block/%s", e->d_name) || !realpath(p, real))
 			continue;
-		/* a partition's facts are its disk's */
-		if (!path_at(p, sizeof(p), "", "%s/partition", real) && access(p, F_OK) == 0 &&
-		    (base = strrchr(real, '/')))
-			*base = 0;
+		block_dir_whole(real); /* a partition's facts are its disk's */
 		base = strrchr(real, '/');
 		copy(whole, sizeof(whole), base ? base + 1 : real);
 		memset(&s, 0, sizeof(s));
@@ -280,11 +274,9 @@ static int disk_facts_at(const char *root, const char *disk, struct knobs_dev *d
  * partition ("sdb1", a fuseblk or btrfs member on it) sits inside its disk. */
 static int whole_disk_of(char *real, char *disk, size_t len)
 {
-	char p[PATH_MAX], *base;
+	char *base;
 
-	if (!path_at(p, sizeof(p), "", "%s/partition", real) && access(p, F_OK) == 0 &&
-	    (base = strrchr(real, '/')))
-		*base = 0;
+	block_dir_whole(real);
 	base = strrchr(real, '/');
 	if (!base)
 		return -ENOENT;
