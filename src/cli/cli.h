@@ -23,6 +23,7 @@ struct cli {
 	bool once;
 	bool no_power_off;
 	double interval;
+	bool watching;         /* status as watch shows it: under its time */
 	struct knobs_real *real; /* the machine, under root */
 };
 
@@ -51,6 +52,8 @@ void cli_human_rate(char *buf, size_t len, double bps);
 int cli_bdi_pending(const struct cli *o, const char *bdi, uint64_t *ret);
 /* Where a bandwidth figure came from (enum bw_source). */
 const char *cli_source_text(int source);
+/* ... as a JSON value: "measured", "remembered", "lower_bound" */
+const char *cli_source_key(int source);
 /* A JSON string, valid UTF-8 whatever `s` holds; or null when empty. */
 void cli_json_str(FILE *f, const char *s);
 void cli_json_str_or_null(FILE *f, const char *s);

@@ -92,6 +92,11 @@ const char *cli_source_text(int source)
 	}
 }
 
+const char *cli_source_key(int source)
+{
+	return source == BW_MEASURED ? "measured" : source == BW_REMEMBERED ? "remembered" :
+									     "lower_bound";
+}
 
 /* The length of the UTF-8 sequence at s, 0 if it is not one (overlong
  * forms, surrogates and code points past U+10FFFF included). */

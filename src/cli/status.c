@@ -56,6 +56,14 @@ int cli_status(const struct cli *o, FILE *f)
 	uint64_t dirty = 0, writeback = 0;
 	int n = collect(o, rows, MAXDEV);
 	bool running = cli_daemon_running(o);
+	char when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	/* when it was read: UTC for JSON, local time for people */
+	if (!(o->json ? gmtime_r(&now, &tm) : localtime_r(&now, &tm)) ||
+	    !strftime(when, sizeof(when), o->json ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%d %H:%M:%S %Z", &tm))
+		snprintf(when, sizeof(when), "?");
 
 	if (n < 0) {
 		fprintf(stderr, "wbgov status: cannot list devices under %s: %s\n", o->root,
@@ -64,14 +72,17 @@ int cli_status(const struct cli *o, FILE *f)
 	}
 	procfs_meminfo(o->root, &dirty, &writeback);
 	if (o->json) {
-		/* schema 1, in wbgov(8): every key always there, null for unknown */
-		fprintf(f, "{\"schema\": 1, \"wbgovd_running\": %s, \"dirty_bytes\": %llu, "
-			   "\"writeback_bytes\": %llu, \"devices\": [",
-			running ? "true" : "false", (unsigned long long)dirty, (unsigned long long)writeback);
+		/* schema 1, in wbgov(8): every key always there, null for unknown;
+		 * watch's on one line */
+		const char *nl = o->watching ? "" : "\n";
+		fprintf(f, "{\"schema\": 1, \"time\": \"%s\", \"wbgovd_running\": %s, "
+			   "\"dirty_bytes\": %llu, \"writeback_bytes\": %llu, \"devices\": [",
+			when, running ? "true" : "false", (unsigned long long)dirty,
+			(unsigned long long)writeback);
 		for (int i = 0; i < n; i++) {
 			struct row *r = &rows[i];
 			bool bw = r->has_st && r->st.bw_bps;
-			fprintf(f, "%s\n  {\"bdi\": ", i ? "," : "");
+			fprintf(f, "%s%s%s{\"bdi\": ", i ? "," : "", nl, *nl ? "  " : "");
 			cli_json_str(f, r->d.bdi);
 			fputs(", \"disk\": ", f);
 			cli_json_str(f, r->d.disk);
@@ -89,9 +100,7 @@ int cli_status(const struct cli *o, FILE *f)
 			fputc(']', f);
 			if (bw)
 				fprintf(f, ", \"bandwidth_bps\": %llu, \"bandwidth_source\": \"%s\"",
-					(unsigned long long)r->st.bw_bps,
-					r->st.source == BW_MEASURED ? "measured" :
-					r->st.source == BW_REMEMBERED ? "remembered" : "lower_bound");
+					(unsigned long long)r->st.bw_bps, cli_source_key(r->st.source));
 			else
 				fputs(", \"bandwidth_bps\": null, \"bandwidth_source\": null", f);
 			if (r->has_knobs)
@@ -110,7 +119,7 @@ int cli_status(const struct cli *o, FILE *f)
 				fputs(", \"drain_s\": null", f);
 			fputc('}', f);
 		}
-		fputs(n ? "\n]}\n" : "]}\n", f);
+		fprintf(f, "%s]}\n", n ? nl : "");
 		return 0;
 	}
 	{
@@ -124,6 +133,8 @@ int cli_status(const struct cli *o, FILE *f)
 			if ((l = (int)strlen(rows[i].d.model)) > wm) wm = l;
 			if ((l = (int)strlen(rows[i].d.bus)) > wu) wu = l;
 		}
+		if (o->watching)
+			fprintf(f, "%s, every %.1f s\n\n", when, o->interval);
 		fprintf(f, "%-*s %-*s %-*s %-*s %11s %6s %10s %10s %7s  %s\n", wd, "DEVICE", wb, "BDI", wm,
 			"MODEL", wu, "BUS", "MEASURED", "STRICT", "MAX", "DIRTY+WB", "DRAIN", "MOUNTS");
 		for (int i = 0; i < n; i++) {
@@ -169,20 +180,22 @@ int cli_status(const struct cli *o, FILE *f)
 	return 0;
 }
 
-int cli_watch(const struct cli *o)
+int cli_watch(const struct cli *co)
 {
+	struct cli w = *co, *o = &w;
 	struct sigaction sa = { .sa_handler = cli_on_int };
 	bool tty = isatty(STDOUT_FILENO);
 
+	w.watching = true;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	while (!cli_interrupted) {
 		struct timespec ts = { (time_t)o->interval,
 				       (long)((o->interval - (double)(time_t)o->interval) * 1e9) };
-		if (tty)
+		if (tty && !o->json)
 			fputs("\033[H\033[2J", stdout);
 		cli_status(o, stdout);
-		if (!tty)
+		if (!tty && !o->json)
 			fputc('\n', stdout);
 		fflush(stdout);
 		nanosleep(&ts, NULL);

@@ -15,10 +15,10 @@
 static void usage(FILE *f)
 {
 	fputs("Usage: wbgov status [--json]\n"
-	      "       wbgov watch [--interval SECONDS]\n"
+	      "       wbgov watch [--interval SECONDS] [--json]\n"
 	      "       wbgov sync [PATH|DEVICE]\n"
 	      "       wbgov eject [--no-power-off] PATH|DEVICE\n"
-	      "       wbgov explain DEVICE\n"
+	      "       wbgov explain [--json] DEVICE\n"
 	      "       wbgov apply --once [-c FILE]\n"
 	      "       wbgov restore\n"
 	      "       wbgov --help | --version\n"
@@ -41,8 +41,10 @@ static const struct {
 	  "One line per device: model, bus, measured bandwidth, the kernel's strict_limit\n"
 	  "and max_bytes, dirty + writeback, seconds to drain, mount points. --json: one\n"
 	  "JSON object (wbgov(8) gives its schema). Needs no root." },
-	{ "watch", "watch [--interval SECONDS]",
-	  "The status table again every SECONDS (0.1 to 3600, default 1) until Ctrl-C." },
+	{ "watch", "watch [--interval SECONDS] [--json]",
+	  "The status table again every SECONDS (0.1 to 3600, default 1) until Ctrl-C,\n"
+	  "each under the time it was read. --json: status's object on one line each\n"
+	  "time (JSON Lines), with its \"time\"." },
 	{ "sync", "sync [PATH|DEVICE]",
 	  "Write the file system of PATH, every file system of DEVICE, or everything,\n"
 	  "showing what is left, the rate and the ETA; \"durable\" when it is." },
@@ -51,10 +53,10 @@ static const struct {
 	  "mounts, flush it and power it off, then say \"safe to remove\". A busy mount\n"
 	  "names the processes holding it, and nothing is done. --no-power-off: stop\n"
 	  "after the flush. Needs root." },
-	{ "explain", "explain DEVICE",
+	{ "explain", "explain [--json] DEVICE",
 	  "Why DEVICE (sdb, /dev/sdb1, 8:16, btrfs-1, a path) has the limit it has:\n"
 	  "facts, measured bandwidth and where it came from, the rule, the limit, and\n"
-	  "the knobs in the kernel now." },
+	  "the knobs in the kernel now. --json: one JSON object (wbgov(8))." },
 	{ "apply", "apply --once [-c FILE]",
 	  "Without the daemon: give every device the limit the rule gives it now, once,\n"
 	  "recording the knobs it changes for `wbgov restore`. Needs root." },
@@ -154,7 +156,7 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		return cli_bad("unexpected argument", argv[optind]);
 	/* an option that belongs to another command is refused, not ignored */
-	if ((o.json && strcmp(cmd, "status")) || (o.once && strcmp(cmd, "apply")) ||
+	if ((o.json && strcmp(cmd, "status") && strcmp(cmd, "explain") && strcmp(cmd, "watch")) || (o.once && strcmp(cmd, "apply")) ||
 	    (interval_set && strcmp(cmd, "watch")) || (o.no_power_off && strcmp(cmd, "eject"))) {
 		fprintf(stderr, "wbgov %s: %s is not an option of %s; see wbgov %s --help\n", cmd,
 			o.json ? "--json" : o.once ? "--once" : interval_set ? "--interval" : "--no-power-off",

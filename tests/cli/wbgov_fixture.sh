@@ -6,8 +6,10 @@
 # points (one with a blank, one not ASCII); the table says why a column
 # shows "-" and prints no control or invalid bytes; explain finds a disk by
 # its name and by a partition, shows wbgovd's record only while it runs and
-# the pre-6.2 limit as what it is; sync names the mount point it cannot
-# sync.
+# the pre-6.2 limit as what it is; explain --json is schema 1, what-if or
+# wbgovd's record and labelled so; watch puts its time over each table,
+# and --json one object a line with its time; sync names the mount point
+# it cannot sync.
 set -eu
 PROG=wbgov
 . "$(dirname "$0")/../lib/cli.sh"
@@ -77,6 +79,75 @@ grep -q "rule (if wbgovd ran): not measured yet: the start cap" "$tmp/ex" || fai
 grep -q "123456" "$tmp/ex" && fail "explain showed a record no running wbgovd keeps"
 G status --json | grep -q '"bandwidth_bps": 5000000' && fail "status showed a record no running wbgovd keeps"
 G status | grep -q "4.8 MiB/s" && fail "the status table showed a record no running wbgovd keeps"
+# explain --json: schema 1, the what-if labelled so; with a wbgovd running
+# (its pid file locked), its record, labelled as its
+G explain --json sdb >"$tmp/exj" || fail "explain --json exited $?"
+python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1], "a")
+fcntl.flock(f, fcntl.LOCK_EX)
+time.sleep(30)' "$tmp/st/wbgovd.pid" &
+LOCKER=$!
+trap 'kill $LOCKER 2>/dev/null || true; rm -rf "$tmp"' EXIT
+i=0
+while ! G status --json | grep -q '"wbgovd_running": true'; do
+	i=$((i + 1)); [ $i -lt 100 ] || fail "the pid file lock is not seen"; sleep 0.05
+done
+G explain --json sdb >"$tmp/exj2" || fail "explain --json with wbgovd exited $?"
+kill $LOCKER
+wait $LOCKER 2>/dev/null || true
+python3 - "$tmp/exj" "$tmp/exj2" <<'PY' || fail "explain --json: see above"
+import json, sys
+def load(p):
+    return json.loads(open(p, "rb").read().decode("utf-8"))
+def want(c, what):
+    if not c:
+        sys.exit("explain --json: " + what)
+keys = {"bdi", "disk", "model", "serial", "bus", "removable", "rotational", "fuse", "mounts",
+        "bandwidth_bps", "bandwidth_source", "windows", "kernel_bandwidth_bps", "config",
+        "config_line", "decided_by", "rule", "limit", "limit_bytes", "write_error",
+        "kernel_strict_limit", "kernel_max_bytes", "kernel_max_ratio_fine"}
+for n, p in enumerate(sys.argv[1:]):
+    d = load(p)
+    want(d["schema"] == 1 and d["wbgovd_running"] is bool(n), "schema or wbgovd_running: %r" % d)
+    want([x["bdi"] for x in d["devices"]] == ["8:16", "8:16-fuseblk"], "bdis %r" % [x["bdi"] for x in d["devices"]])
+    for x in d["devices"]:
+        want(set(x) == keys, "%s has keys %s" % (x["bdi"], sorted(set(x) ^ keys)))
+    sdb = d["devices"][0]
+    want(sdb["mounts"] == ["/media/user/NO NAME", "/media/user/Caf\u00e9"], "mounts %r" % sdb["mounts"])
+    want(sdb["removable"] is True and sdb["fuse"] is False and d["devices"][1]["fuse"] is True, "booleans")
+    want(sdb["kernel_strict_limit"] is False and sdb["kernel_max_ratio_fine"] == 1000000, "kernel knobs")
+    if n == 0:
+        want(sdb["decided_by"] == "what-if" and sdb["bandwidth_bps"] is None and sdb["windows"] is None,
+             "without wbgovd: %r" % sdb)
+        want(sdb["limit"] == "strict" and sdb["limit_bytes"] == 4194304, "the start cap: %r" % sdb)
+    else:
+        want(sdb["decided_by"] == "wbgovd" and sdb["bandwidth_bps"] == 5000000 and
+             sdb["bandwidth_source"] == "measured" and sdb["windows"] == 3, "wbgovd's record: %r" % sdb)
+        want(sdb["limit"] == "strict" and sdb["limit_bytes"] == 123456, "its cap: %r" % sdb)
+PY
+
+# watch: each table under its time; --json one object a line, with its time
+"$W" --root "$FX" --state-dir "$tmp/st" watch --interval 0.2 >"$tmp/w" 2>&1 &
+W1=$!
+"$W" --root "$FX" --state-dir "$tmp/st" watch --interval 0.2 --json >"$tmp/wj" 2>&1 &
+W2=$!
+sleep 1
+kill -TERM $W1 $W2
+wait $W1 || fail "watch exited $? on SIGTERM"
+wait $W2 || fail "watch --json exited $? on SIGTERM"
+[ "$(grep -Ec '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} .*, every 0.2 s$' "$tmp/w")" -ge 2 ] ||
+	fail "watch: no time over each table: $(head -n 3 "$tmp/w")"
+python3 - "$tmp/wj" <<'PY' || fail "watch --json: see above"
+import json, re, sys
+lines = open(sys.argv[1], "rb").read().decode("utf-8").splitlines()
+if len(lines) < 2:
+    sys.exit("watch --json: %d lines" % len(lines))
+for l in lines:
+    d = json.loads(l)
+    if d["schema"] != 1 or not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", d["time"]) or not d["devices"]:
+        sys.exit("watch --json: %r" % l[:200])
+PY
+
 # before Linux 6.2 (no strict_limit): the limit is said to go through the
 # global dirty_bytes, never as per-device knobs
 rm "$FX/sys/devices/virtual/bdi/8:16/strict_limit"

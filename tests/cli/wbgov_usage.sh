@@ -41,7 +41,7 @@ refused() { # WANT-IN-MESSAGE ARG...
 refused "wbgov watch: unknown option -n" watch -n 3
 refused "wbgov watch: unknown option --bogus" watch --bogus
 refused "wbgov watch: --interval needs a value" watch --interval
-refused "wbgov explain: --json is not an option of explain" explain --json sda
+refused "wbgov sync: --json is not an option of sync" sync --json /
 refused "wbgov sync: --once is not an option of sync" sync --once
 refused "wbgov status: --no-power-off is not an option of status" status --no-power-off
 refused "--interval wants seconds" watch --interval 0
