@@ -42,8 +42,8 @@ $(BUILD)/libwbgovsys.a: $(SYS_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/wbsim: $(BUILD)/src/cmd/wbsim.o $(BUILD)/libwbgov.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+$(BUILD)/wbsim: $(BUILD)/src/cmd/wbsim.o $(BUILD)/libwbgovsys.a $(BUILD)/libwbgov.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) -linih $(LDLIBS)
 
 $(BUILD)/wbgovd: $(BUILD)/src/cmd/wbgovd.o $(BUILD)/libwbgovsys.a $(BUILD)/libwbgov.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(SYS_LIBS) $(LDLIBS)

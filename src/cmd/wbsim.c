@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sysexits.h>
 
+#include "daemon/config.h"
 #include "lab/lab.h"
 #include "lab/plot.h"
 #include "lab/report.h"
@@ -17,9 +18,9 @@
 static void usage(FILE *f)
 {
 	fputs("Usage: wbsim list\n"
-	      "       wbsim run SCENARIO [--policy P]... [--param KEY=VALUE]...\n"
+	      "       wbsim run SCENARIO [--policy P]... [--config FILE] [--param KEY=VALUE]...\n"
 	      "                 [--format table|csv|json] [--plot FILE.png|FILE.svg]\n"
-	      "       wbsim table [--param KEY=VALUE]... [--format table|csv|json]\n"
+	      "       wbsim table [--config FILE] [--param KEY=VALUE]... [--format table|csv|json]\n"
 	      "       wbsim --help | --version\n"
 	      "\n"
 	      "Simulates the Linux kernel's dirty-page throttling and writeback and runs the\n"
@@ -29,6 +30,8 @@ static void usage(FILE *f)
 	      "        wbgov's, as in wbgov.conf: target=1s  floor=256K  ceiling=256M\n"
 	      "        initial=4M  fast_target=2s  global_drain=10s\n"
 	      "        (sizes binary K/M/G, speeds decimal)\n"
+	      "--config FILE: wbgov's settings from a wbgov.conf, [global] and [device]\n"
+	      "sections (matched against the scenario's devices); --param after it.\n"
 	      "\n"
 	      "Exit status: 0 ok, 64 bad usage or input, 65 a run still writing after 6 simulated\n"
 	      "hours, 69 gnuplot missing, 70 internal error, 71 out of memory, 73 the plot could\n"
@@ -91,15 +94,16 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "param", required_argument, NULL, 'P' },
+		{ "config", required_argument, NULL, 'c' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "plot", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *policies[MAX_POLICIES];
-	int npol = 0, c, n = 0, rc = 0;
-	const char *cmd, *scenario = NULL, *plot = NULL;
+	const char *policies[MAX_POLICIES], *params[64];
+	int npol = 0, npar = 0, c, n = 0, rc = 0;
+	const char *cmd, *scenario = NULL, *plot = NULL, *config = NULL;
 	enum report_format fmt = FMT_TABLE;
 	struct lab_params p;
 	struct scenario sc;
@@ -126,7 +130,6 @@ int main(int argc, char **argv)
 		scenario = argv[optind++];
 	}
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		int r;
 		switch (c) {
 		case 'p':
 			if (!proposal_find(optarg))
@@ -137,19 +140,16 @@ int main(int argc, char **argv)
 				return bad("too many policies", optarg);
 			policies[npol++] = optarg;
 			break;
-		case 'P': {
-			char want[96];
-			r = lab_param_set(&p, optarg, want, sizeof(want));
-			if (r == -ENOENT)
-				return bad("unknown param", optarg);
-			if (r && want[0]) {
-				fprintf(stderr, "wbsim: %s: want %s\n", optarg, want);
-				return EX_USAGE;
-			}
-			if (r)
-				return bad("malformed param value", optarg);
+		case 'P':
+			if (npar == (int)(sizeof(params) / sizeof(params[0])))
+				return bad("too many params", optarg);
+			params[npar++] = optarg;
 			break;
-		}
+		case 'c':
+			if (config)
+				return bad("one --config only", optarg);
+			config = optarg;
+			break;
 		case 'f':
 			if (report_format_parse(optarg, &fmt))
 				return bad("unknown format", optarg);
@@ -168,6 +168,27 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad("unexpected argument", argv[optind]);
+	if (config) {
+		char err[512];
+		if (!strcmp(cmd, "list"))
+			return bad("--config goes with run or table", config);
+		if (config_load(config, false, &p.gov, err, sizeof(err))) {
+			fprintf(stderr, "wbsim: %s\n", err);
+			return EX_USAGE;
+		}
+	}
+	for (int i = 0; i < npar; i++) {
+		char want[96];
+		int r = lab_param_set(&p, params[i], want, sizeof(want));
+		if (r == -ENOENT)
+			return bad("unknown param", params[i]);
+		if (r && want[0]) {
+			fprintf(stderr, "wbsim: %s: want %s\n", params[i], want);
+			return EX_USAGE;
+		}
+		if (r)
+			return bad("malformed param value", params[i]);
+	}
 	if (!strcmp(cmd, "list")) {
 		list();
 		return 0;

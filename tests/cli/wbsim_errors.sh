@@ -52,6 +52,10 @@ bad_input "$tmp/p.pdf" run usb-iso --policy wbgov --plot "$tmp/p.pdf"
 bad_input "$tmp/plotpng" run usb-iso --policy wbgov --plot "$tmp/plotpng"
 bad_input "$tmp/p.png.txt" run usb-iso --policy wbgov --plot "$tmp/p.png.txt"
 bad_input frobnicate frobnicate
+printf '[device x]\nmode = off\n' >"$tmp/nokey.conf"
+bad_input "nokey.conf:1: this [device] section has no match key" table --config "$tmp/nokey.conf"
+bad_input "$tmp/none.conf" run usb-iso --config "$tmp/none.conf"
+bad_input "--config goes with run or table" list --config "$tmp/nokey.conf"
 bad_input mem=bogus table --param mem=bogus
 # no command at all: the one line must say that a command is wanted
 bad_input command
