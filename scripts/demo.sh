@@ -9,6 +9,9 @@
 # every knob and device is given back. Elsewhere it says why it did not.
 set -eu
 BUILD=${1:-build}
+BUILD=$(cd "$BUILD" && pwd)
+cd "$(dirname "$0")/.."
+. tests/lib/throttle.sh
 out="$BUILD/usb-iso.png"
 echo "== in the simulator: wbsim run usb-iso --policy linux-64 --policy wbgov --plot $out"
 echo
@@ -22,8 +25,8 @@ echo
 why=
 if [ "$(id -u)" -ne 0 ]; then
 	why="not root (run it as root to see it on this kernel)"
-elif [ ! -w /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device ]; then
-	why="no cgroup v1 blkio write throttle here to make a slow stick with"
+elif [ -z "$(sys_throttle_kind)" ]; then
+	why="no write throttle here to make a slow stick with (cgroup v1 blkio, or v2 with io and memory)"
 elif [ ! -e /dev/loop-control ] || ! command -v mkfs.ext4 >/dev/null; then
 	why="no loop devices or no mkfs.ext4 (scripts/deps.sh)"
 elif ! ls /sys/class/bdi/*/strict_limit >/dev/null 2>&1; then
@@ -34,9 +37,8 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 
-cd "$(dirname "$0")/.."
 . tests/lib/system.sh
-D=$(pwd)/$BUILD/wbgovd
+D=$BUILD/wbgovd
 sys_init
 MIB=80
 SPEED=5000000

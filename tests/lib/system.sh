@@ -7,6 +7,7 @@
 # make them run in $(command substitution) subshells.
 SYS_TMP=""
 SYS_PIDS=""
+. tests/lib/throttle.sh
 
 sys_die() {
 	echo "$0: $*" >&2
@@ -22,9 +23,8 @@ sys_need_root() {
 		echo "$0: skipped: needs root" >&2
 		exit 77
 	fi
-	[ -w /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device ] ||
-		[ -w /sys/fs/cgroup/io.max ] ||
-		sys_die "no writable blkio throttle (cgroup v1 blkio or v2 io.max)"
+	[ -n "$(sys_throttle_kind)" ] ||
+		sys_die "no write throttle (cgroup v1 blkio, or cgroup v2 with io and memory)"
 }
 
 # A new bdi's knobs as the kernel makes them (strict_limit, max_ratio_fine,
@@ -90,23 +90,6 @@ sys_put_back() {
 	done <"$snap"
 }
 
-sys_throttle_file() {
-	if [ -w /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device ]; then
-		echo /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device
-	else
-		echo /sys/fs/cgroup/io.max
-	fi
-}
-
-# sys_throttle MAJ:MIN BYTES_PER_S (0 removes the rule)
-sys_throttle() {
-	f=$(sys_throttle_file)
-	case "$f" in
-	*io.max) if [ "$2" = 0 ]; then echo "$1 wbps=max" >"$f"; else echo "$1 wbps=$2" >"$f"; fi ;;
-	*) echo "$1 $2" >"$f" ;;
-	esac
-}
-
 sys_cleanup() {
 	rc=$?
 	set +e
@@ -140,6 +123,7 @@ sys_cleanup() {
 			rc=1
 		fi
 	fi
+	sys_throttle_done || rc=1
 	if [ -f "$SYS_TMP/debugfs" ]; then
 		umount /sys/kernel/debug 2>/dev/null || { echo "$0: could not unmount debugfs" >&2; rc=1; }
 	fi
@@ -160,6 +144,7 @@ sys_init() {
 	sys_snapshot >"$SYS_TMP/snapshot"
 	trap sys_cleanup EXIT
 	trap 'exit 130' INT TERM
+	sys_throttle_init || sys_die "no write throttle to make slow devices with"
 }
 
 # sys_loop_ctl add|remove [INDEX]: a loop device made for the test at the
