@@ -8,7 +8,8 @@
 # the file has gone; SIGTERM gives every knob back and leaves no pid or
 # status file; knobs a killed run left are given back by the next start;
 # a state file it cannot read stops it (70) with nothing changed; a bad
-# configuration stops it (78).
+# configuration stops it (78). wbgov apply --once and restore, over the
+# same tree, change and give back the same knobs.
 set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
@@ -104,6 +105,27 @@ start
 grep -q "a previous run did not finish; giving its knobs back" "$LOG" || fail "leftovers not noticed"
 stop
 knobs | diff "$tmp/before" - >&2 || fail "knobs a killed run left not given back"
+
+# --- wbgov apply --once and restore, as nobody over the same tree: the
+# start cap and the originals recorded, then every knob back; both refused
+# (75) while wbgovd runs
+W=${W%/*}/wbgov
+wbgov() { $AS "$W" --root "$FX" --state-dir "$ST" -c "$CONF" "$@"; }
+start
+for c in "apply --once" restore; do
+	rc=0
+	wbgov $c >"$tmp/busy" 2>&1 || rc=$?
+	[ "$rc" -eq 75 ] || fail "wbgov $c while wbgovd runs exited $rc, want 75"
+done
+stop
+wbgov apply --once >"$tmp/apply" 2>&1 || fail "wbgov apply --once exited $?: $(cat "$tmp/apply")"
+grep -q "^sdb (8:16): max_bytes 8.0 MiB, strict" "$tmp/apply" || fail "apply: $(cat "$tmp/apply")"
+[ "$(cat "$BDI/strict_limit")" = 1 ] || fail "apply did not make 8:16 strict"
+grep -q "8:16" "$ST/state" || fail "apply recorded no originals"
+wbgov restore >"$tmp/restore" 2>&1 || fail "wbgov restore exited $?: $(cat "$tmp/restore")"
+grep -q "^restored [1-9][0-9]* of [1-9]" "$tmp/restore" || fail "restore: $(cat "$tmp/restore")"
+knobs | diff "$tmp/before" - >&2 || fail "knobs not given back by wbgov restore"
+[ "$(wbgov restore)" = "nothing to restore" ] || fail "a second restore found something"
 
 # --- a state file it cannot read: exit 70, nothing changed
 printf 'garbage\n' >"$ST/state"
