@@ -13,11 +13,8 @@
 set -eu
 PROG=wbgov
 . "$(dirname "$0")/../lib/cli.sh"
-TS=${BUILD:-build}/tests/test_sys
-[ -x "$TS" ] || fail "no $TS (make $TS)"
 FX=$tmp/fx
-WBGOV_FIXTURE_OUT=$FX "$TS" >/dev/null 2>&1 || fail "$TS could not write the fixture"
-[ -f "$FX/proc/self/mountinfo" ] || fail "no fixture at $FX"
+cli_fixture "$FX"
 G() { "$W" --root "$FX" --state-dir "$tmp/st" "$@"; }
 
 G status --json >"$tmp/json" || fail "status --json exited $?"

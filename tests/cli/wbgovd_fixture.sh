@@ -13,13 +13,11 @@
 set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
-TS=${BUILD:-build}/tests/test_sys
-[ -x "$TS" ] || fail "no $TS (make $TS)"
 FX=$tmp/fx
 ST=$tmp/st
 CONF=$tmp/wbgov.conf
 LOG=$tmp/log
-WBGOV_FIXTURE_OUT=$FX "$TS" >/dev/null 2>&1 || fail "$TS could not write the fixture"
+cli_fixture "$FX"
 BDI=$FX/sys/class/bdi/8:16
 [ -f "$BDI/strict_limit" ] || fail "no bdi 8:16 in the fixture"
 printf '[global]\ninitial = 4M\n' >"$CONF"

@@ -20,3 +20,13 @@ ok() {
 	[ "$rc" -eq 0 ] || fail "${W##*/} $* exited $rc: $(head -n 3 "$tmp/$name.err")"
 	[ -s "$tmp/$name" ] || fail "${W##*/} $* wrote nothing to stdout"
 }
+
+# cli_fixture DIR: the fake /proc and /sys tree tests/unit/test_sys.c
+# builds (a USB stick with two mount points, NVMe, SATA, btrfs, FUSE...),
+# written out at DIR
+cli_fixture() {
+	ts=${BUILD:-build}/tests/test_sys
+	[ -x "$ts" ] || fail "no $ts (make $ts)"
+	WBGOV_FIXTURE_OUT=$1 "$ts" >/dev/null 2>&1 || fail "$ts could not write the fixture"
+	[ -f "$1/proc/self/mountinfo" ] || fail "no fixture at $1"
+}
