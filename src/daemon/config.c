@@ -8,6 +8,7 @@
 #include "model/parse.h"
 #include "model/units.h"
 #include "daemon/config.h"
+#include "sys/fsutil.h"
 #include "policy/tunables.h"
 
 struct ctx {
@@ -18,9 +19,8 @@ struct ctx {
 	int line;          /* the line the reader gave last */
 	int header_line;   /* the last [section] header's */
 	bool at_line_start;
-	int err_line;      /* the first error's */
-	const char *text;  /* string input */
-	FILE *f;           /* file input */
+	bool failed;       /* an error is in err (its line may be 0) */
+	const char *text;  /* the input */
 	char section[64];  /* the current [device ...] section */
 	char names[GOV_MAX_RULES][64];
 	int rule;          /* its index in c->rules, -1 in [global] */
@@ -37,10 +37,10 @@ static int fail(struct ctx *x, const char *fmt, ...) __attribute__((format(print
 /* Keep the first error, as "FILE:LINE: what"; returns 0 for inih. */
 static int fail(struct ctx *x, const char *fmt, ...)
 {
-	if (!x->err_line) {
+	if (!x->failed) {
 		char what[256];
 		va_list ap;
-		x->err_line = x->line;
+		x->failed = true;
 		va_start(ap, fmt);
 		vsnprintf(what, sizeof(what), fmt, ap);
 		va_end(ap);
@@ -54,31 +54,29 @@ static char *reader(char *str, int num, void *stream)
 {
 	struct ctx *x = stream;
 
-	if (x->f) {
-		if (!fgets(str, num, x->f))
-			return NULL;
-	} else {
-		size_t n = 0;
-		if (!*x->text)
-			return NULL;
-		while (x->text[n] && x->text[n] != '\n' && n + 2 < (size_t)num)
-			n++;
-		if (x->text[n] == '\n')
-			n++;
-		memcpy(str, x->text, n);
-		str[n] = 0;
-		x->text += n;
+	size_t n = 0;
+	const char *p = str;
+
+	if (!*x->text || x->failed)
+		return NULL;
+	while (x->text[n] && x->text[n] != '\n' && n + 2 < (size_t)num)
+		n++;
+	if (x->text[n] == '\n')
+		n++;
+	memcpy(str, x->text, n);
+	str[n] = 0;
+	x->text += n;
+	x->line++;
+	/* inih would read a longer line in pieces, each taken for a line (a
+	 * long comment ending in "ceiling = 8K" would set it): refused */
+	if (str[n - 1] != '\n' && *x->text) {
+		fail(x, "a line longer than %d characters", num - 2);
+		return NULL;
 	}
-	/* inih reads a long line in pieces: count a line at its first piece */
-	if (x->at_line_start) {
-		const char *p = str;
-		x->line++;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '[')
-			x->header_line = x->line;
-	}
-	x->at_line_start = str[0] && str[strlen(str) - 1] == '\n';
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '[')
+		x->header_line = x->line;
 	return str;
 }
 
@@ -223,7 +221,7 @@ static int finish(struct ctx *x)
 {
 	struct gov_config *c = x->c;
 
-	for (int i = 0; i < c->nrules && !x->err_line; i++) {
+	for (int i = 0; i < c->nrules && !x->failed; i++) {
 		struct gov_rule *r = &c->rules[i];
 		x->line = (int)r->line;
 		if (!x->nmatch[i])
@@ -235,12 +233,11 @@ static int finish(struct ctx *x)
 		else if (r->mode != MODE_TIME && x->has_target[i])
 			fail(x, "target goes with mode time");
 	}
-	if (!x->err_line && c->floor_bytes > c->ceiling_bytes) {
-		x->line = 0;
+	if (!x->failed && c->floor_bytes > c->ceiling_bytes) {
+		x->failed = true;
 		snprintf(x->err, x->errlen, "%s: floor is above ceiling", x->name);
-		return -EINVAL;
 	}
-	return x->err_line ? -EINVAL : 0;
+	return x->failed ? -EINVAL : 0;
 }
 
 static int parse(struct ctx *x)
@@ -250,11 +247,11 @@ static int parse(struct ctx *x)
 	gov_config_defaults(x->c);
 	x->rule = -1;
 	r = ini_parse_stream(reader, x, handler, x);
-	if (r > 0 && !x->err_line) { /* a syntax error inih found itself */
-		x->err_line = r;
+	if (r > 0 && !x->failed) { /* a syntax error inih found itself */
+		x->failed = true;
 		snprintf(x->err, x->errlen, "%s:%d: not a section, key = value, or comment", x->name, r);
 	}
-	if (x->err_line)
+	if (x->failed)
 		return -EINVAL;
 	if (r < 0) {
 		snprintf(x->err, x->errlen, "%s: out of memory", x->name);
@@ -275,29 +272,25 @@ int config_parse_string(const char *name, const char *text, struct gov_config *c
 
 int config_load(const char *path, bool missing_ok, struct gov_config *c, char *err, size_t errlen)
 {
-	struct ctx x = { .name = path, .c = c, .err = err, .errlen = errlen, .at_line_start = true };
+	static char buf[CONFIG_FILE_MAX + 2];
+	size_t len;
 	int r;
 
 	err[0] = 0;
-	x.f = fopen(path, "re");
-	if (!x.f) {
-		r = -errno;
-		if (r == -ENOENT && missing_ok) {
-			gov_config_defaults(c);
-			return 0;
-		}
-		snprintf(err, errlen, "%s: %s", path, strerror(-r));
+	r = file_read_trusted(path, true, buf, CONFIG_FILE_MAX, &len);
+	if (r == -ENOENT && missing_ok) {
+		gov_config_defaults(c);
+		return 0;
+	}
+	if (r) {
+		struct stat st;
+		if (r == -EINVAL && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			snprintf(err, errlen, "%s: a directory, not a configuration file", path);
+		else if (r == -EFBIG)
+			snprintf(err, errlen, "%s: larger than %d KiB", path, CONFIG_FILE_MAX / 1024);
+		else
+			snprintf(err, errlen, "%s: %s", path, file_trust_text(r));
 		return r;
 	}
-	{
-		struct stat st;
-		if (fstat(fileno(x.f), &st) == 0 && S_ISDIR(st.st_mode)) {
-			fclose(x.f);
-			snprintf(err, errlen, "%s: a directory, not a configuration file", path);
-			return -EINVAL;
-		}
-	}
-	r = parse(&x);
-	fclose(x.f);
-	return r;
+	return config_parse_string(path, buf, c, err, errlen);
 }

@@ -23,7 +23,12 @@
 
 #define CONFIG_DEFAULT_PATH "/etc/wbgov/wbgov.conf"
 
-/* Parse `path` into `c` (defaults first). A missing file is the defaults
+/* A configuration file is at most this large. */
+#define CONFIG_FILE_MAX (64 * 1024)
+
+/* Parse `path` into `c` (defaults first). It must be a regular file (or
+ * /dev/null: the defaults) owned by root or by us and writable by no one
+ * else (file_read_trusted); read without blocking, however it was made. A missing file is the defaults
  * when `missing_ok`. On error returns -errno or -EINVAL and writes
  * "FILE:LINE: what is wrong" (or "FILE: ...") into err. */
 int config_load(const char *path, bool missing_ok, struct gov_config *c, char *err, size_t errlen);

@@ -65,42 +65,16 @@ bad:
 
 int memory_load(const char *path, struct memory *m)
 {
-	char buf[MEMORY_FILE_MAX + 2]; /* a byte more than allowed: growth shows */
-	struct stat st;
-	ssize_t n;
-	size_t len = 0;
-	int fd, r = 0;
+	char buf[MEMORY_FILE_MAX + 2];
+	size_t len;
+	int r;
 
 	memset(m, 0, sizeof(*m));
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : errno == ELOOP ? -EINVAL : -errno;
-	if (fstat(fd, &st) < 0)
-		r = -errno;
-	else if (!S_ISREG(st.st_mode))
-		r = -EINVAL; /* a FIFO or a device would never end */
-	else if (st.st_uid != geteuid() || (st.st_mode & 022))
-		r = -EPERM;
-	else if (st.st_size > MEMORY_FILE_MAX)
-		r = -EFBIG;
-	while (!r && len < sizeof(buf) - 1) {
-		n = read(fd, buf + len, sizeof(buf) - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			r = -errno;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	if (!r && len > MEMORY_FILE_MAX)
-		r = -EFBIG; /* grew since fstat */
+	r = file_read_trusted(path, false, buf, MEMORY_FILE_MAX, &len);
+	if (r == -ENOENT)
+		return 0;
 	if (r)
 		return r;
-	buf[len] = 0;
-	if (strlen(buf) != len)
-		return -EINVAL; /* a NUL inside */
 	return memory_parse(buf, m);
 }
 

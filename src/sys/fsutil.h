@@ -5,6 +5,7 @@
 #define WBGOV_SYS_FSUTIL_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -31,6 +32,19 @@ int file_replace(const char *path, int (*fill)(FILE *f, const void *ctx), const 
 /* A block device's sysfs directory, resolved (realpath), cut to its whole
  * disk's in place: a partition sits inside its disk's directory. */
 void block_dir_whole(char *real);
+
+/* Read a whole file that root acts on (configuration, state, device
+ * memory) into buf, NUL-terminated, its length in *len: a regular file (a
+ * FIFO or a device would never end; the character device /dev/null reads
+ * as empty), owned by root or by us and writable by no one else, at most
+ * `max` bytes, with no NUL inside; a symbolic link only with `follow`.
+ * buf holds max + 2 bytes. 0, or -ENOENT, -EINVAL (not a regular file, a
+ * link, a NUL inside), -EPERM (owner or mode), -EFBIG, -errno. Never
+ * blocks: opened with O_NONBLOCK. */
+int file_read_trusted(const char *path, bool follow, char *buf, size_t max, size_t *len);
+
+/* What file_read_trusted's errors mean, for messages. */
+const char *file_trust_text(int err);
 
 /* Parse an unsigned decimal number that fills the whole string. */
 int parse_u64(const char *s, uint64_t *ret);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -400,13 +401,17 @@ static void test_config_section_errors_at_header(void **state)
 
 /* A section repeated right after itself is repeated all the same: it must
  * not merge silently when the same repetition one section later is refused. */
-/* A line longer than inih's buffer still counts as one line; a key of a
- * [device] section set twice is an error, as in [global]. */
+/* A line longer than inih's buffer is refused, with its number: inih
+ * would read it in pieces, each taken for a line (a comment ending in
+ * "ceiling = 8K" set it), and a first line so long hid every later error.
+ * A key of a [device] section set twice is an error, as in [global]. */
 static void test_config_long_line_and_device_duplicates(void **state)
 {
-	static char long_line[512];
+	static char long_line[512], long_comment[512], long_first[512];
 	static struct bad_case cases[] = {
-		{ NULL, "t.conf:3: target = \"5x\": want seconds from 0.1 to 60, like 1s or 1500ms" },
+		{ NULL, "t.conf:2: a line longer than 198 characters" },
+		{ NULL, "t.conf:2: a line longer than 198 characters" },
+		{ NULL, "t.conf:1: a line longer than 198 characters" },
 		{ "[device a]\nbus = usb\nmode = fixed\nmax_bytes = 8M\nmax_bytes = 16M\n",
 		  "t.conf:5: \"max_bytes\" is set twice in [device a]" },
 		{ "[device a]\nbus = usb\nmode = off\nmode = time\n",
@@ -419,6 +424,14 @@ static void test_config_long_line_and_device_duplicates(void **state)
 	memset(long_line + strlen(long_line), 'a', 300);
 	strcat(long_line, "\ntarget = 5x\n");
 	cases[0].text = long_line;
+	strcpy(long_comment, "[global]\n# ");
+	memset(long_comment + strlen(long_comment), 'a', 190);
+	strcat(long_comment, "ceiling = 8K\n");
+	cases[1].text = long_comment;
+	strcpy(long_first, "# ");
+	memset(long_first + 2, 'a', 250);
+	strcat(long_first, "\n[device a]\ndevnum = 8:16\nmode = fixed\n");
+	cases[2].text = long_first;
 	check_bad(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
@@ -460,6 +473,43 @@ static void test_config_file_errors(void **state)
 	write_file(p, "[global]\nfloor = 1\n");
 	assert_int_equal(config_load(p, false, &c, err, 8), -EINVAL);
 	assert_int_equal(strlen(err), 7);
+}
+
+/* What root reads must be what its owner meant: a FIFO or /dev/zero
+ * (which would never end, signals blocked) is not a file, and neither
+ * blocks; one others can write, or too large, is refused; /dev/null is
+ * the defaults; a link to a good file is followed. */
+static void test_config_file_trust(void **state)
+{
+	char p[PATH_MAX], q[PATH_MAX], err[PATH_MAX + 128];
+	static char big[CONFIG_FILE_MAX + 16];
+	struct gov_config c;
+
+	(void)state;
+	assert_int_equal(config_load("/dev/zero", false, &c, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "/dev/zero: not a regular file"));
+	file_path(p, sizeof(p), "fifo.conf");
+	unlink(p);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	assert_int_equal(config_load(p, false, &c, err, sizeof(err)), -EINVAL);
+	unlink(p);
+	assert_int_equal(config_load("/dev/null", false, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.target_ms, 1000);
+	file_path(p, sizeof(p), "open.conf");
+	write_file(p, "[global]\ntarget = 2s\n");
+	assert_int_equal(chmod(p, 0666), 0);
+	assert_int_equal(config_load(p, false, &c, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "writable by others"));
+	assert_int_equal(chmod(p, 0644), 0);
+	file_path(q, sizeof(q), "link.conf");
+	unlink(q);
+	assert_int_equal(symlink(p, q), 0);
+	assert_int_equal(config_load(q, false, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.target_ms, 2000);
+	memset(big, '#', sizeof(big) - 1);
+	write_file(p, big);
+	assert_int_equal(config_load(p, false, &c, err, sizeof(err)), -EFBIG);
+	assert_non_null(strstr(err, "larger than 64 KiB"));
 }
 
 /* A directory is not a configuration: fopen() succeeds on it, the first
@@ -586,6 +636,7 @@ int main(void)
 		cmocka_unit_test(test_config_adjacent_duplicate_section),
 		cmocka_unit_test(test_config_long_line_and_device_duplicates),
 		cmocka_unit_test(test_config_file_errors),
+		cmocka_unit_test(test_config_file_trust),
 		cmocka_unit_test(test_config_directory_is_an_error),
 	};
 
