@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "daemon/config.h"
 #include "policy/governor.h"
+#include "sys/fsutil.h"
 #include "sys/state.h"
 
 static void report_restore(void *ctx, const char *owner, const char *knob, int err)
@@ -36,7 +37,8 @@ int cli_restore(const struct cli *o)
 		return 0;
 	}
 	if (r) {
-		fprintf(stderr, "wbgov restore: %s: %s\n", p, r == -EINVAL ? "malformed" : strerror(-r));
+		fprintf(stderr, "wbgov restore: %s: %s\n", p,
+			r == -EINVAL ? "malformed, or not a regular file" : file_trust_text(r));
 		return EX_DATAERR;
 	}
 	{

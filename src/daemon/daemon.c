@@ -11,6 +11,7 @@
 
 #include "daemon/daemon.h"
 #include "daemon/status.h"
+#include "sys/fsutil.h"
 #include "sys/log.h"
 #include "sys/pidlock.h"
 #include "sys/uevent.h"
@@ -306,7 +307,8 @@ static int restore_leftovers(struct daemon *dm)
 		return 0;
 	if (r) {
 		log_err("%s: unreadable (%s); remove it after checking the knobs by hand",
-			dm->state_path, strerror(-r));
+			dm->state_path, r == -EINVAL ? "malformed, or not a regular file" :
+			file_trust_text(r));
 		return r;
 	}
 	log_notice("%s: a previous run did not finish; giving its knobs back", dm->state_path);

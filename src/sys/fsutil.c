@@ -157,7 +157,7 @@ int write_u64(const char *path, uint64_t v)
 	ssize_t w;
 
 	n = snprintf(buf, sizeof(buf), "%llu\n", (unsigned long long)v);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
 	do

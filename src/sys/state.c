@@ -6,38 +6,39 @@
 
 #include "sys/fsutil.h"
 #include "sys/state.h"
+#include "sys/sysfs.h"
 
 int state_load(const char *path, struct state *st)
 {
-	char line[512];
-	FILE *f;
-	int lineno = 0, r = 0;
+	static char buf[STATE_FILE_MAX + 2];
+	char *line, *save = NULL;
+	size_t len;
+	int r;
 
 	memset(st, 0, sizeof(*st));
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char bdi[KNOBS_NAME_MAX], na[24], nb[24];
+	/* root acts on it: its own file, not a link, never blocking */
+	r = file_read_trusted(path, false, buf, STATE_FILE_MAX, &len);
+	if (r)
+		return r;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char bdi[KNOBS_NAME_MAX], na[24], nb[24], end;
 		uint64_t a, b;
 
-		lineno++;
-		if (line[0] == '#' || line[0] == '\n')
+		if (line[0] == '#')
 			continue;
-		if (sscanf(line, "bdi %63s strict_limit %20s max_ratio_fine %20s", bdi, na, nb) == 3) {
-			/* parse_u64, not %llu: that would take a sign */
-			if (parse_u64(na, &a) || parse_u64(nb, &b)) {
-				r = -EINVAL;
-				break;
-			}
-			if (state_put_bdi(st, bdi, a, b)) {
-				r = -E2BIG;
-				break;
-			}
+		if (sscanf(line, "bdi %63s strict_limit %20s max_ratio_fine %20s %c", bdi, na, nb,
+			   &end) == 3) {
+			/* parse_u64, not %llu: that would take a sign; a name that
+			 * is not one entry of /sys/class/bdi would lead the write
+			 * anywhere ("../../../tmp/x") */
+			if (parse_u64(na, &a) || parse_u64(nb, &b) || !sysfs_bdi_name_ok(bdi))
+				return -EINVAL;
+			if (state_put_bdi(st, bdi, a, b))
+				return -E2BIG;
 		} else if (!strncmp(line, "vm ", 3)) {
-			char *p = line + 3, *tok, *save = NULL;
+			char *tok, *tsave = NULL;
 			int k = 0;
-			for (tok = strtok_r(p, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save), k++) {
+			for (tok = strtok_r(line + 3, " ", &tsave); tok; tok = strtok_r(NULL, " ", &tsave), k++) {
 				uint64_t v;
 				if (k >= 2 * VM_KNOB_COUNT)
 					break;
@@ -50,18 +51,14 @@ int state_load(const char *path, struct state *st)
 					st->vm[k / 2] = v;
 				}
 			}
-			if (k != 2 * VM_KNOB_COUNT) {
-				r = -EINVAL;
-				break;
-			}
+			if (k != 2 * VM_KNOB_COUNT || tok)
+				return -EINVAL;
 			st->vm_saved = true;
 		} else {
-			r = -EINVAL;
-			break;
+			return -EINVAL;
 		}
 	}
-	fclose(f);
-	return r;
+	return 0;
 }
 
 static int fill_state(FILE *f, const void *ctx)

@@ -10,6 +10,8 @@
 #include "knobs/knobs.h"
 
 #define STATE_MAX 64
+/* The file is at most this large (64 lines of some 70 bytes, and vm). */
+#define STATE_FILE_MAX (64 * 1024)
 
 struct state_bdi {
 	char bdi[KNOBS_NAME_MAX];
@@ -24,7 +26,10 @@ struct state {
 	uint64_t vm[VM_KNOB_COUNT];
 };
 
-/* -ENOENT when there is no state file; -EINVAL for a malformed one. */
+/* -ENOENT when there is no state file; -EINVAL for a malformed one (a bdi
+ * name that is not one entry of /sys/class/bdi included), or one that is
+ * not a regular file of root's or ours; -EPERM, -EFBIG as
+ * file_read_trusted. */
 int state_load(const char *path, struct state *st);
 /* An empty state removes the file. */
 int state_save(const char *path, const struct state *st);

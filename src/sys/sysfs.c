@@ -432,11 +432,25 @@ int sysfs_disk_stat(const char *root, const char *disk, struct knobs_stat *ret)
 	return sysfs_parse_stat(buf, ret);
 }
 
+bool sysfs_bdi_name_ok(const char *bdi)
+{
+	size_t n = strlen(bdi);
+
+	if (!n || n >= KNOBS_NAME_MAX || !strcmp(bdi, ".") || !strcmp(bdi, ".."))
+		return false;
+	for (const char *c = bdi; *c; c++)
+		if (*c == '/' || *c <= ' ' || *c == 0x7f)
+			return false;
+	return true;
+}
+
 int sysfs_bdi_read(const char *root, const char *bdi, enum bdi_attr a, uint64_t *ret)
 {
 	char p[PATH_MAX];
 	int r;
 
+	if (!sysfs_bdi_name_ok(bdi))
+		return -EINVAL;
 	if ((r = path_at(p, sizeof(p), root, "/sys/class/bdi/%s/%s", bdi, bdi_attr_names[a])))
 		return r;
 	return read_u64(p, ret);
@@ -447,6 +461,8 @@ int sysfs_bdi_write(const char *root, const char *bdi, enum bdi_attr a, uint64_t
 	char p[PATH_MAX];
 	int r;
 
+	if (!sysfs_bdi_name_ok(bdi))
+		return -EINVAL;
 	if ((r = path_at(p, sizeof(p), root, "/sys/class/bdi/%s/%s", bdi, bdi_attr_names[a])))
 		return r;
 	return write_u64(p, v);
@@ -464,9 +480,9 @@ bool sysfs_has_bdi_bytes(const char *root)
 	while (!yes && (e = readdir(dir))) {
 		if (e->d_name[0] == '.')
 			continue;
+		/* any: the first entry may be one without knobs */
 		if (!path_at(p, sizeof(p), root, "/sys/class/bdi/%s/strict_limit", e->d_name))
 			yes = access(p, F_OK) == 0;
-		break;
 	}
 	closedir(dir);
 	return yes;

@@ -21,6 +21,14 @@ int sysfs_disk_stat(const char *root, const char *disk, struct knobs_stat *ret);
 /* Parse one stat line (for tests). */
 int sysfs_parse_stat(const char *line, struct knobs_stat *ret);
 
+/* A bdi name that can only name an entry of /sys/class/bdi: one path
+ * component (no '/', not "." or ".."), printable, no blank, at most 63
+ * characters. A name read from a file root trusts less than the kernel
+ * (the state file) must pass, or it could lead a write anywhere. */
+bool sysfs_bdi_name_ok(const char *bdi);
+
+/* A bdi's knob; -EINVAL for a name sysfs_bdi_name_ok refuses. Opened
+ * without following a link at the knob itself. */
 int sysfs_bdi_read(const char *root, const char *bdi, enum bdi_attr a, uint64_t *ret);
 int sysfs_bdi_write(const char *root, const char *bdi, enum bdi_attr a, uint64_t v);
 

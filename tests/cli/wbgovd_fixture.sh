@@ -125,6 +125,19 @@ grep -q "^restored [1-9][0-9]* of [1-9]" "$tmp/restore" || fail "restore: $(cat 
 knobs | diff "$tmp/before" - >&2 || fail "knobs not given back by wbgov restore"
 [ "$(wbgov restore)" = "nothing to restore" ] || fail "a second restore found something"
 
+# --- a state file whose bdi name leaves /sys/class/bdi (a link planted
+# where it leads): wbgov restore refuses it (65), writes nothing
+echo 7 >"$tmp/target"
+ln -s "$tmp/target" "$FX/sys/class/evil"
+echo "bdi ../evil strict_limit 1 max_ratio_fine 1" >"$ST/state"
+[ "$(id -u)" = 0 ] && chown nobody "$ST/state" "$tmp/target"
+rc=0
+wbgov restore >"$tmp/evil" 2>&1 || rc=$?
+[ "$rc" -eq 65 ] || fail "restore of a bdi ../evil exited $rc, want 65: $(cat "$tmp/evil")"
+grep -q "malformed" "$tmp/evil" || fail "restore of a bdi ../evil: $(cat "$tmp/evil")"
+[ "$(cat "$tmp/target")" = 7 ] || fail "restore wrote through ../evil"
+rm "$ST/state" "$FX/sys/class/evil"
+
 # --- a state file it cannot read: exit 70, nothing changed
 printf 'garbage\n' >"$ST/state"
 rc=0

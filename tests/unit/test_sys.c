@@ -1627,6 +1627,11 @@ static void test_state_malformed(void **state)
 		"dirty_expire_centisecs 3000 dirty_writeback_centisecs 500\n",
 		/* a good line, then a bad one */
 		"bdi 8:16 strict_limit 0 max_ratio_fine 1000000\nnonsense\n",
+		/* names that are not one entry of /sys/class/bdi */
+		"bdi ../../../../tmp/x/evil strict_limit 0 max_ratio_fine 1\n",
+		"bdi .. strict_limit 0 max_ratio_fine 1\n",
+		"bdi 8:16/../../x strict_limit 0 max_ratio_fine 1\n",
+		"bdi 8:16 strict_limit 0 max_ratio_fine 1000000 more\n",
 	};
 	char root[PATH_MAX], p[PATH_MAX];
 	struct state st;
@@ -1641,6 +1646,43 @@ static void test_state_malformed(void **state)
 		if (r != -EINVAL)
 			fail_msg("state_load(\"%s\") = %d, want -EINVAL", bad[i], r);
 	}
+}
+
+/* The state file is what root writes back into the kernel: a link, a FIFO,
+ * one others could have written, or a name that leaves /sys/class/bdi is
+ * not taken; and the knob writer refuses such a name itself, so a link
+ * planted where it leads is never written through. */
+static void test_state_trust(void **state)
+{
+	char root[PATH_MAX], p[PATH_MAX], target[PATH_MAX], buf[64];
+	struct state st;
+
+	(void)state;
+	fx_root(root, sizeof(root), "statetrust");
+	state_path(p, sizeof(p), root);
+	fx_write(root, "/run/wbgov/state.real", "bdi 8:16 strict_limit 0 max_ratio_fine 1000000\n");
+	fx_link(root, "/run/wbgov/state", "state.real");
+	assert_int_equal(state_load(p, &st), -EINVAL);
+	fx_unlink(root, "/run/wbgov/state");
+	fx_write(root, "/run/wbgov/state", "bdi 8:16 strict_limit 0 max_ratio_fine 1000000\n");
+	assert_int_equal(chmod(p, 0666), 0);
+	assert_int_equal(state_load(p, &st), -EPERM);
+	assert_int_equal(chmod(p, 0644), 0);
+	assert_int_equal(state_load(p, &st), 0);
+	fx_unlink(root, "/run/wbgov/state");
+	assert_int_equal(mkfifo(p, 0600), 0);
+	assert_int_equal(state_load(p, &st), -EINVAL);
+	unlink(p);
+	/* a link planted in the bdi directory's parent: "../evil" reaches it */
+	fx_write(root, "/tmp/target", "7\n");
+	fmt_path(target, sizeof(target), "%s/tmp/target", root);
+	fx_link(root, "/sys/class/evil", target);
+	assert_false(sysfs_bdi_name_ok("../evil"));
+	assert_false(sysfs_bdi_name_ok(""));
+	assert_false(sysfs_bdi_name_ok("a b"));
+	assert_true(sysfs_bdi_name_ok("8:16-fuseblk"));
+	assert_int_equal(sysfs_bdi_write(root, "../evil", BDI_STRICT_LIMIT, 1), -EINVAL);
+	assert_string_equal(fx_read(root, "/tmp/target", buf, sizeof(buf)), "7\n");
 }
 
 /* Values wbgovd would write back into the kernel: a minus sign is a corrupt
@@ -2387,6 +2429,7 @@ int main(void)
 		cmocka_unit_test(test_state_empty_removes_file),
 		cmocka_unit_test(test_state_malformed),
 		cmocka_unit_test(test_state_malformed_negative),
+		cmocka_unit_test(test_state_trust),
 		cmocka_unit_test(test_state_put_bdi),
 		cmocka_unit_test(test_state_restore_bdi),
 		cmocka_unit_test(test_state_restore_vm_pair),
