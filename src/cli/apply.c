@@ -103,8 +103,10 @@ int cli_apply(const struct cli *o)
 		fprintf(stderr, "wbgov apply: %s\n", err);
 		return EX_CONFIG;
 	}
-	if (mkdir(o->state_dir, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "wbgov apply: %s: %s\n", o->state_dir, strerror(errno));
+	r = dir_of_ours(o->state_dir);
+	if (r) {
+		fprintf(stderr, "wbgov apply: %s: %s\n", o->state_dir,
+			r == -EPERM ? "not a directory of ours, or writable by others" : strerror(-r));
 		return EX_CANTCREAT;
 	}
 	cli_path_in(a.path, sizeof(a.path), o, "state");

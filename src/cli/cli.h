@@ -43,7 +43,7 @@ void cli_on_int(int sig);
 int cli_bad(const char *what, const char *arg);
 /* STATE_DIR/NAME */
 void cli_path_in(char *buf, size_t len, const struct cli *o, const char *name);
-/* Is wbgovd running with this state dir? (its pid file is locked) */
+/* Is wbgovd running with this state dir? (its pid file names a live wbgovd) */
 bool cli_daemon_running(const struct cli *o);
 /* "512 KiB", "24.0 MiB"; "4.8 MiB/s" */
 void cli_human(char *buf, size_t len, uint64_t b);

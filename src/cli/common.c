@@ -39,13 +39,13 @@ void cli_path_in(char *buf, size_t len, const struct cli *o, const char *name)
 	snprintf(buf, len, "%s/%s", o->state_dir, name);
 }
 
-/* Is wbgovd running with this state dir? (its pid file is locked) */
+/* Is wbgovd running with this state dir? (its pid file names a live wbgovd) */
 bool cli_daemon_running(const struct cli *o)
 {
 	char p[PATH_MAX];
 
 	cli_path_in(p, sizeof(p), o, "wbgovd.pid");
-	return pidlock_held(p);
+	return pidlock_held(p, "wbgovd");
 }
 
 /* Bytes in IEC units, as pv and ls -h show them: "512 KiB", "24.0 MiB". */

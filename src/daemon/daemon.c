@@ -321,7 +321,7 @@ static int restore_leftovers(struct daemon *dm)
 static int take_lock(struct daemon *dm)
 {
 	char holder[32];
-	int fd = pidlock_take(dm->pid_path, holder, sizeof(holder));
+	int fd = pidlock_take(dm->lock_path, dm->pid_path, holder, sizeof(holder));
 
 	if (fd == -EBUSY)
 		log_err("already running (pid %s, lock %s)", holder, dm->pid_path);
@@ -332,6 +332,7 @@ static int take_lock(struct daemon *dm)
 
 int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct gov_config *cfg)
 {
+	int r;
 	const struct gov_hooks hooks = {
 		.ctx = dm, .save = hook_save, .restored = hook_restored, .decided = hook_decided,
 		.gone = hook_gone, .measured = hook_measured, .recall = hook_recall,
@@ -348,12 +349,15 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 					o->memory_path) >= (int)sizeof(dm->memory_path)) ||
 	    snprintf(dm->state_path, sizeof(dm->state_path), "%s/state", o->state_dir) >= PATH_MAX ||
 	    snprintf(dm->status_path, sizeof(dm->status_path), "%s/status", o->state_dir) >= PATH_MAX ||
-	    snprintf(dm->pid_path, sizeof(dm->pid_path), "%s/wbgovd.pid", o->state_dir) >= PATH_MAX) {
+	    snprintf(dm->pid_path, sizeof(dm->pid_path), "%s/wbgovd.pid", o->state_dir) >= PATH_MAX ||
+	    snprintf(dm->lock_path, sizeof(dm->lock_path), "%s/wbgovd.lock", o->state_dir) >= PATH_MAX) {
 		log_err("--state-dir or --memory: name too long");
 		return EX_USAGE;
 	}
-	if (mkdir(o->state_dir, 0755) < 0 && errno != EEXIST) {
-		log_err("%s: %s", o->state_dir, strerror(errno));
+	r = dir_of_ours(o->state_dir);
+	if (r) {
+		log_err("%s: %s; refusing to keep the state there", o->state_dir,
+			r == -EPERM ? "not a directory of ours, or writable by others" : strerror(-r));
 		return EX_CANTCREAT;
 	}
 	dm->lockfd = take_lock(dm);

@@ -34,6 +34,7 @@ struct daemon {
 	char state_path[PATH_MAX];
 	char status_path[PATH_MAX];
 	char pid_path[PATH_MAX];
+	char lock_path[PATH_MAX];
 	struct knobs_real real;
 	struct state state;
 	struct governor gov;

@@ -121,6 +121,21 @@ int file_read_trusted(const char *path, bool follow, char *buf, size_t max, size
 	return 0;
 }
 
+int dir_of_ours(const char *path)
+{
+	struct stat st;
+
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	if (lstat(path, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (st.st_uid != geteuid() || (st.st_mode & 022))
+		return -EPERM;
+	return 0;
+}
+
 const char *file_trust_text(int err)
 {
 	switch (err) {

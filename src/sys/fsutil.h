@@ -43,6 +43,12 @@ void block_dir_whole(char *real);
  * blocks: opened with O_NONBLOCK. */
 int file_read_trusted(const char *path, bool follow, char *buf, size_t max, size_t *len);
 
+/* A directory root keeps its files in: made 0755 if missing; one that
+ * exists must be a directory (not a link to one) owned by us and writable
+ * by no one else, or another user could have made it to lead root's
+ * writes. 0, -EPERM (not ours), -ENOTDIR, or -errno. */
+int dir_of_ours(const char *path);
+
 /* What file_read_trusted's errors mean, for messages. */
 const char *file_trust_text(int err);
 

@@ -4,7 +4,8 @@
 # WBGOV_FIXTURE_OUT), run as nobody when the test runs as root: started, it
 # caps a device it has not measured and records the original values; a
 # second instance on the same state dir is refused (75) and names the
-# first; SIGHUP rereads the file, and keeps the running configuration when
+# first; another user can neither hold the lock nor lead its writes with a
+# state directory of its own making; SIGHUP rereads the file, and keeps the running configuration when
 # the file has gone; SIGTERM gives every knob back and leaves no pid or
 # status file; knobs a killed run left are given back by the next start;
 # a state file it cannot read stops it (70) with nothing changed; a bad
@@ -24,6 +25,7 @@ printf '[global]\ninitial = 4M\n' >"$CONF"
 AS=
 if [ "$(id -u)" = 0 ]; then
 	chown -R nobody "$tmp"
+	chmod 755 "$tmp" # as /run is: other users may look
 	AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 fi
 D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
@@ -72,6 +74,34 @@ daemon >"$tmp/second" 2>&1 || rc=$?
 [ "$rc" -eq 75 ] || fail "a second wbgovd exited $rc, want 75"
 grep -q "already running (pid $PID," "$tmp/second" || fail "the second did not name the first: $(cat "$tmp/second")"
 kill -0 "$PID" || fail "the first died"
+
+# --- another user can neither hold the lock (0600) nor fake it: a shared
+# flock on the pid file, readable by all, does not keep wbgovd from coming
+# back; nor can a state directory another user made lead its writes
+if [ -n "$AS" ]; then
+	HOSTILE="setpriv --reuid=1 --regid=1 --clear-groups"
+	[ "$(stat -c %a "$ST/wbgovd.lock")" = 600 ] || fail "the lock file is $(stat -c %a "$ST/wbgovd.lock"), want 600"
+	$HOSTILE sh -c "exec 3<'$ST/wbgovd.lock'" 2>/dev/null && fail "another user opened the lock file"
+	$HOSTILE /usr/bin/python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1])
+fcntl.flock(f, fcntl.LOCK_SH)
+time.sleep(30)' "$ST/wbgovd.pid" &
+	HPID=$!
+	trap 'kill $HPID 2>/dev/null || true; rm -rf "$tmp"' EXIT
+	sleep 0.3
+	stop
+	start
+	kill "$HPID" 2>/dev/null || fail "the other user's flock did not last"
+	mkdir "$tmp/theirs"
+	chown 1 "$tmp/theirs"
+	rc=0
+	$AS "$D" --root "$FX" --state-dir "$tmp/theirs" --no-memory -c "$CONF" >"$tmp/theirs.log" 2>&1 || rc=$?
+	[ "$rc" -eq 73 ] || fail "over another user's state directory wbgovd exited $rc, want 73"
+	grep -q "not a directory of ours" "$tmp/theirs.log" || fail "no reason given: $(cat "$tmp/theirs.log")"
+	[ -z "$(ls "$tmp/theirs")" ] || fail "wbgovd wrote into another user's directory: $(ls "$tmp/theirs")"
+else
+	echo "$me: not root: the other user's part is not run" >&2
+fi
 
 # --- reload: the new start cap applies; a file gone keeps the running one
 printf '[global]\ninitial = 8M\n' >"$CONF"
