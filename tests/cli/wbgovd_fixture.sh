@@ -113,6 +113,14 @@ rm "$CONF"
 kill -HUP "$PID"
 wait_for 5 grep -q "reload refused, keeping the running configuration: .*wbgov.conf" "$LOG" ||
 	fail "a reload of a file gone was not refused: $(tail -n 3 "$LOG")"
+# a FIFO in its place: refused at once, never read (a read would block
+# with the signals held, and only SIGKILL would end it)
+mkfifo "$CONF"
+[ -n "$AS" ] && chown nobody "$CONF"
+kill -HUP "$PID"
+wait_for 5 grep -q "reload refused, keeping the running configuration: .*wbgov.conf: not a regular file" "$LOG" ||
+	fail "a reload of a FIFO was not refused: $(tail -n 3 "$LOG")"
+rm "$CONF"
 sleep 1.2
 kill -0 "$PID" || fail "wbgovd died on a refused reload"
 [ "$(cat "$BDI/max_bytes")" = 8388608 ] || fail "a refused reload changed the cap"
@@ -177,6 +185,15 @@ grep -q "refusing to start" "$LOG" || fail "no reason given: $(cat "$LOG")"
 knobs | diff "$tmp/before" - >&2 || fail "knobs changed by a refused start"
 [ ! -e "$ST/wbgovd.pid" ] || fail "a refused start left its pid file"
 rm "$ST/state"
+
+# --- /dev/zero or a FIFO as the configuration: 78 at once
+for f in /dev/zero "$tmp/fifo"; do
+	[ "$f" = /dev/zero ] || mkfifo "$f"
+	rc=0
+	timeout 5 $AS "$D" -n -c "$f" >"$LOG" 2>&1 || rc=$?
+	[ "$rc" -eq 78 ] || fail "wbgovd -n -c $f exited $rc, want 78 at once"
+	grep -q "not a regular file" "$LOG" || fail "wbgovd -n -c $f: $(cat "$LOG")"
+done
 
 # --- a bad configuration: exit 78, named
 printf '[global]\ntarget = 0\n' >"$CONF"
