@@ -121,6 +121,30 @@ int file_read_trusted(const char *path, bool follow, char *buf, size_t max, size
 	return 0;
 }
 
+int text_kib(const char *text, const char *key, uint64_t *ret_bytes)
+{
+	size_t k = strlen(key);
+
+	for (const char *s = text; s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL) {
+		uint64_t v = 0;
+		const char *d;
+		if (strncmp(s, key, k) || s[k] != ':')
+			continue;
+		for (d = s + k + 1; *d == ' ' || *d == '\t'; d++)
+			;
+		if (*d < '0' || *d > '9')
+			return -EINVAL; /* "-1" is no number of kB */
+		for (; *d >= '0' && *d <= '9'; d++) {
+			if (v > (UINT64_MAX / 1024 - (uint64_t)(*d - '0')) / 10)
+				return -EINVAL;
+			v = v * 10 + (uint64_t)(*d - '0');
+		}
+		*ret_bytes = v * 1024;
+		return 0;
+	}
+	return -EINVAL;
+}
+
 int dir_of_ours(const char *path)
 {
 	struct stat st;

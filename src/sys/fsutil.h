@@ -52,6 +52,12 @@ int dir_of_ours(const char *path);
 /* What file_read_trusted's errors mean, for messages. */
 const char *file_trust_text(int err);
 
+/* In text of "KEY:   N kB" lines (/proc/meminfo, debugfs' bdi stats), the
+ * line that starts with KEY and a colon: N x 1024 in *ret_bytes. 0, or
+ * -EINVAL when there is no such line, N is not a plain decimal number, or
+ * the bytes would not fit in 64 bits. */
+int text_kib(const char *text, const char *key, uint64_t *ret_bytes);
+
 /* Parse an unsigned decimal number that fills the whole string. */
 int parse_u64(const char *s, uint64_t *ret);
 

@@ -65,30 +65,13 @@ static int debugfs_read(const char *root, const char *bdi, char *buf, size_t len
 	return 0;
 }
 
-/* Its line "KEY:   N kB" (or kBps), KEY at a line's start: N x 1024. */
-static int debugfs_kib(const char *buf, const char *key, uint64_t *ret_bytes)
-{
-	size_t k = strlen(key);
-	unsigned long long v;
-
-	for (const char *s = buf; s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL) {
-		if (strncmp(s, key, k) == 0 && s[k] == ':') {
-			if (sscanf(s + k + 1, "%llu", &v) != 1 || v > UINT64_MAX / 1024)
-				return -ENOTSUP;
-			*ret_bytes = v * 1024;
-			return 0;
-		}
-	}
-	return -ENOTSUP;
-}
-
 int debugfs_bdi_bandwidth(const char *root, const char *bdi, uint64_t *ret_bps)
 {
 	char buf[2048];
 
 	if (debugfs_read(root, bdi, buf, sizeof(buf)))
 		return -ENOTSUP;
-	return debugfs_kib(buf, "BdiWriteBandwidth", ret_bps);
+	return text_kib(buf, "BdiWriteBandwidth", ret_bps) ? -ENOTSUP : 0;
 }
 
 /* BdiReclaimable and BdiWriteback; BdiDirtyThresh if there (0: unknown) */
@@ -98,9 +81,9 @@ static int bdi_counters(void *ctx, const char *bdi, struct knobs_bdi_counters *r
 	uint64_t wb, rc, th;
 
 	if (debugfs_read(root(ctx), bdi, buf, sizeof(buf)) ||
-	    debugfs_kib(buf, "BdiWriteback", &wb) || debugfs_kib(buf, "BdiReclaimable", &rc))
+	    text_kib(buf, "BdiWriteback", &wb) || text_kib(buf, "BdiReclaimable", &rc))
 		return -ENOTSUP;
-	if (debugfs_kib(buf, "BdiDirtyThresh", &th))
+	if (text_kib(buf, "BdiDirtyThresh", &th))
 		th = 0;
 	ret->dirty = rc;
 	ret->writeback = wb;

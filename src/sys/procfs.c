@@ -13,17 +13,12 @@
 
 int procfs_parse_meminfo(const char *text, uint64_t *ret_dirty, uint64_t *ret_writeback)
 {
-	const char *p;
-	unsigned long long d, w;
+	uint64_t d, w;
 
-	p = strstr(text, "\nDirty:");
-	if (!p || sscanf(p + 7, "%llu kB", &d) != 1)
+	if (text_kib(text, "Dirty", &d) || text_kib(text, "Writeback", &w))
 		return -EINVAL;
-	p = strstr(text, "\nWriteback:");
-	if (!p || sscanf(p + 11, "%llu kB", &w) != 1)
-		return -EINVAL;
-	*ret_dirty = d * 1024;
-	*ret_writeback = w * 1024;
+	*ret_dirty = d;
+	*ret_writeback = w;
 	return 0;
 }
 

@@ -1189,6 +1189,9 @@ static void test_procfs_parse_meminfo_malformed(void **state)
 		"MemTotal: 1 kB\nDirty: kB\nWriteback: 1 kB\n",
 		"MemTotal: 1 kB\nDirty: lots kB\nWriteback: 1 kB\n",
 		"MemTotal: 1 kB\nDirty: 1 kB\nWriteback:\n",
+		/* a sign, and kB whose bytes do not fit in 64 bits */
+		"MemTotal: 1 kB\nDirty: -1 kB\nWriteback: 1 kB\n",
+		"MemTotal: 1 kB\nDirty: 18014398509481984 kB\nWriteback: 1 kB\n",
 	};
 	uint64_t dirty = 11, wb = 22;
 
