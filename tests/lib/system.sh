@@ -14,11 +14,12 @@ sys_die() {
 	exit 1
 }
 
-# Root, or skip (exit 77) — except under CI=true, where these tests must run.
+# Root, or skip (exit 77) — except under CI=true or make check-system
+# (WBGOV_SYSTEM=yes), where these tests must run.
 sys_need_root() {
 	if [ "$(id -u)" -ne 0 ]; then
-		if [ "${CI:-}" = true ]; then
-			sys_die "needs root (CI=true: not skipping)"
+		if [ "${CI:-}" = true ] || [ "${WBGOV_SYSTEM:-}" = yes ]; then
+			sys_die "needs root (CI=true or check-system: not skipping)"
 		fi
 		echo "$0: skipped: needs root" >&2
 		exit 77
