@@ -26,7 +26,7 @@ SYS_LIBS   := -linih -ludev -lblkid
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check check-system demo clean install man uninstall
+.PHONY: all check check-system demo fuzz fuzz-bins clean install man uninstall
 all: $(BUILD)/wbsim $(BUILD)/wbgovd $(BUILD)/wbgov
 .SECONDARY:
 
@@ -65,6 +65,22 @@ check-system: all $(UNIT_BIN)
 
 demo: all
 	@sh scripts/demo.sh $(BUILD)
+
+# make fuzz: every parser (tests/fuzz/fuzz_*.c) under libFuzzer with ASan and
+# UBSan, FUZZ_SECONDS each (default 60), two at a time, in build-fuzz (clang)
+FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_SECONDS ?= 60
+$(BUILD)/fuzz/%: $(BUILD)/tests/fuzz/%.o $(BUILD)/libwbgovsys.a $(BUILD)/libwbgov.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDFLAGS) $(SYS_LIBS) $(LDLIBS)
+
+fuzz-bins: $(FUZZ_BIN)
+
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link" fuzz-bins
+	@sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD)

@@ -143,13 +143,16 @@ void procfs_whole_disk(const char *root, const char *name, char *disk, size_t le
 		snprintf(disk, len, "%s", strrchr(real, '/') + 1);
 }
 
-/* mountinfo escapes blanks as \040 etc. */
+static bool octal(char c) { return c >= '0' && c <= '7'; }
+
+/* mountinfo escapes blanks as \040 etc.; \000 would end the string */
 static void unescape(char *s)
 {
 	char *o = s;
 
 	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] && s[3]) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && octal(s[2]) && octal(s[3]) &&
+		    (s[1] != '0' || s[2] != '0' || s[3] != '0')) {
 			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
 			s += 3;
 		} else {
@@ -194,6 +197,18 @@ void mount_list_join(const struct mount_list *l, const char *sep, char *buf, siz
 	}
 }
 
+int procfs_parse_mountinfo_line(const char *line, char mnt[PATH_MAX], char src[PATH_MAX])
+{
+	const char *dash = strstr(line, " - ");
+
+	if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+	    sscanf(dash + 3, "%*s %4095s", src) != 1)
+		return -EINVAL;
+	unescape(mnt);
+	unescape(src);
+	return 0;
+}
+
 int procfs_mounts(const char *root, const char *disk, struct mount_list *ret)
 {
 	char p[PATH_MAX], line[4096];
@@ -209,17 +224,12 @@ int procfs_mounts(const char *root, const char *disk, struct mount_list *ret)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		char mnt[PATH_MAX], src[PATH_MAX], d[64];
-		char *dash = strstr(line, " - ");
 
-		if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
-		    sscanf(dash + 3, "%*s %4095s", src) != 1)
-			continue;
-		if (strncmp(src, "/dev/", 5))
+		if (procfs_parse_mountinfo_line(line, mnt, src) || strncmp(src, "/dev/", 5))
 			continue;
 		procfs_whole_disk(root, src + 5, d, sizeof(d));
 		if (strcmp(d, disk))
 			continue;
-		unescape(mnt);
 		if (ret)
 			mount_list_add(ret, mnt);
 		n++;

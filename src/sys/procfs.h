@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
 
 #include "knobs/knobs.h"
@@ -49,6 +50,10 @@ void mount_list_join(const struct mount_list *l, const char *sep, char *buf, siz
 /* The whole disk a block device name belongs to ("sdb1" -> "sdb"; a disk
  * is its own) into `disk`. */
 void procfs_whole_disk(const char *root, const char *name, char *disk, size_t len);
+
+/* One line of /proc/self/mountinfo: its mount point and source, unescaped
+ * (\040 is a blank). 0, or -EINVAL for a line that is not one. */
+int procfs_parse_mountinfo_line(const char *line, char mnt[PATH_MAX], char src[PATH_MAX]);
 
 /* The mount points of `disk` and its partitions into `ret` (NULL: only
  * count them). Returns how many there are, or -errno. */

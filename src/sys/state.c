@@ -11,7 +11,6 @@
 int state_load(const char *path, struct state *st)
 {
 	static char buf[STATE_FILE_MAX + 2];
-	char *line, *save = NULL;
 	size_t len;
 	int r;
 
@@ -20,6 +19,15 @@ int state_load(const char *path, struct state *st)
 	r = file_read_trusted(path, false, buf, STATE_FILE_MAX, &len);
 	if (r)
 		return r;
+	return state_parse(buf, st);
+}
+
+int state_parse(char *text, struct state *st)
+{
+	char *line, *save = NULL;
+	char *buf = text;
+
+	memset(st, 0, sizeof(*st));
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char bdi[KNOBS_NAME_MAX], na[24], nb[24], end;
 		uint64_t a, b;

@@ -31,6 +31,8 @@ struct state {
  * not a regular file of root's or ours; -EPERM, -EFBIG as
  * file_read_trusted. */
 int state_load(const char *path, struct state *st);
+/* The same for the file's text, which it cuts into lines in place. */
+int state_parse(char *text, struct state *st);
 /* An empty state removes the file. */
 int state_save(const char *path, const struct state *st);
 int state_put_bdi(struct state *st, const char *bdi, uint64_t strict_limit,
