@@ -55,19 +55,15 @@ int cli_restore(const struct cli *o)
 struct apply_ctx {
 	struct state st;
 	char path[PATH_MAX];
-	int save_err; /* the last failure to record originals, for the message */
 };
 
 /* The originals reach the state file before the knob changes. */
 static int hook_save(void *ctx, const struct gov_dev *d)
 {
 	struct apply_ctx *a = ctx;
-	int r = state_record_bdi(&a->st, a->path, d->info.bdi, d->orig.strict_limit,
-				 d->orig.max_ratio_fine);
 
-	if (r)
-		a->save_err = r;
-	return r;
+	return state_record_bdi(&a->st, a->path, d->info.bdi, d->orig.strict_limit,
+				d->orig.max_ratio_fine);
 }
 
 static int hook_save_vm(void *ctx, const uint64_t vm[VM_KNOB_COUNT])
@@ -121,16 +117,18 @@ int cli_apply(const struct cli *o)
 	gov_tick(&g, 0); /* facts only: nothing is measured in one pass */
 	for (int i = 0; i < g.ndev; i++) {
 		const struct gov_dev *d = &g.dev[i];
-		if (d->err && !d->saved && a.save_err) {
+		if (d->err && d->err_op == GOV_ERR_RECORD) {
 			/* nothing was written to a device whose originals could
 			 * not be recorded */
 			failed++;
 			fprintf(stderr, "wbgov apply: %s: its knobs could not be recorded in %s (%s); "
-					"left as they are\n", d->info.bdi, a.path, strerror(-a.save_err));
+					"left as they are\n", d->info.bdi, a.path, strerror(-d->err));
 		} else if (d->err) {
 			failed++;
-			fprintf(stderr, "wbgov apply: %s: %s: %s\n", d->info.bdi,
-				bdi_attr_names[d->err_attr], strerror(-d->err));
+			fprintf(stderr, "wbgov apply: %s: %s %s: %s%s\n", d->info.bdi,
+				d->err_op == GOV_ERR_READ ? "reading" : "writing",
+				bdi_attr_names[d->err_attr], strerror(-d->err),
+				d->err_op == GOV_ERR_READ ? "; left as it is" : " (the previous value stays)");
 		} else if (d->dec.strict) {
 			printf("%s (%s): max_bytes %.1f MiB, strict (%s)\n", d->info.disk, d->info.bdi,
 			       (double)d->dec.max_bytes / MIB, gov_why_text[d->dec.why]);

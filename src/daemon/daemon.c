@@ -84,7 +84,13 @@ static void log_decision(struct daemon *dm, const struct gov_dev *d)
 		 d->info.model[0] ? d->info.model : "unknown model", d->info.bus[0] ? ", " : "",
 		 d->info.bus);
 	fmt_bytes(cap, sizeof(cap), d->dec.max_bytes);
-	if (d->err)
+	if (d->err && d->err_op == GOV_ERR_RECORD)
+		log_warn("%s: its original values could not be recorded in %s (%s); left as it is",
+			 who, dm->state_path, strerror(-d->err));
+	else if (d->err && d->err_op == GOV_ERR_READ)
+		log_warn("%s: reading %s: %s; left as it is", who, bdi_attr_names[d->err_attr],
+			 strerror(-d->err));
+	else if (d->err)
 		log_warn("%s: %s -> max_bytes %s refused: %s %s (the previous value stays)", who, bw,
 			 cap, bdi_attr_names[d->err_attr], strerror(-d->err));
 	else if (d->above_global)
@@ -384,6 +390,13 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 uint64_t daemon_step(struct daemon *dm, uint64_t now_usec)
 {
 	uint64_t delay = gov_tick(&dm->gov, now_usec);
+
+	if (dm->gov.overflow != dm->overflow_logged) {
+		dm->overflow_logged = dm->gov.overflow;
+		if (dm->gov.overflow)
+			log_warn("more than %d bdis: those past the first %d are left as they are",
+				 GOV_MAX_DEV, GOV_MAX_DEV);
+	}
 
 	memory_flush(dm, false);
 	if (dm->status_dirty) {

@@ -43,6 +43,7 @@ struct daemon {
 	struct memory memory;
 	uint64_t memory_saved_usec;
 	bool status_dirty;
+	bool overflow_logged; /* "more than GOV_MAX_DEV bdis" said */
 	uint64_t start_usec;
 	/* what was last logged per bdi: a decision is logged when it moves
 	 * materially (gov_decision_moved), not at every re-measurement */

@@ -53,12 +53,15 @@ static bool same_device(const struct knobs_dev *a, const struct knobs_dev *b)
 /* Returns true when a device came. */
 static bool rescan(struct governor *g)
 {
-	int n = g->ops->devices(g->kctx, g->scan, GOV_MAX_DEV);
+	int n = g->ops->devices(g->kctx, g->scan, GOV_MAX_DEV + 1);
 	bool came = false;
 
 	g->want_rescan = false;
 	if (n < 0)
 		return false;
+	g->overflow = n > GOV_MAX_DEV;
+	if (n > GOV_MAX_DEV)
+		n = GOV_MAX_DEV;
 	g->features = g->ops->features(g->kctx);
 	/* forget what left: a gone bdi has no knobs to give back. A bdi that
 	 * now stands for another device (a loop attached to another file
@@ -100,6 +103,15 @@ static bool rescan(struct governor *g)
 	return came;
 }
 
+/* Record what failed; returns the error. */
+static int fail(struct gov_dev *d, enum bdi_attr a, int err, enum gov_err_op op)
+{
+	d->err = err;
+	d->err_attr = a;
+	d->err_op = op;
+	return err;
+}
+
 static int save_orig(struct governor *g, struct gov_dev *d)
 {
 	int r;
@@ -107,19 +119,15 @@ static int save_orig(struct governor *g, struct gov_dev *d)
 	if (d->saved)
 		return 0;
 	r = g->ops->bdi_read(g->kctx, d->info.bdi, BDI_STRICT_LIMIT, &d->orig.strict_limit);
-	if (!r)
-		r = g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_RATIO_FINE, &d->orig.max_ratio_fine);
-	if (!r && g->hooks.save)
-		r = g->hooks.save(g->hooks.ctx, d);
-	if (!r)
-		d->saved = true;
-	return r;
-}
-
-static void fail(struct gov_dev *d, enum bdi_attr a, int err)
-{
-	d->err = err;
-	d->err_attr = a;
+	if (r)
+		return fail(d, BDI_STRICT_LIMIT, r, GOV_ERR_READ);
+	r = g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_RATIO_FINE, &d->orig.max_ratio_fine);
+	if (r)
+		return fail(d, BDI_MAX_RATIO_FINE, r, GOV_ERR_READ);
+	if (g->hooks.save && (r = g->hooks.save(g->hooks.ctx, d)))
+		return fail(d, BDI_STRICT_LIMIT, r, GOV_ERR_RECORD);
+	d->saved = true;
+	return 0;
 }
 
 /* Put a bdi's knobs back as they were found. */
@@ -160,40 +168,45 @@ static void apply(struct governor *g, struct gov_dev *d)
 		/* leave the device as it was found */
 		r = restore_dev(g, d);
 		if (r)
-			fail(d, BDI_MAX_RATIO_FINE, r);
+			fail(d, BDI_MAX_RATIO_FINE, r, GOV_ERR_WRITE);
 		return;
 	}
-	r = save_orig(g, d);
-	if (r) {
-		fail(d, BDI_STRICT_LIMIT, r);
+	if (save_orig(g, d))
 		return;
-	}
 	/* the cap first: strict_limit without a cap bounds nothing */
 	r = g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_BYTES, &d->max_bytes);
-	if (!r && !close_enough(d->max_bytes, dec->max_bytes)) {
+	if (r) {
+		fail(d, BDI_MAX_BYTES, r, GOV_ERR_READ);
+		return;
+	}
+	if (!close_enough(d->max_bytes, dec->max_bytes)) {
 		d->changed = true;
 		r = g->ops->bdi_write(g->kctx, d->info.bdi, BDI_MAX_BYTES, dec->max_bytes);
-		if (!r)
-			r = g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_BYTES, &d->max_bytes);
-	}
-	if (r == -EINVAL && d->max_bytes < dec->max_bytes) {
-		/* above the current global threshold (or dirtyable memory): the
-		 * global limit bounds this device tighter than the cap would */
-		d->above_global = true;
-		r = restore_dev(g, d);
-		if (r)
-			fail(d, BDI_MAX_RATIO_FINE, r);
-		return;
-	}
-	if (r) {
-		fail(d, BDI_MAX_BYTES, r);
-		return;
+		if (r == -EINVAL && d->max_bytes < dec->max_bytes) {
+			/* the write refused: above the current global threshold
+			 * (or dirtyable memory), which bounds this device tighter
+			 * than the cap would */
+			d->above_global = true;
+			r = restore_dev(g, d);
+			if (r)
+				fail(d, BDI_MAX_RATIO_FINE, r, GOV_ERR_WRITE);
+			return;
+		}
+		if (r) {
+			fail(d, BDI_MAX_BYTES, r, GOV_ERR_WRITE);
+			return;
+		}
+		r = g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_BYTES, &d->max_bytes);
+		if (r) {
+			fail(d, BDI_MAX_BYTES, r, GOV_ERR_READ);
+			return;
+		}
 	}
 	r = knobs_bdi_set(g->ops, g->kctx, d->info.bdi, BDI_STRICT_LIMIT, 1);
 	if (r > 0)
 		d->changed = true;
 	if (r < 0)
-		fail(d, BDI_STRICT_LIMIT, r);
+		fail(d, BDI_STRICT_LIMIT, r, GOV_ERR_WRITE);
 }
 
 /* Does this (limited) device hold dirty data? The kernel says so in

@@ -60,6 +60,8 @@ struct gov_orig {
 	uint64_t max_ratio_fine;
 };
 
+enum gov_err_op { GOV_ERR_WRITE, GOV_ERR_READ, GOV_ERR_RECORD };
+
 struct gov_dev {
 	struct knobs_dev info;
 	struct bwmeter meter;
@@ -78,6 +80,8 @@ struct gov_dev {
 	bool holds_dirty;      /* pre-6.2 route: it holds dirty data now */
 	int err;               /* last knob error, 0 if none */
 	enum bdi_attr err_attr;
+	enum gov_err_op err_op; /* ... what failed: reading it, writing it, or
+				   recording the originals before a change */
 };
 
 struct gov_hooks {
@@ -123,7 +127,9 @@ struct governor {
 	int features;
 	struct gov_dev dev[GOV_MAX_DEV];
 	int ndev;
-	struct knobs_dev scan[GOV_MAX_DEV]; /* scratch for rescans */
+	struct knobs_dev scan[GOV_MAX_DEV + 1]; /* scratch for rescans */
+	bool overflow;         /* the last scan found more than GOV_MAX_DEV
+				  bdis: those past them are left alone */
 	bool want_rescan;
 	uint64_t pending_bytes;
 	/* Linux < 6.2: dirty_background_bytes/dirty_bytes while a slow device

@@ -820,6 +820,7 @@ struct fake_bdi {
 	struct knobs_dev info;
 	uint64_t val[BDI_ATTR_COUNT];
 	int fail_write[BDI_ATTR_COUNT];
+	int fail_read[BDI_ATTR_COUNT];
 	struct knobs_stat st;
 };
 
@@ -843,6 +844,7 @@ struct fake {
 	uint64_t dirtied;
 	int vm_saves;
 	int stats;              /* dev_stat calls: one per device a full poll */
+	int extra;              /* more devices listed, "x0".. (not otherwise there) */
 };
 
 static struct fake_bdi *fb(struct fake *f, const char *bdi)
@@ -887,6 +889,8 @@ static int f_bdi_read(void *ctx, const char *bdi, enum bdi_attr a, uint64_t *ret
 
 	if (!b)
 		return -ENOENT;
+	if (b->fail_read[a])
+		return b->fail_read[a];
 	*ret = b->val[a];
 	return 0;
 }
@@ -952,6 +956,12 @@ static int f_devices(void *ctx, struct knobs_dev *out, int max)
 
 	for (int i = 0; i < f->n && n < max; i++)
 		out[n++] = f->bdi[i].info;
+	for (int i = 0; i < f->extra && n < max; i++) {
+		out[n] = f->bdi[0].info;
+		snprintf(out[n].bdi, sizeof(out[n].bdi), "x%d", i);
+		snprintf(out[n].disk, sizeof(out[n].disk), "x%d", i);
+		n++;
+	}
 	return n;
 }
 
@@ -1205,6 +1215,74 @@ static void test_governor_cap_above_global(void **state)
 }
 
 /* Any other refusal is an error, and nothing is half-applied. */
+/* What failed is told as it was: a knob that cannot be read (a garbage
+ * max_bytes, a missing max_ratio_fine) is not "refused", nor above the
+ * global threshold; originals that cannot be recorded are not a knob's
+ * error; nothing is written in any of these cases. */
+static void test_governor_errors_say_what_failed(void **state)
+{
+	struct fake f;
+	const struct gov_dev *d;
+
+	(void)state;
+	fake_init(&f);
+	f.bdi[0].fail_read[BDI_MAX_BYTES] = -EINVAL;
+	gov_setup(&G, &f);
+	gov_tick(&G, 0);
+	d = gov_find(&G, "8:16");
+	assert_int_equal(d->err, -EINVAL);
+	assert_int_equal(d->err_op, GOV_ERR_READ);
+	assert_int_equal(d->err_attr, BDI_MAX_BYTES);
+	assert_false(d->above_global);
+	assert_int_equal(f.bdi[0].val[BDI_STRICT_LIMIT], 0);
+
+	fake_init(&f);
+	f.bdi[0].fail_read[BDI_MAX_RATIO_FINE] = -ENOENT;
+	gov_setup(&G, &f);
+	gov_tick(&G, 0);
+	d = gov_find(&G, "8:16");
+	assert_int_equal(d->err_op, GOV_ERR_READ);
+	assert_int_equal(d->err_attr, BDI_MAX_RATIO_FINE);
+	assert_int_equal(f.bdi[0].val[BDI_STRICT_LIMIT], 0);
+	assert_int_equal(f.bdi[0].val[BDI_MAX_BYTES], 3 * GIB);
+
+	fake_init(&f);
+	f.save_fail = -EACCES;
+	gov_setup(&G, &f);
+	gov_tick(&G, 0);
+	d = gov_find(&G, "8:16");
+	assert_int_equal(d->err, -EACCES);
+	assert_int_equal(d->err_op, GOV_ERR_RECORD);
+	assert_int_equal(f.writes, 0);
+
+	fake_init(&f);
+	f.bdi[0].fail_write[BDI_MAX_BYTES] = -EIO;
+	gov_setup(&G, &f);
+	gov_tick(&G, 0);
+	d = gov_find(&G, "8:16");
+	assert_int_equal(d->err_op, GOV_ERR_WRITE);
+	assert_int_equal(d->err_attr, BDI_MAX_BYTES);
+}
+
+/* More bdis than it governs: the first GOV_MAX_DEV are, and it says so. */
+static void test_governor_too_many_devices(void **state)
+{
+	struct fake f;
+
+	(void)state;
+	fake_init(&f);
+	f.extra = GOV_MAX_DEV;
+	gov_setup(&G, &f);
+	gov_tick(&G, 0);
+	assert_true(G.overflow);
+	assert_int_equal(G.ndev, GOV_MAX_DEV);
+	f.extra = GOV_MAX_DEV - 2;
+	gov_request_rescan(&G);
+	gov_tick(&G, 1000000);
+	assert_false(G.overflow);
+	assert_int_equal(G.ndev, GOV_MAX_DEV);
+}
+
 static void test_governor_write_error_keeps_previous(void **state)
 {
 	struct fake f;
@@ -1608,6 +1686,8 @@ int main(void)
 		cmocka_unit_test(test_governor_save_failure_changes_nothing),
 		cmocka_unit_test(test_governor_cap_above_global),
 		cmocka_unit_test(test_governor_write_error_keeps_previous),
+		cmocka_unit_test(test_governor_errors_say_what_failed),
+		cmocka_unit_test(test_governor_too_many_devices),
 		cmocka_unit_test(test_governor_pre_62_global_pair),
 		cmocka_unit_test(test_governor_remembered),
 		cmocka_unit_test(test_governor_fast_rule_device_target),
