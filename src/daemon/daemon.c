@@ -14,6 +14,7 @@
 #include "sys/fsutil.h"
 #include "sys/log.h"
 #include "sys/pidlock.h"
+#include "sys/sandbox.h"
 #include "sys/uevent.h"
 
 uint64_t daemon_now_usec(void)
@@ -336,6 +337,35 @@ static int take_lock(struct daemon *dm)
 	return fd; /* kept open: the lock lives as long as the process */
 }
 
+/* From here on, writes only where wbgovd's work is (Landlock): the vm and
+ * bdi knobs, the state directory and device memory's. */
+static void confine(struct daemon *dm, const struct daemon_opts *o)
+{
+	char vm[PATH_MAX], bdi[PATH_MAX], mem[PATH_MAX], *slash;
+	const char *knobs[] = { vm, bdi, NULL }, *dirs[] = { o->state_dir, NULL, NULL };
+	int r;
+
+	if (path_at(vm, sizeof(vm), o->root, "/proc/sys/vm") ||
+	    path_at(bdi, sizeof(bdi), o->root, "/sys/devices/virtual/bdi"))
+		return;
+	if (dm->memory_path[0]) {
+		snprintf(mem, sizeof(mem), "%s", dm->memory_path);
+		slash = strrchr(mem, '/');
+		if (slash && slash != mem) {
+			*slash = 0;
+			dirs[1] = mem;
+		}
+	}
+	r = sandbox_writes(knobs, dirs);
+	if (r == -EOPNOTSUPP)
+		log_info("no Landlock in this kernel: writes are not confined");
+	else if (r)
+		log_warn("Landlock: %s; writes are not confined", strerror(-r));
+	else
+		log_debug("Landlock ABI %d: writes confined to %s, %s, %s%s%s", sandbox_abi(), vm, bdi,
+			  o->state_dir, dirs[1] ? ", " : "", dirs[1] ? dirs[1] : "");
+}
+
 int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct gov_config *cfg)
 {
 	int r;
@@ -377,6 +407,7 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 		return EX_SOFTWARE;
 	}
 	memory_start(dm);
+	confine(dm, o);
 	gov_init(&dm->gov, &dm->cfg, &knobs_real_ops, &dm->real, &hooks);
 	if (!(knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES))
 		log_warn("this kernel has no per-device strict_limit/max_bytes (Linux < 6.2): "

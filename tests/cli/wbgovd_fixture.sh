@@ -9,7 +9,8 @@
 # the file has gone; SIGTERM gives every knob back and leaves no pid or
 # status file; knobs a killed run left are given back by the next start;
 # a state file it cannot read stops it (70) with nothing changed; a bad
-# configuration stops it (78). wbgov apply --once and restore, over the
+# configuration stops it (78); under Landlock it cannot write a knob
+# outside the kernel's bdi directory. wbgov apply --once and restore, over the
 # same tree, change and give back the same knobs.
 set -eu
 PROG=wbgovd
@@ -58,6 +59,13 @@ stop() {
 	wait "$PID" || rc=$?
 	[ "$rc" -eq 0 ] || fail "wbgovd exited $rc on SIGTERM: $(tail -n 5 "$LOG")"
 }
+# a bdi whose directory is not where the kernel keeps bdis (a link planted
+# in the tree): under Landlock wbgovd cannot write there
+mkdir "$tmp/outside"
+cp -r "$FX/sys/devices/virtual/bdi/8:32" "$tmp/outside/"
+rm "$FX/sys/class/bdi/8:32"
+ln -s "$tmp/outside/8:32" "$FX/sys/class/bdi/8:32"
+[ -n "$AS" ] && chown -R nobody "$tmp/outside"
 knobs >"$tmp/before"
 grep -q "8:16/strict_limit 0$" "$tmp/before" || fail "the fixture's 8:16 is strict already"
 
@@ -66,6 +74,14 @@ start
 [ "$(cat "$BDI/strict_limit")" = 1 ] || fail "8:16 not made strict"
 [ "$(cat "$BDI/max_bytes")" = 4194304 ] || fail "8:16 max_bytes $(cat "$BDI/max_bytes"), want the 4 MiB start cap"
 grep -q "8:16" "$ST/state" || fail "8:16's original values not in the state file"
+if grep -q "no Landlock in this kernel" "$LOG"; then
+	echo "$me: no Landlock here: confinement not tested" >&2
+else
+	wait_for 5 grep -q "^<4>sdc bdi 8:32 .*refused: max_bytes Permission denied" "$LOG" ||
+		fail "a knob outside the bdi directory was not refused: $(grep 8:32 "$LOG")"
+	[ "$(cat "$tmp/outside/8:32/strict_limit")" = 0 ] && [ "$(cat "$tmp/outside/8:32/max_bytes")" = "$(cat "$FX/sys/devices/virtual/bdi/8:32/max_bytes")" ] ||
+		fail "wbgovd wrote outside the bdi directory"
+fi
 [ "$(cat "$ST/wbgovd.pid")" = "$PID" ] || fail "pid file: $(cat "$ST/wbgovd.pid"), want $PID"
 
 # --- lock: one instance per state dir

@@ -1,0 +1,80 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <stdint.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "sys/sandbox.h"
+
+/* newer than Debian 12's headers (6.1) */
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
+#define NET_BIND_TCP (1ULL << 0)
+#define NET_CONNECT_TCP (1ULL << 1)
+
+/* landlock_ruleset_attr as of Linux 6.7: fs, then net */
+struct ruleset_attr {
+	uint64_t handled_access_fs;
+	uint64_t handled_access_net;
+};
+
+static int abi_in_force;
+
+int sandbox_abi(void) { return abi_in_force; }
+
+static int add_beneath(int ruleset, const char *dir, uint64_t access)
+{
+	struct landlock_path_beneath_attr pb = { .allowed_access = access };
+	int r = 0;
+
+	pb.parent_fd = open(dir, O_PATH | O_CLOEXEC | O_DIRECTORY);
+	if (pb.parent_fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
+		r = -errno;
+	close(pb.parent_fd);
+	return r;
+}
+
+int sandbox_writes(const char *const *knobs, const char *const *dirs)
+{
+	const uint64_t make = LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR |
+			      LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK |
+			      LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+			      LANDLOCK_ACCESS_FS_MAKE_SYM;
+	uint64_t write = LANDLOCK_ACCESS_FS_WRITE_FILE, handled;
+	struct ruleset_attr attr = { 0 };
+	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+	int ruleset, r = 0;
+
+	if (abi < 1)
+		return -EOPNOTSUPP;
+	if (abi >= 3)
+		write |= LANDLOCK_ACCESS_FS_TRUNCATE;
+	handled = write | make | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE;
+	if (abi >= 2)
+		handled |= LANDLOCK_ACCESS_FS_REFER;
+	attr.handled_access_fs = handled;
+	if (abi >= 4)
+		attr.handled_access_net = NET_BIND_TCP | NET_CONNECT_TCP;
+	ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr,
+			       abi >= 4 ? sizeof(attr) : sizeof(attr.handled_access_fs), 0);
+	if (ruleset < 0)
+		return -errno;
+	for (int i = 0; !r && knobs[i]; i++)
+		r = add_beneath(ruleset, knobs[i], write);
+	for (int i = 0; !r && dirs[i]; i++)
+		r = add_beneath(ruleset, dirs[i],
+				write | LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_REMOVE_FILE);
+	if (!r && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		r = -errno;
+	if (!r && syscall(SYS_landlock_restrict_self, ruleset, 0) < 0)
+		r = -errno;
+	close(ruleset);
+	if (!r)
+		abi_in_force = (int)abi;
+	return r;
+}

@@ -1,0 +1,22 @@
+/* Landlock (Linux 5.13+): once wbgovd has what it needs open, the kernel
+ * keeps it from writing anywhere but where its work is, whatever a file
+ * it reads or a bug makes of it. Reads stay free (sysfs, procfs, the
+ * configuration). */
+#ifndef WBGOV_SYS_SANDBOX_H
+#define WBGOV_SYS_SANDBOX_H
+
+#include <stddef.h>
+
+/* From now on this process (and its children) may write files only
+ * beneath `knobs` (existing files: the knob directories) and create,
+ * replace and remove files only beneath `dirs` (its state and memory
+ * directories); with Landlock ABI 4 or later it may neither connect nor
+ * bind a TCP socket. Both lists end with NULL; a directory that does not
+ * exist is skipped. 0, or -EOPNOTSUPP where the kernel has no Landlock
+ * (nothing changed), or another -errno. */
+int sandbox_writes(const char *const *knobs, const char *const *dirs);
+
+/* The Landlock ABI in force after sandbox_writes, 0 if none. */
+int sandbox_abi(void);
+
+#endif
