@@ -26,7 +26,7 @@ SYS_LIBS   := -linih -ludev -lblkid
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check check-system demo fuzz fuzz-bins clean install man uninstall
+.PHONY: all analyze check check-system demo fuzz fuzz-bins clean install man uninstall
 all: $(BUILD)/wbsim $(BUILD)/wbgovd $(BUILD)/wbgov
 .SECONDARY:
 
@@ -65,6 +65,15 @@ check-system: all $(UNIT_BIN)
 
 demo: all
 	@sh scripts/demo.sh $(BUILD)
+
+# make analyze: clang's static analyzer over every source file, two at a
+# time; any warning fails it
+analyze:
+	@mkdir -p $(BUILD)
+	@ls src/*/*.c | xargs -P 2 -n 1 sh -c 'clang --analyze $(CPPFLAGS) -Xanalyzer -analyzer-output=text "$$0" -o /dev/null 2>&1' >$(BUILD)/analyze.txt; \
+	n=$$(grep -c "warning:" $(BUILD)/analyze.txt); \
+	if [ "$$n" -ne 0 ]; then cat $(BUILD)/analyze.txt; echo "tests: 0 passed, 1 failed"; exit 1; fi; \
+	echo "analyze: $$(ls src/*/*.c | wc -l) files, no warning"; echo "tests: 1 passed, 0 failed"
 
 # make fuzz: every parser (tests/fuzz/fuzz_*.c) under libFuzzer with ASan and
 # UBSan, FUZZ_SECONDS each (default 60), two at a time, in build-fuzz (clang)

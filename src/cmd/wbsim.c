@@ -157,9 +157,11 @@ int main(int argc, char **argv)
 		case 'o':
 			if (strcmp(cmd, "run"))
 				return bad("--plot goes with run", optarg);
-			if (!strrchr(optarg, '.') ||
-			    (strcmp(strrchr(optarg, '.'), ".png") && strcmp(strrchr(optarg, '.'), ".svg")))
-				return bad("the plot file must end in .png or .svg", optarg);
+			{
+				const char *dot = optarg ? strrchr(optarg, '.') : NULL;
+				if (!dot || (strcmp(dot, ".png") && strcmp(dot, ".svg")))
+					return bad("the plot file must end in .png or .svg", optarg);
+			}
 			plot = optarg;
 			break;
 		case 'h': usage(stdout); return 0;
@@ -205,6 +207,9 @@ int main(int argc, char **argv)
 	base = calloc((size_t)n, sizeof(*base));
 	if (!jobs || !res || !base) {
 		fprintf(stderr, "wbsim: out of memory\n");
+		free(jobs);
+		free(res);
+		free(base);
 		return EX_OSERR;
 	}
 	for (int i = 0; i < n; i++) {

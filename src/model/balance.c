@@ -145,12 +145,12 @@ uint64_t bdp_throttle(const struct kcfg *k, struct task_dirty *t, const struct b
 	uint64_t nr_dirtied_pause;
 	int64_t min_pause = wb_min_pause(k, in->avg_write_bw, in->dirty_ratelimit, max_pause,
 					 task_ratelimit, &nr_dirtied_pause);
-	int64_t now = (int64_t)in->now, period, pause;
+	int64_t now = (int64_t)in->now, period = 0, pause;
 
 	*ret_task_ratelimit = task_ratelimit;
 	*ret_again = false;
 	if (task_ratelimit == 0) {
-		period = pause = max_pause;
+		pause = max_pause; /* and the kernel's period, unread on this path */
 	} else {
 		period = (int64_t)(k->hz * in->pages_dirtied / task_ratelimit);
 		pause = period;

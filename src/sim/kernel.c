@@ -373,7 +373,7 @@ static void submit(struct sim_kernel *s, int32_t i, uint64_t n)
 		d->q[(d->qhead + d->qlen - 1) % d->qcap].pages += (uint32_t)n;
 	} else {
 		if (d->qlen == d->qcap) {
-			uint32_t ncap = d->qcap * 2;
+			uint32_t ncap = d->qcap ? d->qcap * 2 : 64;
 			struct req *nq = malloc(sizeof(*nq) * ncap);
 			if (!nq)
 				abort();

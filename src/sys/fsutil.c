@@ -35,8 +35,9 @@ int read_text(const char *path, char *buf, size_t len)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	size_t got = 0;
 
+	buf[0] = 0;
 	if (fd < 0)
-		return -errno;
+		return errno ? -errno : -EIO;
 	while (got + 1 < len) {
 		ssize_t n = read(fd, buf + got, len - 1 - got);
 		if (n < 0) {
