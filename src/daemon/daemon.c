@@ -52,7 +52,7 @@ static void fmt_bw(char *buf, size_t len, const struct bwmeter *m)
  * one line when the decision moves materially, with its one reason. */
 static void log_decision(struct daemon *dm, const struct gov_dev *d)
 {
-	char cap[32], bw[48], who[320];
+	char cap[32], bw[48];
 	int i;
 
 	for (i = 0; i < dm->nlogged && strcmp(dm->logged[i].bdi, d->info.bdi); i++)
@@ -79,6 +79,21 @@ static void log_decision(struct daemon *dm, const struct gov_dev *d)
 	dm->logged[i].above_global = d->above_global;
 	dm->logged[i].err = d->err;
 
+	{
+		char line[768];
+		bool warn = daemon_describe(d, dm->state_path, line, sizeof(line));
+		if (warn)
+			log_warn("%s", line);
+		else
+			log_info("%s", line);
+	}
+}
+
+bool daemon_describe(const struct gov_dev *d, const char *state_path, char *buf, size_t len)
+{
+	char cap[32], bw[48], who[320];
+
+	fmt_bw(bw, sizeof(bw), &d->meter);
 	snprintf(who, sizeof(who), "%s%s%s (%s%s%s)", d->info.disk,
 		 strcmp(d->info.disk, d->info.bdi) ? " bdi " : "",
 		 strcmp(d->info.disk, d->info.bdi) ? d->info.bdi : "",
@@ -86,22 +101,24 @@ static void log_decision(struct daemon *dm, const struct gov_dev *d)
 		 d->info.bus);
 	fmt_bytes(cap, sizeof(cap), d->dec.max_bytes);
 	if (d->err && d->err_op == GOV_ERR_RECORD)
-		log_warn("%s: its original values could not be recorded in %s (%s); left as it is",
-			 who, dm->state_path, strerror(-d->err));
+		snprintf(buf, len, "%s: its original values could not be recorded in %s (%s); "
+			 "left as it is", who, state_path, strerror(-d->err));
 	else if (d->err && d->err_op == GOV_ERR_READ)
-		log_warn("%s: reading %s: %s; left as it is", who, bdi_attr_names[d->err_attr],
-			 strerror(-d->err));
+		snprintf(buf, len, "%s: reading %s: %s; left as it is", who,
+			 bdi_attr_names[d->err_attr], strerror(-d->err));
 	else if (d->err)
-		log_warn("%s: %s -> max_bytes %s refused: %s %s (the previous value stays)", who, bw,
-			 cap, bdi_attr_names[d->err_attr], strerror(-d->err));
+		snprintf(buf, len, "%s: %s -> max_bytes %s refused: %s %s (the previous value stays)",
+			 who, bw, cap, bdi_attr_names[d->err_attr], strerror(-d->err));
 	else if (d->above_global)
-		log_info("%s: %s -> no cap (%s)", who, bw, gov_why_text[WHY_ABOVE_GLOBAL]);
+		snprintf(buf, len, "%s: %s -> no cap (%s)", who, bw, gov_why_text[WHY_ABOVE_GLOBAL]);
 	else if (!d->dec.govern)
-		log_info("%s: left alone (%s)", who, gov_why_text[d->dec.why]);
+		snprintf(buf, len, "%s: left alone (%s)", who, gov_why_text[d->dec.why]);
 	else if (!d->dec.strict)
-		log_info("%s: %s -> no cap (%s)", who, bw, gov_why_text[d->dec.why]);
+		snprintf(buf, len, "%s: %s -> no cap (%s)", who, bw, gov_why_text[d->dec.why]);
 	else
-		log_info("%s: %s -> max_bytes %s, strict (%s)", who, bw, cap, gov_why_text[d->dec.why]);
+		snprintf(buf, len, "%s: %s -> max_bytes %s, strict (%s)", who, bw, cap,
+			 gov_why_text[d->dec.why]);
+	return d->err != 0;
 }
 
 static int hook_save(void *ctx, const struct gov_dev *d)

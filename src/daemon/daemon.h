@@ -85,4 +85,9 @@ int daemon_stop(struct daemon *dm);
 
 uint64_t daemon_now_usec(void);
 
+/* The line wbgovd logs for a device's decision, or what failed:
+ * "sdb (SanDisk Cruzer, usb): 5.1 MB/s -> max_bytes 4.9 MiB, strict (...)".
+ * True when it is a warning (an error). */
+bool daemon_describe(const struct gov_dev *d, const char *state_path, char *buf, size_t len);
+
 #endif

@@ -205,8 +205,11 @@ static void apply(struct governor *g, struct gov_dev *d)
 	r = knobs_bdi_set(g->ops, g->kctx, d->info.bdi, BDI_STRICT_LIMIT, 1);
 	if (r > 0)
 		d->changed = true;
-	if (r < 0)
+	if (r < 0) {
+		/* a cap without strict_limit is half a limit: the cap goes too */
 		fail(d, BDI_STRICT_LIMIT, r, GOV_ERR_WRITE);
+		restore_dev(g, d);
+	}
 }
 
 /* Does this (limited) device hold dirty data? The kernel says so in
@@ -520,8 +523,14 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 	g->last_full_usec = now_usec;
 	g->dirtied_at_full = g->vm.dirtied;
 	g->busy_at_full = g->pending_bytes >= MIB;
-	if (g->want_rescan && rescan(g))
-		g->watch_until_usec = now_usec + GOV_WATCH_FRESH_USEC;
+	/* a clock gone back (it should not: CLOCK_MONOTONIC) restarts the count */
+	if (now_usec < g->last_rescan_usec || now_usec - g->last_rescan_usec >= GOV_RESCAN_USEC)
+		g->want_rescan = true;
+	if (g->want_rescan) {
+		g->last_rescan_usec = now_usec;
+		if (rescan(g))
+			g->watch_until_usec = now_usec + GOV_WATCH_FRESH_USEC;
+	}
 	for (int i = 0; i < g->ndev; i++) {
 		struct gov_dev *d = &g->dev[i];
 		struct gov_input in = { 0 };
@@ -587,10 +596,8 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 	}
 	if (!(g->features & KNOBS_BDI_BYTES)) {
 		/* mounts come and go without uevents: look again now and then */
-		if (now_usec - g->last_rescan_usec >= GOV_VM_QUIET_USEC) {
+		if (now_usec - g->last_rescan_usec >= GOV_VM_QUIET_USEC)
 			g->want_rescan = true;
-			g->last_rescan_usec = now_usec;
-		}
 		global_step(g, now_usec);
 	}
 	g->unknown = unknown;

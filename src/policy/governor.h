@@ -115,6 +115,11 @@ struct gov_hooks {
  * written is read at every poll. */
 #define GOV_DRIFT_IDLE_USEC 10000000ULL
 
+/* Devices are looked for again this often even with uevents, which can be
+ * lost (a netlink buffer that overflowed, a udevd restarting): one that
+ * came unannounced is governed within a minute. */
+#define GOV_RESCAN_USEC 60000000ULL
+
 /* How long no slow device may hold dirty data before the global pair goes
  * back (pre-6.2 route). */
 #define GOV_VM_QUIET_USEC 5000000ULL

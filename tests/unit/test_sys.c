@@ -26,6 +26,7 @@
 #include "sys/fsutil.h"
 #include "sys/procfs.h"
 #include "sys/state.h"
+#include "daemon/daemon.h"
 #include "daemon/status.h"
 #include "sys/sysfs.h"
 
@@ -81,6 +82,15 @@ static void fmt_path(char *buf, size_t len, const char *fmt, ...)
 	n = vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
 	assert_true(n > 0 && (size_t)n < len);
+}
+
+/* ROOT/REL, in a buffer of its own (the next call reuses it) */
+static const char *fmt_path_s(const char *root, const char *rel)
+{
+	static char p[PATH_MAX];
+
+	fmt_path(p, sizeof(p), "%s%s", root, rel);
+	return p;
 }
 
 static void mkdir_p(const char *path)
@@ -2224,11 +2234,13 @@ static void test_gov_pre_62_global_pair(void **state)
 	assert_false(usb->holds_dirty);
 	assert_int_equal(r->nvm, 0);
 
-	/* it gets mounted; the rescan 5 s after the first finds it */
+	/* it gets mounted; the rescan 5 s after the first (at 1 s) finds it */
 	fx_write(root, "/proc/self/mountinfo", "22 1 259:1 / / rw - ext4 /dev/nvme0n1p1 rw\n" MOUNT_SDB1);
 	gov_tick(g, 5000000);
 	assert_int_equal(r->nvm, 0);
-	gov_tick(g, 5250000);
+	gov_tick(g, 6000000);
+	assert_int_equal(r->nvm, 0);
+	gov_tick(g, 6250000);
 	usb = gov_find(g, "8:16");
 	assert_true(usb->info.mounted);
 	assert_true(usb->holds_dirty);
@@ -2251,16 +2263,16 @@ static void test_gov_pre_62_global_pair(void **state)
 	fx_write(root, "/proc/sys/vm/dirty_ratio", "0\n");
 	fx_write(root, "/proc/sys/vm/dirty_background_ratio", "0\n");
 
-	gov_tick(g, 5500000);
+	gov_tick(g, 6500000);
 	assert_int_equal(r->nvm, 2);
 
 	/* clean: given back 5 s later, through the ratios that were in force */
 	fx_write(root, "/proc/meminfo", "MemTotal: 16318276 kB\nDirty: 0 kB\nWriteback: 0 kB\n");
 	fx_write(root, "/proc/vmstat", VMSTAT_CLEAN);
-	gov_tick(g, 6000000);
-	gov_tick(g, 10900000);
+	gov_tick(g, 7000000);
+	gov_tick(g, 11900000);
 	assert_int_equal(r->nvm, 2);
-	gov_tick(g, 11000000);
+	gov_tick(g, 12000000);
 	assert_int_equal(r->nvm, 4);
 	assert_vm_write(r, 2, VM_DIRTY_BACKGROUND_RATIO, 10);
 	assert_vm_write(r, 3, VM_DIRTY_RATIO, 20);
@@ -2275,7 +2287,7 @@ static void test_gov_pre_62_global_pair(void **state)
 	/* dirty again, then stopped: gov_restore() gives the pair back */
 	fx_write(root, "/proc/meminfo", MEMINFO);
 	fx_write(root, "/proc/vmstat", "nr_dirty 8704\nnr_writeback 256\nnr_dirtied 200000\nnr_written 190000\n");
-	gov_tick(g, 12000000);
+	gov_tick(g, 13000000);
 	assert_int_equal(r->nvm, 6);
 	assert_int_equal(r->nsave_vm, 2);
 	fx_write(root, "/proc/sys/vm/dirty_ratio", "0\n");
@@ -2374,6 +2386,225 @@ static void test_gov_unplug_and_detach(void **state)
 	assert_file(root, BDI_DIR "7:0/max_ratio_fine", "1000000\n");
 }
 
+/* ---------------------------------------------------------- faults */
+
+/* A fault injected through the --root backend (knobs_real over a fixture
+ * tree) into the stick (8:16) while an NVMe disk (259:0) is governed
+ * beside it. Whatever the fault: one line says what failed (the line
+ * wbgovd logs, daemon_describe()), the other device is still governed,
+ * no knob of the stick is half-applied (strict_limit 1 only over the cap
+ * that goes with it), and gov_restore() gives back what it changed.
+ * WBGOV_FAULTS_OUT=FILE writes the table docs/reliability.md holds. */
+enum fault_kind { F_READ, F_WRITE, F_VANISH, F_FILE, F_STAT, F_CLOCK, F_UNANNOUNCED };
+
+struct fault {
+	enum fault_kind kind;
+	enum bdi_attr a;
+	int err;
+	const char *rel, *text; /* F_FILE, F_STAT: a file of the tree and what it holds */
+	const char *what;
+};
+
+struct fault_rec {
+	struct rec r; /* first: knobs_real reads ctx as its knobs_real */
+	const struct fault *f;
+	bool vanished;
+};
+
+static struct fault_rec g_frec;
+
+static int fault_bdi_read(void *ctx, const char *bdi, enum bdi_attr a, uint64_t *ret)
+{
+	struct fault_rec *fr = ctx;
+
+	if (fr->f->kind == F_READ && !strcmp(bdi, "8:16") && a == fr->f->a)
+		return fr->f->err;
+	return knobs_real_ops.bdi_read(ctx, bdi, a, ret);
+}
+
+/* The fixture's max_bytes at max_ratio_fine 1000000: its global threshold */
+#define FAULT_THRESH 3355443200ULL
+
+static int fault_bdi_write(void *ctx, const char *bdi, enum bdi_attr a, uint64_t v)
+{
+	struct fault_rec *fr = ctx;
+	char p[PATH_MAX], text[32];
+	int r;
+
+	if (!strcmp(bdi, "8:16") && fr->f->kind == F_WRITE && a == fr->f->a)
+		return fr->f->err;
+	if (!strcmp(bdi, "8:16") && fr->f->kind == F_VANISH && !fr->vanished) {
+		/* pulled out between the read and the write */
+		fx_unlink(fr->r.real.root, "/sys/class/bdi/8:16");
+		fx_unlink(fr->r.real.root, BDI_DIR "8:16");
+		fr->vanished = true;
+	}
+	r = rec_bdi_write(ctx, bdi, a, v);
+	if (r)
+		return r;
+	/* the kernel keeps one value, a share of its threshold, and shows it
+	 * both ways: max_bytes written sets max_ratio_fine, and back */
+	if (a == BDI_MAX_BYTES) {
+		uint64_t ppm = v * 1000000 / FAULT_THRESH;
+		fmt_path(p, sizeof(p), "/sys/class/bdi/%s/max_ratio_fine", bdi);
+		snprintf(text, sizeof(text), "%llu\n", (unsigned long long)ppm);
+		fx_write(fr->r.real.root, p, text);
+		fmt_path(p, sizeof(p), "/sys/class/bdi/%s/max_bytes", bdi);
+		snprintf(text, sizeof(text), "%llu\n", (unsigned long long)(FAULT_THRESH * ppm / 1000000));
+		fx_write(fr->r.real.root, p, text);
+	} else if (a == BDI_MAX_RATIO_FINE) {
+		fmt_path(p, sizeof(p), "/sys/class/bdi/%s/max_bytes", bdi);
+		snprintf(text, sizeof(text), "%llu\n", (unsigned long long)(FAULT_THRESH * v / 1000000));
+		fx_write(fr->r.real.root, p, text);
+	}
+	return 0;
+}
+
+static void fault_row(FILE *out, const struct fault *f, const char *stick, const char *line)
+{
+	if (out)
+		fprintf(out, "| %s | %s | %s |\n", f->what, stick, line);
+}
+
+static void test_fault_table(void **state)
+{
+	static const int errs[] = { EINVAL, ENOENT, EACCES, EIO, EBUSY };
+	static const enum bdi_attr attrs[] = { BDI_STRICT_LIMIT, BDI_MAX_RATIO_FINE, BDI_MAX_BYTES };
+	static struct fault faults[64];
+	static char whats[64][96];
+	static const struct fault more[] = {
+		{ F_VANISH, 0, 0, NULL, NULL, "the bdi vanishes between a read and a write" },
+		{ F_FILE, 0, 0, BDI_DIR "8:16/max_bytes", "", "max_bytes empty" },
+		{ F_FILE, 0, 0, BDI_DIR "8:16/max_bytes", "4194", "max_bytes truncated" },
+		{ F_FILE, 0, 0, BDI_DIR "8:16/max_bytes", "x\177\n", "max_bytes garbage" },
+		{ F_FILE, 0, 0, BDI_DIR "8:16/max_bytes", "99999999999999999999999\n", "max_bytes huge" },
+		{ F_FILE, 0, 0, BDI_DIR "8:16/strict_limit", "-1\n", "strict_limit negative" },
+		{ F_STAT, 0, 0, USB_DISK "/stat", "", "its stat empty" },
+		{ F_STAT, 0, 0, USB_DISK "/stat", "garbage\n", "its stat garbage" },
+		{ F_STAT, 0, 0, USB_DISK "/stat", STAT_LINE STAT_LINE, "its stat twice as long" },
+		{ F_STAT, 0, 0, USB_DISK "/stat",
+		  "    1234        0    56789     1000     4321       17        0     5000        2     3000     6000\n",
+		  "its stat going backwards" },
+		{ F_STAT, 0, 0, USB_DISK "/stat",
+		  "    1234        0    56789     1000     4321       17 18446744073709551615     5000        2     3000     6000\n",
+		  "its stat jumping to 2^64 - 1 sectors" },
+		{ F_CLOCK, 0, 0, NULL, NULL, "the clock going back 1 s, then 1 h forward" },
+		{ F_UNANNOUNCED, 0, 0, NULL, NULL, "a device coming without a uevent" },
+	};
+	const char *out_path = getenv("WBGOV_FAULTS_OUT");
+	FILE *out = out_path ? fopen(out_path, "w") : NULL;
+	int n = 0;
+
+	(void)state;
+	for (size_t e = 0; e < sizeof(errs) / sizeof(errs[0]); e++)
+		for (size_t a = 0; a < sizeof(attrs) / sizeof(attrs[0]); a++)
+			for (int w = 0; w < 2; w++) {
+				snprintf(whats[n], sizeof(whats[n]), "%s %s: %s", w ? "writing" : "reading",
+					 bdi_attr_names[attrs[a]], strerrorname_np(errs[e]));
+				faults[n++] = (struct fault){ w ? F_WRITE : F_READ, attrs[a], -errs[e], NULL,
+							      NULL, whats[n - 1] };
+			}
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+		faults[n++] = more[i];
+	if (out)
+		fprintf(out, "| fault in the stick (8:16) | the stick's knobs after it | what wbgovd logs |\n"
+			     "|---|---|---|\n");
+	for (int i = 0; i < n; i++) {
+		const struct fault *f = &faults[i];
+		static const struct fx_disk loop0 = {
+			.name = "loop0", .devpath = LOOP0_DISK, .dev = "7:0", .size = "614400",
+			.rotational = "1",
+		};
+		char root[PATH_MAX], name[32], line[768], stick[96], sl[8], rt[32];
+		int r;
+		struct governor *g = &g_gov;
+		struct gov_config cfg;
+		struct knobs_ops ops;
+		struct gov_hooks hooks;
+		struct fault_rec *fr = &g_frec;
+		const struct gov_dev *d;
+
+		snprintf(name, sizeof(name), "fault%d", i);
+		fx_root(root, sizeof(root), name);
+		fx_gov(root, true);
+		rec_init(&fr->r, &ops, &hooks, root);
+		fr->f = f;
+		fr->vanished = false;
+		ops.bdi_read = fault_bdi_read;
+		ops.bdi_write = fault_bdi_write;
+		hooks.ctx = fr;
+		if (f->kind == F_FILE || f->kind == F_STAT)
+			fx_write(root, f->rel, f->text);
+		gov_config_defaults(&cfg);
+		gov_init(g, &cfg, &ops, fr, &hooks);
+		gov_tick(g, 1000000);
+		if (f->kind == F_STAT || f->kind == F_CLOCK) {
+			gov_tick(g, 1100000);
+			gov_tick(g, f->kind == F_CLOCK ? 100000 : 1200000);
+			gov_tick(g, f->kind == F_CLOCK ? 3600100000ULL : 1300000);
+		}
+		if (f->kind == F_UNANNOUNCED) {
+			fx_disk_add(root, &loop0);
+			fx_bdi(root, "7:0", true);
+			gov_tick(g, 30000000);
+			assert_null(gov_find(g, "7:0"));
+			gov_tick(g, 61000000);
+			assert_non_null(gov_find(g, "7:0"));
+			assert_file(root, BDI_DIR "7:0/strict_limit", "1\n");
+		}
+		/* the other device is governed whatever befell the stick */
+		assert_file(root, BDI_DIR "259:0/strict_limit", "1\n");
+		d = gov_find(g, "8:16");
+		assert_non_null(d);
+		daemon_describe(d, fr->r.state_path, line, sizeof(line));
+		if ((f->kind == F_READ || (f->kind == F_WRITE && f->a != BDI_MAX_RATIO_FINE)) &&
+		    (!d->err || d->err_attr != f->a || !strstr(line, bdi_attr_names[f->a]) ||
+		     !strstr(line, strerror(-f->err))))
+			/* one line naming the knob and the error */
+			fail_msg("%s: %s", f->what, line);
+		if (f->kind == F_STAT || f->kind == F_CLOCK)
+			assert_true(d->meter.est_bps < BWMETER_MAX_BPS);
+		/* no knob half-applied: strict_limit 1 over a cap, or both as found */
+		sl[0] = rt[0] = 0;
+		if (access(fmt_path_s(root, BDI_DIR "8:16/strict_limit"), F_OK) == 0) {
+			fx_read(root, BDI_DIR "8:16/strict_limit", sl, sizeof(sl));
+			fx_read(root, BDI_DIR "8:16/max_ratio_fine", rt, sizeof(rt));
+			sl[strcspn(sl, "\n")] = 0;
+			rt[strcspn(rt, "\n")] = 0;
+			if (!strcmp(sl, "1") ? !strcmp(rt, "1000000") :
+			    strcmp(rt, "1000000") && strcmp(f->what, "strict_limit negative"))
+				fail_msg("%s: strict_limit %s with max_ratio_fine %s", f->what, sl, rt);
+			snprintf(stick, sizeof(stick), "strict_limit %s, max_ratio_fine %s", sl, rt);
+		} else {
+			snprintf(stick, sizeof(stick), "gone with its bdi");
+		}
+		/* what it changed goes back; a write of max_ratio_fine that fails
+		 * shows here, as wbgovd stops: it says so and the state file
+		 * keeps the record for wbgov restore */
+		r = gov_restore(g);
+		if (f->kind == F_WRITE && f->a == BDI_MAX_RATIO_FINE && f->err == -ENOENT) {
+			/* ENOENT from a knob is a bdi that went: nothing to give back */
+			assert_int_equal(r, 0);
+			snprintf(line, sizeof(line), "at stop: the bdi taken for gone, as ENOENT from a "
+						     "knob means; its record dropped");
+		} else if (f->kind == F_WRITE && f->a == BDI_MAX_RATIO_FINE) {
+			assert_int_equal(r, f->err);
+			assert_true(state_load(fr->r.state_path, &fr->r.st) == 0 && fr->r.st.n >= 1);
+			snprintf(line, sizeof(line), "at stop: some knobs could not be given back; they are "
+						     "recorded in /run/wbgov/state (wbgov restore)");
+		} else {
+			assert_int_equal(r, 0);
+			if (access(fmt_path_s(root, BDI_DIR "8:16/strict_limit"), F_OK) == 0 &&
+			    strcmp(f->what, "strict_limit negative"))
+				assert_file(root, BDI_DIR "8:16/strict_limit", "0\n");
+		}
+		assert_file(root, BDI_DIR "259:0/strict_limit", "0\n");
+		fault_row(out, f, stick, line);
+	}
+	if (out)
+		fclose(out);
+}
+
 /* The kernel's own estimate from debugfs, when it is there: a cross-check
  * for `wbgov explain`; absent or malformed, -ENOTSUP. */
 static void test_debugfs_bandwidth(void **state)
@@ -2442,6 +2673,7 @@ int main(void)
 		cmocka_unit_test(test_gov_pre_62_global_pair),
 		cmocka_unit_test(test_gov_pre_62_debugfs),
 		cmocka_unit_test(test_gov_unplug_and_detach),
+		cmocka_unit_test(test_fault_table),
 		cmocka_unit_test(test_debugfs_bandwidth),
 	};
 
