@@ -2501,8 +2501,9 @@ static void test_fault_table(void **state)
 			for (int w = 0; w < 2; w++) {
 				snprintf(whats[n], sizeof(whats[n]), "%s %s: %s", w ? "writing" : "reading",
 					 bdi_attr_names[attrs[a]], strerrorname_np(errs[e]));
-				faults[n++] = (struct fault){ w ? F_WRITE : F_READ, attrs[a], -errs[e], NULL,
-							      NULL, whats[n - 1] };
+				faults[n] = (struct fault){ w ? F_WRITE : F_READ, attrs[a], -errs[e], NULL,
+							    NULL, whats[n] };
+				n++;
 			}
 	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
 		faults[n++] = more[i];
