@@ -26,15 +26,15 @@ static void usage(FILE *f)
 	      "Simulates the Linux kernel's dirty-page throttling and writeback and runs the\n"
 	      "seeds' scenarios under each proposal. `run` without --policy runs them all.\n"
 	      "\n"
-	      "Params: mem=16G  speed=5MB/s  size=4G  hz=250  bits=64  memory=on\n"
+	      "Params: mem=16G  speed=5MB/s  size=4G  hz=250  bits=64  memory=on  limit=6h\n"
 	      "        wbgov's, as in wbgov.conf: target=1s  floor=256K  ceiling=256M\n"
 	      "        initial=4M  fast_target=2s  global_drain=10s\n"
 	      "        (sizes binary K/M/G, speeds decimal)\n"
 	      "--config FILE: wbgov's settings from a wbgov.conf, [global] and [device]\n"
 	      "sections (matched against the scenario's devices); --param after it.\n"
 	      "\n"
-	      "Exit status: 0 ok, 64 bad usage or input, 65 a run still writing after 6 simulated\n"
-	      "hours, 69 gnuplot missing, 70 internal error, 71 out of memory, 73 the plot could\n"
+	      "Exit status: 0 ok, 64 bad usage or input, 65 a run still writing after its limit\n"
+	      "(6 h), 69 gnuplot missing, 70 internal error, 71 out of memory, 73 the plot could\n"
 	      "not be written, 74 output error. See wbsim(1).\n",
 	      f);
 }
@@ -70,7 +70,8 @@ static int run_jobs(const struct job *jobs, int n, const struct lab_params *p, b
 			if (r == -ETIMEDOUT) /* the input's doing, not the simulator's */
 				fprintf(stderr, "wbsim: %s under %s: still writing after %d h of simulated "
 						"time; is the device too slow for the data (--param speed)?\n",
-					jobs[i].scenario, jobs[i].policy, RUN_LIMIT_HOURS);
+					jobs[i].scenario, jobs[i].policy,
+					p->sim.limit_hours ? (int)p->sim.limit_hours : RUN_LIMIT_HOURS);
 			else
 				fprintf(stderr, "wbsim: %s under %s: %s\n", jobs[i].scenario,
 					jobs[i].policy, strerror(-r));

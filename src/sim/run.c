@@ -152,7 +152,7 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 
 		if (sim_done(s, false) && sim_global_writeback(s) == 0)
 			break;
-		if (now > RUN_LIMIT_USEC) {
+		if (now > (p->limit_hours ? (uint64_t)p->limit_hours * 3600 * 1000000 : RUN_LIMIT_USEC)) {
 			err = -ETIMEDOUT;
 			break;
 		}

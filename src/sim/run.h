@@ -23,7 +23,8 @@ extern const char *const run_col_names[COL_COUNT];
 
 #define SERIES_MAX 2048
 
-/* A run still writing after this much simulated time ends with -ETIMEDOUT. */
+/* A run still writing after this much simulated time ends with -ETIMEDOUT
+ * (--param limit=Nh sets another, up to 720 h). */
 #define RUN_LIMIT_HOURS 6
 
 /* What the plots show, sampled at `step_usec` (doubled whenever full). */

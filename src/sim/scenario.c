@@ -243,6 +243,12 @@ int sim_param_set(struct sim_params *p, const char *kv)
 		if (strcmp(val, "32") && strcmp(val, "64"))
 			return -EINVAL;
 		p->bits = (unsigned)atoi(val);
+	} else if (KEY("limit")) {
+		char *end;
+		unsigned long h = strtoul(val, &end, 10);
+		if (!*val || *val == '-' || strcmp(end, "h") || h < 1 || h > 720)
+			return -EINVAL;
+		p->limit_hours = (unsigned)h;
 	} else if (KEY("memory")) {
 		if (strcmp(val, "on") && strcmp(val, "off"))
 			return -EINVAL;

@@ -15,6 +15,7 @@ struct sim_params {
 	unsigned hz;
 	unsigned bits;           /* 32 or 64 */
 	bool no_memory;          /* wbgov: every device cold, the machine's own too */
+	unsigned limit_hours;    /* a run still writing then fails; 0: RUN_LIMIT_HOURS */
 };
 
 struct scenario {

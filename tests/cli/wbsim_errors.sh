@@ -52,6 +52,8 @@ bad_input "$tmp/p.pdf" run usb-iso --policy wbgov --plot "$tmp/p.pdf"
 bad_input "$tmp/plotpng" run usb-iso --policy wbgov --plot "$tmp/plotpng"
 bad_input "$tmp/p.png.txt" run usb-iso --policy wbgov --plot "$tmp/p.png.txt"
 bad_input frobnicate frobnicate
+bad_input limit=0h run usb-iso --param limit=0h
+bad_input limit=6 run usb-iso --param limit=6
 printf '[device x]\nmode = off\n' >"$tmp/nokey.conf"
 bad_input "nokey.conf:1: this [device] section has no match key" table --config "$tmp/nokey.conf"
 bad_input "$tmp/none.conf" run usb-iso --config "$tmp/none.conf"
@@ -77,6 +79,15 @@ if [ "$rc" -ne 65 ] || ! grep -q "still writing after 6 h of simulated time" "$t
 	[ -s "$tmp/out" ] || [ "$(wc -l <"$tmp/err")" -ne 1 ]; then
 	nfail=$((nfail + 1))
 	printf '%s: FAIL: a run past its time limit: exit %s, %s\n' "$me" "$rc" "$(cat "$tmp/err")" >&2
+fi
+
+# ... and under a limit set lower: 1 h
+ncase=$((ncase + 1))
+rc=0
+"$W" run usb-iso --policy wbgov --param size=100G --param limit=1h >"$tmp/out" 2>"$tmp/err" || rc=$?
+if [ "$rc" -ne 65 ] || ! grep -q "still writing after 1 h of simulated time" "$tmp/err"; then
+	nfail=$((nfail + 1))
+	printf '%s: FAIL: a run past limit=1h: exit %s, %s\n' "$me" "$rc" "$(cat "$tmp/err")" >&2
 fi
 
 if [ "$nfail" -ne 0 ]; then
