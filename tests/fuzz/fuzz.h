@@ -23,4 +23,17 @@ static inline char *fuzz_string(const uint8_t *data, size_t size)
 	return s;
 }
 
+/* A target that hands the input, at most `max` bytes, to STMT as `s` (a
+ * C string); longer inputs are skipped, as the reader refuses them. */
+#define FUZZ_TEXT_TARGET(max, STMT)                                         \
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)        \
+	{                                                                   \
+		char *s = size <= (max) ? fuzz_string(data, size) : NULL;   \
+		if (s) {                                                    \
+			STMT;                                               \
+			free(s);                                            \
+		}                                                           \
+		return 0;                                                   \
+	}
+
 #endif

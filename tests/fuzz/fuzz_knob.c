@@ -3,15 +3,6 @@
 #include "sys/sysfs.h"
 #include "fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	char *s = fuzz_string(data, size);
-	uint64_t v;
+static uint64_t v;
 
-	if (s) {
-		parse_u64(s, &v);
-		sysfs_bdi_name_ok(s);
-		free(s);
-	}
-	return 0;
-}
+FUZZ_TEXT_TARGET(4096, (parse_u64(s, &v), sysfs_bdi_name_ok(s)))

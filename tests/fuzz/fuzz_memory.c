@@ -2,14 +2,6 @@
 #include "daemon/memory.h"
 #include "fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	char *s = size <= MEMORY_FILE_MAX ? fuzz_string(data, size) : NULL;
-	static struct memory m;
+static struct memory m;
 
-	if (s) {
-		memory_parse(s, &m);
-		free(s);
-	}
-	return 0;
-}
+FUZZ_TEXT_TARGET(MEMORY_FILE_MAX, memory_parse(s, &m))

@@ -2,16 +2,7 @@
 #include "lab/lab.h"
 #include "fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	char *s = fuzz_string(data, size);
-	struct lab_params p;
-	char want[96];
+static struct lab_params p;
+static char want[96];
 
-	if (s) {
-		lab_params_init(&p);
-		lab_param_set(&p, s, want, sizeof(want));
-		free(s);
-	}
-	return 0;
-}
+FUZZ_TEXT_TARGET(4096, (lab_params_init(&p), lab_param_set(&p, s, want, sizeof(want))))

@@ -2,14 +2,6 @@
 #include "sys/sysfs.h"
 #include "fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	char *s = fuzz_string(data, size);
-	struct knobs_stat st;
+static struct knobs_stat st;
 
-	if (s) {
-		sysfs_parse_stat(s, &st);
-		free(s);
-	}
-	return 0;
-}
+FUZZ_TEXT_TARGET(4096, sysfs_parse_stat(s, &st))

@@ -2,14 +2,6 @@
 #include "sys/procfs.h"
 #include "fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	char *s = fuzz_string(data, size);
-	struct knobs_vmstat v;
+static struct knobs_vmstat v;
 
-	if (s) {
-		procfs_parse_vmstat(s, 4096, &v);
-		free(s);
-	}
-	return 0;
-}
+FUZZ_TEXT_TARGET(65536, procfs_parse_vmstat(s, 4096, &v))
