@@ -102,7 +102,7 @@ int cli_apply(const struct cli *o)
 	r = dir_of_ours(o->state_dir);
 	if (r) {
 		fprintf(stderr, "wbgov apply: %s: %s\n", o->state_dir,
-			r == -EPERM ? "not a directory of ours, or writable by others" : strerror(-r));
+			state_dir_text(r));
 		return EX_CANTCREAT;
 	}
 	cli_path_in(a.path, sizeof(a.path), o, "state");

@@ -410,7 +410,7 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 	r = dir_of_ours(o->state_dir);
 	if (r) {
 		log_err("%s: %s; refusing to keep the state there", o->state_dir,
-			r == -EPERM ? "not a directory of ours, or writable by others" : strerror(-r));
+			state_dir_text(r));
 		return EX_CANTCREAT;
 	}
 	dm->lockfd = take_lock(dm);

@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -148,6 +149,7 @@ int text_kib(const char *text, const char *key, uint64_t *ret_bytes)
 
 int dir_of_ours(const char *path)
 {
+	char real[PATH_MAX], *slash;
 	struct stat st;
 
 	if (mkdir(path, 0755) < 0 && errno != EEXIST)
@@ -158,7 +160,40 @@ int dir_of_ours(const char *path)
 		return -ENOTDIR;
 	if (st.st_uid != geteuid() || (st.st_mode & 022))
 		return -EPERM;
+	/* and no one else can move it, or a directory above it, away and put
+	 * a link in its place between this check and a later open: a path
+	 * with no link on the way, every directory above root's or ours and
+	 * writable by no one else, or sticky (/tmp: others cannot rename
+	 * what is ours in it) */
+	if (!realpath(path, real))
+		return -errno;
+	{
+		size_t n = strlen(path);
+		while (n > 1 && path[n - 1] == '/')
+			n--; /* "/run/wbgov/" is "/run/wbgov" */
+		if (strlen(real) != n || strncmp(real, path, n))
+			return -ELOOP;
+	}
+	while ((slash = strrchr(real, '/'))) {
+		slash[slash == real] = 0; /* "/x" -> "/", "/" -> "" */
+		if (!real[0] || lstat(real, &st) < 0)
+			break;
+		if ((st.st_uid != 0 && st.st_uid != geteuid()) ||
+		    ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)))
+			return -EPERM;
+		if (!strcmp(real, "/"))
+			break;
+	}
 	return 0;
+}
+
+const char *state_dir_text(int err)
+{
+	switch (err) {
+	case -EPERM: return "not a directory of ours, or it or a directory above it writable by others";
+	case -ELOOP: return "not an absolute path free of links";
+	default: return strerror(-err);
+	}
 }
 
 const char *file_trust_text(int err)

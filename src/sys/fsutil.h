@@ -46,8 +46,14 @@ int file_read_trusted(const char *path, bool follow, char *buf, size_t max, size
 /* A directory root keeps its files in: made 0755 if missing; one that
  * exists must be a directory (not a link to one) owned by us and writable
  * by no one else, or another user could have made it to lead root's
- * writes. 0, -EPERM (not ours), -ENOTDIR, or -errno. */
+ * writes; and its path absolute, with no link on the way, every directory
+ * above root's or ours and writable by no one else or sticky, so that no
+ * one can swap it for a link later. 0, -EPERM (not ours, or a directory
+ * above it others could change), -ELOOP (a relative path or a link on the
+ * way), -ENOTDIR, or -errno. */
 int dir_of_ours(const char *path);
+/* What its errors mean, for messages. */
+const char *state_dir_text(int err);
 
 /* What file_read_trusted's errors mean, for messages. */
 const char *file_trust_text(int err);

@@ -1673,6 +1673,36 @@ static void test_state_malformed(void **state)
 	}
 }
 
+/* The state directory: ours, writable by no one else, and no one can swap
+ * it for a link later: no link on its path, no directory above it that
+ * others can change (a sticky one, as /tmp, is fine). */
+static void test_dir_of_ours(void **state)
+{
+	char root[PATH_MAX], p[PATH_MAX], q[PATH_MAX];
+
+	(void)state;
+	fx_root(root, sizeof(root), "dirs");
+	mkdir_p(root);
+	fmt_path(p, sizeof(p), "%s/st", root);
+	assert_int_equal(dir_of_ours(p), 0);
+	fmt_path(p, sizeof(p), "%s/st/", root);
+	assert_int_equal(dir_of_ours(p), 0);
+	assert_int_equal(chmod(root, 0777), 0); /* a parent anyone may change */
+	fmt_path(p, sizeof(p), "%s/st", root);
+	assert_int_equal(dir_of_ours(p), -EPERM);
+	assert_int_equal(chmod(root, 01777), 0); /* ... unless sticky */
+	assert_int_equal(dir_of_ours(p), 0);
+	assert_int_equal(chmod(root, 0755), 0);
+	fmt_path(q, sizeof(q), "%s/link", root);
+	assert_int_equal(symlink(root, q), 0);
+	fmt_path(q, sizeof(q), "%s/link/st", root);
+	assert_int_equal(dir_of_ours(q), -ELOOP);
+	assert_int_equal(chmod(p, 0777), 0);
+	assert_int_equal(dir_of_ours(p), -EPERM);
+	assert_int_equal(dir_of_ours("relative-st"), -ELOOP);
+	rmdir("relative-st");
+}
+
 /* The state file is what root writes back into the kernel: a link, a FIFO,
  * one others could have written, or a name that leaves /sys/class/bdi is
  * not taken; and the knob writer refuses such a name itself, so a link
@@ -2677,6 +2707,7 @@ int main(void)
 		cmocka_unit_test(test_state_malformed),
 		cmocka_unit_test(test_state_malformed_negative),
 		cmocka_unit_test(test_state_trust),
+		cmocka_unit_test(test_dir_of_ours),
 		cmocka_unit_test(test_state_put_bdi),
 		cmocka_unit_test(test_state_restore_bdi),
 		cmocka_unit_test(test_state_restore_vm_pair),
