@@ -30,6 +30,10 @@ if [ "$(id -u)" = 0 ]; then
 	AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 fi
 D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
+# whatever happens, no daemon of ours outlives the test: a failure exits
+# with wbgovd (and the other user's flock) still running
+PID= HPID=
+trap 'for p in $PID $HPID; do kill -KILL "$p" 2>/dev/null || true; done; rm -rf "$tmp"' EXIT
 daemon() { $AS "$D" --root "$FX" --state-dir "$ST" --no-memory -c "$CONF" "$@"; }
 # the values wbgovd restores, of every bdi
 knobs() {
@@ -103,7 +107,6 @@ f = open(sys.argv[1])
 fcntl.flock(f, fcntl.LOCK_SH)
 time.sleep(30)' "$ST/wbgovd.pid" &
 	HPID=$!
-	trap 'kill $HPID 2>/dev/null || true; rm -rf "$tmp"' EXIT
 	sleep 0.3
 	stop
 	start
