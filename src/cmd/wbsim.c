@@ -72,6 +72,10 @@ static int run_jobs(const struct job *jobs, int n, const struct lab_params *p, b
 						"time; is the device too slow for the data (--param speed)?\n",
 					jobs[i].scenario, jobs[i].policy,
 					p->sim.limit_hours ? (int)p->sim.limit_hours : RUN_LIMIT_HOURS);
+			else if (r == -ENOTRECOVERABLE)
+				fprintf(stderr, "wbsim: %s under %s: a bdi's knob was left changed when "
+						"the run ended (the governor did not give it back)\n",
+					jobs[i].scenario, jobs[i].policy);
 			else
 				fprintf(stderr, "wbsim: %s under %s: %s\n", jobs[i].scenario,
 					jobs[i].policy, strerror(-r));

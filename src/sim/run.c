@@ -119,7 +119,7 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 	const struct proposal *pr = proposal_find(policy);
 	struct sim_kernel_cfg kc = sc->kernel;
 	struct sim_kernel *s;
-	uint64_t peak = 0, next_ctl = 0;
+	uint64_t peak = 0, next_ctl = 0, found[SIM_MAX_DEV][2];
 	int err = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -131,6 +131,11 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 	s = sim_kernel_new(&kc, sc->dev, sc->ndev, sc->task, sc->ntask);
 	if (!s)
 		return -ENOMEM;
+	/* what a governor must give back when the run ends */
+	for (int d = 0; d < sc->ndev; d++) {
+		found[d][0] = sim_bdi_read(s, d, BDI_STRICT_LIMIT);
+		found[d][1] = sim_bdi_read(s, d, BDI_MAX_RATIO_FINE);
+	}
 	snprintf(r->scenario, sizeof(r->scenario), "%s", sc->name);
 	snprintf(r->policy, sizeof(r->policy), "%s", pr->name);
 	r->ndev = sc->ndev;
@@ -167,8 +172,14 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 		if (r->series)
 			sample(r->series, s, sc);
 	}
-	if (pr->governor)
+	if (pr->governor) {
 		ctl->detach(ctl->ctx);
+		/* every knob back as it was found, or the run is not a result */
+		for (int d = 0; d < sc->ndev && !err; d++)
+			if (sim_bdi_read(s, d, BDI_STRICT_LIMIT) != found[d][0] ||
+			    sim_bdi_read(s, d, BDI_MAX_RATIO_FINE) != found[d][1])
+				err = -ENOTRECOVERABLE;
+	}
 	if (!err) {
 		r->sim_seconds = (double)sim_now_usec(s) / 1e6;
 		measure(sc, s, peak, r);

@@ -50,8 +50,9 @@ struct run_result {
 };
 
 /* 0, -ENOENT (unknown policy), -EINVAL (a policy without its controller),
- * -ENOMEM, -ETIMEDOUT (still writing after RUN_LIMIT_HOURS), or what a
- * start-up knob write returned. */
+ * -ENOMEM, -ETIMEDOUT (still writing after RUN_LIMIT_HOURS),
+ * -ENOTRECOVERABLE (a governor left a bdi's knob changed when the run
+ * ended), or what a start-up knob write returned. */
 int sim_run(const struct scenario *sc, const char *policy, const struct sim_params *p,
 	    const struct sim_controller *ctl, bool want_series, struct run_result *ret);
 void run_result_free(struct run_result *r);
