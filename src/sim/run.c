@@ -119,7 +119,7 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 	const struct proposal *pr = proposal_find(policy);
 	struct sim_kernel_cfg kc = sc->kernel;
 	struct sim_kernel *s;
-	uint64_t peak = 0, next_ctl = 0, found[SIM_MAX_DEV][2];
+	uint64_t peak = 0, next_ctl = 0, found[SIM_MAX_DEV][2] = { { 0 } };
 	int err = 0;
 
 	memset(r, 0, sizeof(*r));
