@@ -47,6 +47,7 @@ static void open_window(struct bwmeter *m)
 	m->win_usec = m->win_sectors = m->win_ios = m->win_ticks_ms = 0;
 	m->win_moves = 0;
 	m->win_max_step = 0;
+	m->win_lone = 0;
 	m->win_polls = m->win_empty = 0;
 	m->win_queued_kib = 0;
 	m->win_idle_usec = 0;
@@ -90,6 +91,7 @@ static void stall_end(struct bwmeter *m, uint64_t ds)
 	m->win_queued_kib -= m->pre.queued_kib;
 	m->win_ticks_ms -= m->pre.ticks_ms;
 	m->win_max_step = ds;
+	m->win_lone = 0;
 	m->pre.usec = 0;
 }
 
@@ -255,8 +257,11 @@ static bool window_done(const struct bwmeter *m, uint64_t ds)
 		 * 8 MiB (1.7 MB, then 0.04 MB 1.5 s on, read 0.9 MB/s; the next
 		 * 6.7 MB came 0.15 s later). Completions that keep coming are
 		 * the pace, however small: a stick's requests after a drop
-		 * (0.4 MB a poll after 4 MB ones held a window for 7 s) */
-		if (ds * 4 < m->win_max_step && !m->last_moved)
+		 * (0.4 MB a poll after 4 MB ones held a window for 7 s), and
+		 * so is a second lone one (a stick's 1.25 and 0.75 MiB
+		 * requests every 0.2-0.4 s after a drop from 40 to 4 MB/s,
+		 * after polls of 6.9 MiB, held a window for 3.8 s) */
+		if (ds * 4 < m->win_max_step && !m->last_moved && m->win_lone < 2)
 			return false;
 		return bytes >= BWMETER_STEP_BYTES;
 	}
@@ -358,8 +363,10 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 			}
 		}
 		m->pre.backlog = m->pre.backlog && (moved || backlog);
-		if (moved && !m->last_moved)
+		if (moved && !m->last_moved) {
 			stall_end(m, ds);
+			m->win_lone += ds * 4 < m->win_max_step;
+		}
 		if (!moved && !backlog) {
 			/* idle: a window over long idle time measures nothing */
 			m->win_idle_usec += dt;

@@ -73,6 +73,7 @@ struct bwmeter {
 	uint64_t win_ticks_ms; /* io_ticks gone by in it */
 	unsigned win_moves;   /* intervals in which sectors moved */
 	uint64_t win_max_step; /* the most sectors one interval moved */
+	unsigned win_lone;    /* completions after a stall under a quarter of it */
 	unsigned win_polls;   /* intervals seen with debugfs at both ends */
 	unsigned win_empty;   /* ... of them with its writeback empty at an end */
 	uint64_t win_queued_kib; /* writeback queued at their starts, summed */

@@ -31,14 +31,16 @@ struct gov_dev *gov_find(struct governor *g, const char *bdi)
 	return NULL;
 }
 
-static int restore_dev(struct governor *g, struct gov_dev *d);
+static int restore_dev(struct governor *g, struct gov_dev *d, enum bdi_attr *failed);
 
 /* A bdi left the list. A pulled disk's bdi is gone with its knobs; a loop
  * device's stays after detach and would hand our cap to its next user, so
  * give back what is still there. */
 static void forget(struct governor *g, int i)
 {
-	restore_dev(g, &g->dev[i]);
+	enum bdi_attr a;
+
+	restore_dev(g, &g->dev[i], &a);
 	if (g->hooks.gone)
 		g->hooks.gone(g->hooks.ctx, &g->dev[i]);
 	g->dev[i] = g->dev[--g->ndev];
@@ -131,15 +133,15 @@ static int save_orig(struct governor *g, struct gov_dev *d)
 }
 
 /* Put a bdi's knobs back as they were found. */
-static int restore_dev(struct governor *g, struct gov_dev *d)
+/* Give a device's knobs back; on failure, `failed` says which knob. */
+static int restore_dev(struct governor *g, struct gov_dev *d, enum bdi_attr *failed)
 {
-	enum bdi_attr a;
 	int r;
 
 	if (!d->changed)
 		return 0;
 	r = knobs_bdi_restore(g->ops, g->kctx, d->info.bdi, d->orig.strict_limit,
-			      d->orig.max_ratio_fine, &a);
+			      d->orig.max_ratio_fine, failed);
 	if (r)
 		return r;
 	d->changed = false;
@@ -160,15 +162,16 @@ static bool close_enough(uint64_t have, uint64_t want)
 static void apply(struct governor *g, struct gov_dev *d)
 {
 	const struct gov_decision *dec = &d->dec;
+	enum bdi_attr a;
 	int r;
 
 	d->err = 0;
 	d->above_global = false;
 	if (!dec->govern || !dec->strict) {
 		/* leave the device as it was found */
-		r = restore_dev(g, d);
+		r = restore_dev(g, d, &a);
 		if (r)
-			fail(d, BDI_MAX_RATIO_FINE, r, GOV_ERR_WRITE);
+			fail(d, a, r, GOV_ERR_WRITE);
 		return;
 	}
 	if (save_orig(g, d))
@@ -187,9 +190,9 @@ static void apply(struct governor *g, struct gov_dev *d)
 			 * (or dirtyable memory), which bounds this device tighter
 			 * than the cap would */
 			d->above_global = true;
-			r = restore_dev(g, d);
+			r = restore_dev(g, d, &a);
 			if (r)
-				fail(d, BDI_MAX_RATIO_FINE, r, GOV_ERR_WRITE);
+				fail(d, a, r, GOV_ERR_WRITE);
 			return;
 		}
 		if (r) {
@@ -208,7 +211,7 @@ static void apply(struct governor *g, struct gov_dev *d)
 	if (r < 0) {
 		/* a cap without strict_limit is half a limit: the cap goes too */
 		fail(d, BDI_STRICT_LIMIT, r, GOV_ERR_WRITE);
-		restore_dev(g, d);
+		restore_dev(g, d, &a);
 	}
 }
 
@@ -623,7 +626,8 @@ int gov_restore(struct governor *g)
 	int first = vm_give_back(g);
 
 	for (int i = 0; i < g->ndev; i++) {
-		int r = restore_dev(g, &g->dev[i]);
+		enum bdi_attr a;
+		int r = restore_dev(g, &g->dev[i], &a);
 		if (r && !first)
 			first = r;
 	}
