@@ -33,8 +33,9 @@
  * it starts the window at the stall: a device that slows down in the
  * middle of a window is measured from its last completion at the old pace,
  * not by a mean of both (40 -> 4 MB/s in 8 MiB bios read 15.7 MB/s). A
- * window with a backlog does not end on a lone completion, after a stall,
- * under a quarter of its largest (a journal block between two lumps). */
+ * window with a backlog does not end on the first lone completion, after a
+ * stall, under a quarter of its largest (a journal block between two lumps);
+ * a second is the pace (a stick's small requests after a drop). */
 #ifndef WBGOV_POLICY_BWMETER_H
 #define WBGOV_POLICY_BWMETER_H
 
