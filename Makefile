@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # wbgov — build, test, demo. `make` builds build/wbsim; `make check` runs every test.
 CC      ?= cc
 PREFIX  ?= /usr/local

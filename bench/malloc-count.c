@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* LD_PRELOAD shim for bench/real-usb: counts malloc/calloc/realloc calls
  * and writes the count to $MALLOC_COUNT_FILE when the process exits. */
 #define _GNU_SOURCE

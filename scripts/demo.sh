@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The main job in one screen. First the USB-stick stall of the seeds in the
 # simulator (a 4 GiB ISO to a 5 MB/s stick on a 16 GiB machine, then sync)
 # under today's kernel and under wbgov, as a table and a plot. Then, run as

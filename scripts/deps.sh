@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Installs the Debian packages wbgov needs to build, test and demo; does
 # nothing when they are all there. Needs root only when something is missing.
 set -eu

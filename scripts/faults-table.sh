@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # scripts/faults-table.sh [DOC]: the table of injected faults and what came
 # of them, as tests/unit/test_sys.c's test_fault_table writes it, put in DOC
 # (default docs/reliability.md) between its "faults: begin" and "faults:

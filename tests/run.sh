@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs every unit test binary (cmocka) and every black-box test script, then
 # prints one line: `tests: N passed, N failed`. Exit status 1 on any failure.
 BUILD=${BUILD:-build}

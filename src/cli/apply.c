@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbgov apply --once and restore: the rule in one pass without the daemon,
  * and every recorded knob given back. */
 #include <errno.h>

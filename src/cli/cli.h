@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbgov's commands, one function each, over one context; the main in
  * src/cmd/wbgov.c parses options and calls them. Each returns the exit
  * status (sysexits.h; wbgov(8) lists them). */

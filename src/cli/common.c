@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the commands share: paths, the daemon's presence, units, text
  * for terminals and JSON, and the one resolver of DEVICE and PATH
  * arguments. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbgov explain: the daemon's record of a device's decision, or what the
  * rule would do when no daemon runs. */
 #include <limits.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbgov status and watch. */
 #include <limits.h>
 #include <signal.h>

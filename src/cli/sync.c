@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbgov sync and eject: the writing with progress, and a device made safe
  * to remove. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbgov: what the governor does, per device; sync and eject with progress;
  * apply and restore by hand. Options and exit codes; the commands are in
  * src/cli. Read-only commands need no root. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbgovd: gives every block device a dirty-cache limit worth a few seconds
  * of its measured write speed, and gives every knob back on exit. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbsim: the kernel's dirty throttling and writeback, simulated; every
  * proposal of the seeds and wbgov's own policy side by side. */
 #include <errno.h>

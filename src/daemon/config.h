@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /etc/wbgov/wbgov.conf, through libinih:
  *
  *   [global]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbgovd's glue: the governor on the real machine, its hooks (the log,
  * the state file of original knob values, device memory, the status file
  * wbgov reads), the one-instance lock, leftover knobs of a run that did not

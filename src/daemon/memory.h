@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /var/lib/wbgov/devices: the write bandwidth measured for each device,
  * kept across plugs and reboots, so a known stick gets its cap the moment
  * it appears instead of the start cap. One line per device:

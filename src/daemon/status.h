@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /run/wbgov/status: what wbgovd knows that sysfs does not — each device's
  * measured bandwidth and the rule behind its limit — for `wbgov status`
  * and `wbgov explain`. One line per bdi:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The seam between decisions and a machine: one ops table to read and write
  * the kernel's writeback knobs and read its counters. Backends: the real
  * kernel under a root prefix (a fixture tree in tests), and the simulated

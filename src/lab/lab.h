@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbsim's experiments: scenarios under policies, with the governor of
  * src/policy wired to the simulated kernel through the knobs seam for the
  * wbgov policy. Above policy, sim and knobs; below cmd. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Plots through gnuplot: per policy one row, dirty and writeback per device
  * over time on the left, the writer's progress against the device's on the
  * right. */

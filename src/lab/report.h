@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbsim's results as a table, CSV or JSON, and the verdict that says where a
  * policy loses. Output is deterministic: fixed decimals, fixed order. */
 #ifndef WBGOV_LAB_REPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Dirty throttling arithmetic: freerun, position ratio, pause. Mirrors the
  * pieces of balance_dirty_pages() in mm/page-writeback.c (6.14–6.18); the
  * control flow that strings them together, with its side effects on the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "model/bandwidth.h"
 
 void wb_bw_init(struct wb_bw *b, uint64_t now_jif)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The kernel's per-wb write bandwidth and dirty ratelimit estimators, and
  * the writeback chunk size derived from them. Mirrors
  * wb_update_write_bandwidth(), wb_update_dirty_ratelimit(),

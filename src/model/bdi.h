@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Per-bdi knobs and the per-wb threshold. Mirrors __bdi_set_min_ratio(),
  * __bdi_set_max_ratio(), bdi_set_max_bytes(), bdi_get_bytes(),
  * bdi_set_strict_limit() (mm/page-writeback.c, sysfs in mm/backing-dev.c)

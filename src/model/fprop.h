@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Flexible proportions: each wb's share of recent writeback completions.
  * Mirrors lib/flex_proportions.c (exact sums: the per-CPU counter error of
  * the kernel is not modelled) and the period timer of mm/page-writeback.c. */

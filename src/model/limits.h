@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Global dirty limits: dirtyable memory, the vm.dirty_* sysctls and the
  * thresholds computed from them. Mirrors global_dirtyable_memory(),
  * domain_dirty_limits(), the dirty_*_handler()s, writeback_set_ratelimit()

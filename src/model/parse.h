@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Human units for the command line and the config file: sizes, speeds,
  * durations. Pure. */
 #ifndef WBGOV_MODEL_PARSE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Constants and integer helpers shared by the kernel model.
  *
  * Counts are 4 KiB pages, rates pages per second, times jiffies; ratios are

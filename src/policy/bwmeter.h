@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Measures one device's write bandwidth from its own counters, as the daemon
  * does on a real kernel (the kernel's estimate lives in debugfs, starts at
  * 100 MiB/s and lags by seconds). Pure: the caller passes the counters and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The governor's rule: device facts + measured bandwidth -> the per-device
  * knob values. Pure. */
 #ifndef WBGOV_POLICY_DECIDE_H

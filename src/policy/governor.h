@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The governor: every bdi gets a dirty-cache limit worth `target` seconds of
  * its measured write bandwidth, through whatever knobs the kernel offers,
  * and every knob it changed goes back on restore. The same code runs against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The governor's tunable keys, one table for wbgov.conf's [global] (and a
  * [device] section's target), `wbsim --param` and the tests that hold the
  * manuals to it: name, unit, range and what it means. The defaults are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The simulated kernel: page cache accounting per device and per inode, the
  * flusher (background threshold, periodic expiry, sync/fsync, start-all),
  * devices with bandwidth profiles and a request queue, and writer tasks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The knobs backend over the simulated kernel. */
 #ifndef WBGOV_SIM_KNOBS_SIM_H
 #define WBGOV_SIM_KNOBS_SIM_H

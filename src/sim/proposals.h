@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The seeds' proposals as simulator policies: a change to the kernel, a set
  * of knob writes at start, or (wbgov) a governor driving the knobs. */
 #ifndef WBGOV_SIM_PROPOSALS_H

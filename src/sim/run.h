@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One scenario under one policy: build the simulated machine, run it to the
  * end, and measure what the seeds talk about. */
 #ifndef WBGOV_SIM_RUN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The seeds' scenarios, with the parameters a user may change. */
 #ifndef WBGOV_SIM_SCENARIO_H
 #define WBGOV_SIM_SCENARIO_H

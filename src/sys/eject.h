@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What ejecting a disk takes from the system: who holds its file systems,
  * what is stacked on it, flushing it, and powering it off as udisks does
  * (a USB device through its port's `remove`, a SCSI or SATA disk through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Small files of /proc and /sys, every path under a root prefix (tests point
  * it at a fixture tree). Readers return 0 or -errno and fill ret_* only on
  * success. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The knobs backend over the running kernel: /proc and /sys under a root
  * prefix ("/" in production, a fixture tree in tests). */
 #ifndef WBGOV_SYS_KNOBS_REAL_H

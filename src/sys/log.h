@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One small logging module: stderr lines with journald's <N> priority
  * prefixes (sd-daemon(3)). */
 #ifndef WBGOV_SYS_LOG_H

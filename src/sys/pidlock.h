@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One wbgovd per state dir. The lock is an exclusive flock on a file only
  * its owner can open (0600, in a directory of its own), held as long as
  * the process lives: no stale file can block a start, and no other user

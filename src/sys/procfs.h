@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /proc: meminfo, the vm.dirty_* sysctls, mountinfo. Paths under `root`. */
 #ifndef WBGOV_SYS_PROCFS_H
 #define WBGOV_SYS_PROCFS_H

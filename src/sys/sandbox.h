@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Landlock (Linux 5.13+): once wbgovd has what it needs open, the kernel
  * keeps it from writing anywhere but where its work is, whatever a file
  * it reads or a bug makes of it. Reads stay free (sysfs, procfs, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /run/wbgov/state: the values wbgovd found on every knob it changed,
  * written before the change, so a restore works after a crash or SIGKILL
  * (`wbgov restore`, or the next start). Text, one knob owner per line:

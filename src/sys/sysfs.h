@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /sys: the bdis, the disks behind them and their facts, their knobs and
  * their I/O counters. Every path is built from `root`. */
 #ifndef WBGOV_SYS_SYSFS_H

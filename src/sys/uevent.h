@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Device hotplug: the kernel's uevents for the bdi and block subsystems,
  * through libudev. Where udevd runs, its processed events (with ID_BUS and
  * friends in its database); where it does not, the kernel's own, which still

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # etc/wbgov.conf, the example `make install` puts in /etc/wbgov: `wbgovd -n`
 # says "configuration OK" on stdout, nothing on stderr, and exits 0.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `make install DESTDIR=... PREFIX=/usr` puts the programs, every man
 # page (man/NAME.N.scd -> share/man/manN/NAME.N), the systemd unit (its
 # ExecStart rewritten to the installed wbgovd) and the example config (only

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # docs/reliability.md's table of injected faults is the one the test makes
 # today (scripts/faults-table.sh regenerates it).
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # etc/wbgovd.service stays hardened: `systemd-analyze security --offline=true`
 # rates its exposure at 2.0 or less, and the settings that keep the root
 # daemon from the network and from raising privileges are there. Where

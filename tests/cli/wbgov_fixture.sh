@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # wbgov's reading commands without root, over a fake /sys and /proc (the
 # fixture tests/unit/test_sys.c builds, written out with
 # WBGOV_FIXTURE_OUT): status --json is schema 1 — valid UTF-8 however the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # wbgov's command line, without root and without touching anything: each
 # command's --help is its own; an unknown option, a missing value and an
 # option of another command are refused with a message that names the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # wbgovd's start, lock, reload and restore without root, over a fake /sys
 # and /proc (the fixture tests/unit/test_sys.c builds, written out with
 # WBGOV_FIXTURE_OUT), run as nobody when the test runs as root: started, it

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # wbsim --config: wbgov.conf's [global] keys and [device] sections reach the
 # simulated wbgov policy, matched against the scenario's devices as wbgovd
 # matches real ones: the stick left alone (mode = off) stalls its sync as

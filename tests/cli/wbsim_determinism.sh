@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Determinism: the simulator has no hidden randomness or clock; the same
 # command gives byte-identical output every time.
 set -eu

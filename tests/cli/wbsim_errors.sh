@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Bad input: exit status 64 (EX_USAGE), nothing on stdout, and exactly one
 # line on stderr that names the bad input. Every case is checked; all the
 # failures are listed before the script exits non-zero.

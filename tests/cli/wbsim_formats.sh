@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Output formats: the CSV header and shape (10 fields a row, empty cells for
 # columns that do not apply), and JSON that parses, holds one object per
 # scenario x policy with null for the same cells, and a "loses" array.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --help: exit 0, the usage on stdout, nothing on stderr.
 # --version: exit 0, "wbsim VERSION" on stdout, nothing on stderr.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Plots: --plot FILE.png writes a PNG and --plot FILE.svg an SVG through
 # gnuplot, and stdout still carries the same table as without --plot.
 # gnuplot is required here: a missing gnuplot is a failure, not a skip.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --plot without gnuplot: exit status 69 (EX_UNAVAILABLE), a message about
 # gnuplot on stderr, and no plot file. gnuplot is hidden by running wbsim
 # with a PATH of one empty directory (popen() runs /bin/sh by its full path).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The seeds reproduced: the numbers of `wbsim table --format csv` show the
 # complaints of the mails under today's kernel (linux-64), the 32-bit
 # observation, and that wbgov (and time-1) fix them without costing fast

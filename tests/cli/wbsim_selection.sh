@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Which runs are made: `table` is every scenario under every policy (10 x 10
 # = 100 rows, each pair once, in `wbsim list` order); `run S --policy A
 # --policy B` is exactly S/A then S/B.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer targets (tests/fuzz/fuzz_*.c): each feeds one parser of
  * wbgov's the bytes libFuzzer makes, as a NUL-terminated string, and lets
  * ASan and UBSan judge. `make fuzz` builds and runs them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbgov.conf, as wbgovd, wbgov and wbsim --config read it */
 #include "daemon/config.h"
 #include "fuzz.h"

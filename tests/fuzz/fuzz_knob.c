@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* a sysfs knob's value (strict_limit, max_bytes...), and a bdi name */
 #include "sys/fsutil.h"
 #include "sys/sysfs.h"

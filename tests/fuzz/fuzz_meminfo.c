@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /proc/meminfo and debugfs' bdi stats: "KEY: N kB" lines */
 #include "sys/fsutil.h"
 #include "sys/procfs.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /var/lib/wbgov/devices: device memory */
 #include "daemon/memory.h"
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* a line of /proc/self/mountinfo (mount points any user can name) */
 #include "sys/procfs.h"
 #include "fuzz.h"

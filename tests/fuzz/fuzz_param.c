@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbsim --param KEY=VALUE: sizes, speeds, durations, the key table */
 #include "lab/lab.h"
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /sys/block/DISK/stat, each poll */
 #include "sys/sysfs.h"
 #include "fuzz.h"

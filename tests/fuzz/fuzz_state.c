@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /run/wbgov/state, which root writes back into the kernel */
 #include "sys/state.h"
 #include "fuzz.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* /proc/vmstat, glanced at up to 50 times a second */
 #include "sys/procfs.h"
 #include "fuzz.h"

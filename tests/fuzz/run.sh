@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tests/fuzz/run.sh BUILD SECONDS: every fuzz target in BUILD/fuzz for
 # SECONDS, two at a time (the machines have two cores), from its seeds in
 # tests/fuzz/seeds/NAME and with tests/fuzz/wbgov.dict; what they find

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the black-box tests (tests/cli/*.sh): the program ($PROG, default
 # wbsim) in $W, fail(), a temporary directory $tmp removed on exit, and ok().
 W="${BUILD:-build}/${PROG:-wbsim}"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the real-kernel tests (tests/system/*.sh) and bench/real-usb:
 # throttled loop devices, and a snapshot of every writeback knob that is
 # put back on exit, whatever happens. Source it, then call sys_init.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The write throttle that makes a slow device of a fast one, for the
 # real-kernel tests (tests/lib/system.sh), the demo and the qemu benches.
 # POSIX sh; busybox's ash too.

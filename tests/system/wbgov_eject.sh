@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # wbgov eject on the real kernel, with throttled loop devices for sticks (a
 # loop's power-off is its detach): the data a copy left dirty reaches the
 # device with progress shown, every mount of the disk (one of them with a

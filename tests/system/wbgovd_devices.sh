@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # wbgovd knows every device from its first write, on the real kernel, with
 # throttled loop devices of no known kind (not USB, not removable; the
 # tmpfs-backed ones not rotational either): a cold device at 0.5 and

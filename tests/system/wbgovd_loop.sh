@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # wbgovd and wbgov on the real kernel, with throttled loop devices: a device
 # that appears gets its limit within 1 s; a slow copy is paced to the device
 # and its sync is short; SIGHUP applies a new config; a detached loop gets its

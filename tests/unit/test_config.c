@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbgov.conf through libinih: the defaults, a full configuration, and one
  * malformed case per message of src/sys/config.c, each with its exact
  * "NAME:LINE: " prefix. File cases use a mkdtemp() directory that the group

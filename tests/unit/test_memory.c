@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Device memory (/var/lib/wbgov/devices): what it keeps, and what it
  * refuses to trust. */
 #include <errno.h>

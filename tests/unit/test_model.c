@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for src/model: the kernel's dirty-throttling arithmetic.
  *
  * Every expected value below is worked out by hand from the formulas in

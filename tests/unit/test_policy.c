@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The governor's pieces: the decision rule, the bandwidth meter, and the
  * governor against an in-memory knobs backend that records every write. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The simulated kernel's behaviour on small machines built by hand, the
  * simulated knobs, the parsers, and determinism of whole runs. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The real-system layer against fixture trees: /sys and /proc laid out the
  * way the kernel lays them out (disks as directories under /sys/devices,
  * /sys/block, /sys/dev/block, /sys/class/block and /sys/class/bdi as
