@@ -140,6 +140,11 @@ sys_cleanup() {
 
 sys_init() {
 	sys_need_root
+	# one at a time on a machine: each snapshots every knob and puts them
+	# all back, and a second run's loops and daemons would disturb the
+	# first's figures (the lock goes with this process)
+	exec 9>/run/wbgov-system-tests.lock
+	flock -w 3600 9 || sys_die "another real-kernel test held /run/wbgov-system-tests.lock for an hour"
 	SYS_TMP=$(mktemp -d /tmp/wbgov-test.XXXXXX)
 	: >"$SYS_TMP/loops"
 	: >"$SYS_TMP/mounts"
