@@ -23,6 +23,7 @@ struct cli {
 	bool json;
 	bool once;
 	bool no_power_off;
+	bool quiet;            /* cp: no progress, no final line */
 	double interval;
 	bool watching;         /* status as watch shows it: under its time */
 	struct knobs_real *real; /* the machine, under root */
@@ -35,6 +36,8 @@ int cli_eject(const struct cli *o, const char *arg, bool power_off);
 int cli_explain(const struct cli *o, const char *arg);
 int cli_apply(const struct cli *o);
 int cli_restore(const struct cli *o);
+/* wbgov cp SRC... DEST: args[0..n-1] are the SRCs and DEST. */
+int cli_cp(const struct cli *o, int n, char **args);
 
 /* Set by cli_on_int (SIGINT, SIGTERM): watch and sync stop watching. */
 extern volatile sig_atomic_t cli_interrupted;
@@ -49,6 +52,11 @@ bool cli_daemon_running(const struct cli *o);
 /* "512 KiB", "24.0 MiB"; "4.8 MiB/s" */
 void cli_human(char *buf, size_t len, uint64_t b);
 void cli_human_rate(char *buf, size_t len, double bps);
+/* "[########------------]  40 %, WHAT, 4.7 MiB/s, ETA 5 s, 3 s so far"
+ * (no rate and ETA while rate_bps is 0): sync's, eject's and cp's line,
+ * rewritten in place on a terminal (tty), else a line of its own. */
+void cli_progress_line(FILE *f, bool tty, int pct, const char *what, double rate_bps,
+		       double eta_s, double elapsed_s);
 /* Dirty + writeback of one bdi, where the kernel tells (debugfs). */
 int cli_bdi_pending(const struct cli *o, const char *bdi, uint64_t *ret);
 /* Where a bandwidth figure came from (enum bw_source). */

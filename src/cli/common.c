@@ -71,6 +71,33 @@ void cli_human_rate(char *buf, size_t len, double bps)
 		snprintf(buf, len, "%.0f KiB/s", bps / 1024);
 }
 
+/* The progress line of sync, eject and cp, pv's way: a bar of 20, the
+ * share done, `what` (the amount left, or done), the rate and the ETA once
+ * there is a rate, the time so far. On a terminal it rewrites itself in
+ * place; otherwise it is a line of its own. */
+void cli_progress_line(FILE *f, bool tty, int pct, const char *what, double rate_bps,
+		       double eta_s, double elapsed_s)
+{
+	char r[24], bar[21];
+
+	if (pct < 0)
+		pct = 0;
+	if (pct > 100)
+		pct = 100;
+	for (int i = 0; i < 20; i++)
+		bar[i] = i < pct / 5 ? '#' : '-';
+	bar[20] = 0;
+	if (rate_bps > 0) {
+		cli_human_rate(r, sizeof(r), rate_bps);
+		fprintf(f, "%s[%s] %3d %%, %s, %s, ETA %.0f s, %.0f s so far%s", tty ? "\r" : "", bar,
+			pct, what, r, eta_s, elapsed_s, tty ? "  " : "\n");
+	} else {
+		fprintf(f, "%s[%s] %3d %%, %s, %.0f s so far%s", tty ? "\r" : "", bar, pct, what,
+			elapsed_s, tty ? "  " : "\n");
+	}
+	fflush(f);
+}
+
 /* Dirty + writeback of one bdi, where the kernel tells (debugfs). */
 int cli_bdi_pending(const struct cli *o, const char *bdi, uint64_t *ret)
 {

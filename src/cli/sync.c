@@ -112,22 +112,13 @@ static int sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 		prev_left = left;
 		tp = now;
 		{
-			/* pv's way: the bar, the share done, what is left, the rate */
-			char l[24], r[24], bar[21];
+			char l[48], h[24];
 			uint64_t gone = start_left - (left < start_left ? left : start_left);
 			int pct = start_left ? (int)(100 * (double)gone / (double)start_left) : 100;
-			for (int i = 0; i < 20; i++)
-				bar[i] = i < pct / 5 ? '#' : '-';
-			bar[20] = 0;
-			cli_human(l, sizeof(l), left);
-			cli_human_rate(r, sizeof(r), rate);
-			if (rate > 0)
-				fprintf(stderr, "%s[%s] %3d %%, %s left%s, %s, ETA %.0f s, %.0f s so far%s",
-					tty ? "\r" : "", bar, pct, l, per_dev ? "" : " (system)", r,
-					(double)left / rate, elapsed, tty ? "  " : "\n");
-			else
-				fprintf(stderr, "%s[%s] %3d %%, %s left%s, %.0f s so far%s", tty ? "\r" : "",
-					bar, pct, l, per_dev ? "" : " (system)", elapsed, tty ? "  " : "\n");
+			cli_human(h, sizeof(h), left);
+			snprintf(l, sizeof(l), "%s left%s", h, per_dev ? "" : " (system)");
+			cli_progress_line(stderr, tty, pct, l, rate, rate > 0 ? (double)left / rate : 0,
+					  elapsed);
 			shown = true;
 		}
 	}

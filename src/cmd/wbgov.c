@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* wbgov: what the governor does, per device; sync and eject with progress;
- * apply and restore by hand. Options and exit codes; the commands are in
+/* wbgov: what the governor does, per device; sync, eject and cp with
+ * progress; apply and restore by hand. Options and exit codes; the commands are in
  * src/cli. Read-only commands need no root. */
 #include <getopt.h>
 #include <stdio.h>
@@ -19,6 +19,7 @@ static void usage(FILE *f)
 	      "       wbgov watch [--interval SECONDS] [--json]\n"
 	      "       wbgov sync [PATH|DEVICE]\n"
 	      "       wbgov eject [--no-power-off] PATH|DEVICE\n"
+	      "       wbgov cp [--quiet] [--json] SRC... DEST\n"
 	      "       wbgov explain [--json] DEVICE\n"
 	      "       wbgov apply --once [-c FILE]\n"
 	      "       wbgov restore\n"
@@ -27,10 +28,11 @@ static void usage(FILE *f)
 	      "Common options: --root DIR (find /proc and /sys there), --state-dir DIR\n"
 	      "(wbgovd's, default /run/wbgov). DEVICE: sdb, /dev/sdb1, LABEL=x, UUID=x, 8:16,\n"
 	      "btrfs-1, a path.\n"
-	      "status, watch and explain need no root. See wbgov(8).\n"
-	      "Exit status: 0 ok, 1 a knob could not be restored, 64 usage, 69 no such device,\n"
-	      "74 I/O error, 75 wbgovd is running (apply, restore) or the device is busy (eject),\n"
-	      "77 permission, 130 interrupted.\n",
+	      "status, watch, explain and cp need no root. See wbgov(8).\n"
+	      "Exit status: 0 ok, 1 a knob could not be restored, 64 usage, 66 no such SRC (cp),\n"
+	      "69 no such device, 73 DEST cannot be written (cp), 74 I/O error, 75 wbgovd is\n"
+	      "running (apply, restore) or the device is busy (eject), 77 permission,\n"
+	      "130 interrupted.\n",
 	      f);
 }
 
@@ -54,6 +56,13 @@ static const struct {
 	  "mounts, flush it and power it off, then say \"safe to remove\". A busy mount\n"
 	  "names the processes holding it, and nothing is done. --no-power-off: stop\n"
 	  "after the flush. Needs root." },
+	{ "cp", "cp [--quiet] [--json] SRC... DEST",
+	  "Copy files, each sent to the device as it is written, and return when they\n"
+	  "are on it, showing the bytes that are durable, the rate and the ETA. DEST is a\n"
+	  "file, or a directory the SRCs go into; directories are not copied. A copy\n"
+	  "that fails or is interrupted is removed: DEST is the old file or the whole\n"
+	  "new one. --quiet: nothing but errors. --json: the progress as JSON Lines on\n"
+	  "standard output. Needs no root." },
 	{ "explain", "explain [--json] DEVICE",
 	  "Why DEVICE (sdb, /dev/sdb1, 8:16, btrfs-1, a path) has the limit it has:\n"
 	  "facts, measured bandwidth and where it came from, the rule, the limit, and\n"
@@ -86,6 +95,7 @@ int main(int argc, char **argv)
 		{ "once", no_argument, NULL, '1' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "no-power-off", no_argument, NULL, 'P' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "root", required_argument, NULL, 'R' },
 		{ "state-dir", required_argument, NULL, 'S' },
@@ -97,7 +107,7 @@ int main(int argc, char **argv)
 			  .interval = 1.0 };
 	const char *cmd, *arg = NULL;
 	bool interval_set = false;
-	int c;
+	int c, first;
 
 	while ((c = getopt_long(argc, argv, "+c:hV", opts, NULL)) != -1) {
 		switch (c) {
@@ -106,7 +116,7 @@ int main(int argc, char **argv)
 		case 'S': o.state_dir = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("wbgov %s\n", VERSION); return 0;
-		case 'j': case '1': case 'i': case 'P':
+		case 'j': case '1': case 'i': case 'P': case 'q':
 			return cli_bad("that option goes after the command", argv[optind - 1]);
 		default: return EX_USAGE;
 		}
@@ -120,11 +130,12 @@ int main(int argc, char **argv)
 	argv += optind;
 	optind = 0;
 	opterr = 0; /* the messages below name the command */
-	while ((c = getopt_long(argc, argv, ":c:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:hqV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': o.json = true; break;
 		case '1': o.once = true; break;
 		case 'P': o.no_power_off = true; break;
+		case 'q': o.quiet = true; break;
 		case 'i': {
 			char *end;
 			o.interval = strtod(optarg, &end);
@@ -152,16 +163,19 @@ int main(int argc, char **argv)
 			return EX_USAGE;
 		}
 	}
+	first = optind; /* cp's SRC... DEST */
 	if (optind < argc)
 		arg = argv[optind++];
-	if (optind < argc)
+	if (optind < argc && strcmp(cmd, "cp"))
 		return cli_bad("unexpected argument", argv[optind]);
 	/* an option that belongs to another command is refused, not ignored */
-	if ((o.json && strcmp(cmd, "status") && strcmp(cmd, "explain") && strcmp(cmd, "watch")) || (o.once && strcmp(cmd, "apply")) ||
-	    (interval_set && strcmp(cmd, "watch")) || (o.no_power_off && strcmp(cmd, "eject"))) {
+	if ((o.json && strcmp(cmd, "status") && strcmp(cmd, "explain") && strcmp(cmd, "watch") &&
+	     strcmp(cmd, "cp")) || (o.once && strcmp(cmd, "apply")) ||
+	    (interval_set && strcmp(cmd, "watch")) || (o.no_power_off && strcmp(cmd, "eject")) ||
+	    (o.quiet && strcmp(cmd, "cp"))) {
 		fprintf(stderr, "wbgov %s: %s is not an option of %s; see wbgov %s --help\n", cmd,
-			o.json ? "--json" : o.once ? "--once" : interval_set ? "--interval" : "--no-power-off",
-			cmd, cmd);
+			o.json ? "--json" : o.once ? "--once" : interval_set ? "--interval" :
+			o.no_power_off ? "--no-power-off" : "--quiet", cmd, cmd);
 		return EX_USAGE;
 	}
 	{
@@ -178,6 +192,8 @@ int main(int argc, char **argv)
 		return cli_sync(&o, arg);
 	if (!strcmp(cmd, "eject"))
 		return arg ? cli_eject(&o, arg, !o.no_power_off) : cli_bad("eject needs a PATH or DEVICE", "e.g. /media/stick or sdb");
+	if (!strcmp(cmd, "cp"))
+		return cli_cp(&o, argc - first, argv + first);
 	if (!strcmp(cmd, "explain"))
 		return arg ? cli_explain(&o, arg) : cli_bad("explain needs a DEVICE", "e.g. sdb");
 	if (!strcmp(cmd, "apply"))

@@ -1,0 +1,534 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* wbgov cp: a copy that returns when the data is on the device, and whose
+ * progress counts the bytes that are there, not those in the page cache.
+ * Andreas Dilger's per-file early writeout (the seeds' mail 003: "start
+ * writing at 16MB dirty on a single file") done in user space: each chunk
+ * is sent to the device as soon as it is written (sync_file_range WRITE),
+ * the one before it is waited for, so the device never idles and at most
+ * WINDOW chunks of the file are ever dirty or under writeback; written and
+ * read pages leave the cache. The copy goes to a temporary name beside
+ * DEST and is renamed over it once fdatasync says it is whole on the
+ * device: DEST names either the old file or the whole new one. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sysexits.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "model/units.h"
+
+/* Chunk and window, measured (wbgov(8), bench/real-usb cp): on a 5 MB/s
+ * loop device any chunk from 1 to 8 MiB with 2 in flight keeps the device
+ * busy (wall/ideal 1.00-1.01); on a tmpfs-backed loop at memory speed,
+ * 1 MiB chunks cost throughput that 4 MiB ones do not, and a larger
+ * window only adds to what sits dirty. 2 x 4 MiB is 1.7 s of a 5 MB/s
+ * stick: what an eject after a Ctrl-C has to wait for at most. */
+#ifndef CHUNK_BYTES /* -D for a measurement build */
+#define CHUNK_BYTES (4 * MIB)
+#endif
+#ifndef WINDOW
+#define WINDOW 2
+#endif
+/* The durable count moves this much at a time: each chunk is waited for
+ * in steps (a step's wait returns when its pages are written), so the
+ * count and the rate move ten times a second on a 5 MB/s device, not once
+ * per chunk. */
+#define STEP_BYTES (512 * 1024)
+/* The rate is taken over the last RATE_SPAN_S seconds of durable bytes:
+ * long enough to smooth a device that completes writes in lumps, short
+ * enough to follow a stick whose speed drops. */
+#define RATE_SPAN_S 5.0
+#define RING 64
+
+struct src {
+	const char *path, *dst; /* dst: DEST, or DEST/basename(SRC) */
+	char *dst_buf;
+	uint64_t size;
+};
+
+struct job {
+	const struct cli *o;
+	uint64_t total, durable; /* bytes of the whole job */
+	int nfiles;
+	const char *file;        /* being copied now, for --json */
+	struct timespec t0;
+	double last_show;
+	bool tty, shown;
+	/* (time, durable) when the count moved, for the rate */
+	double ring_t[RING];
+	uint64_t ring_d[RING];
+	int ring_n, ring_head;
+	char *buf;
+};
+
+static double since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void sample(struct job *j, double t)
+{
+	int last = (j->ring_head + j->ring_n - 1) % RING;
+
+	/* one sample per 0.1 s is enough for a 5 s span */
+	if (j->ring_n && t - j->ring_t[last] < 0.1) {
+		j->ring_d[last] = j->durable;
+		j->ring_t[last] = t;
+		return;
+	}
+	if (j->ring_n == RING) {
+		j->ring_head = (j->ring_head + 1) % RING;
+		j->ring_n--;
+	}
+	last = (j->ring_head + j->ring_n) % RING;
+	j->ring_t[last] = t;
+	j->ring_d[last] = j->durable;
+	j->ring_n++;
+}
+
+/* Durable bytes per second over the last RATE_SPAN_S, from the moments
+ * the count moved, and the ETA: what is left at that rate, less the time
+ * since the count last moved (so it counts down between two moves). 0 and
+ * 0 while there is no rate yet. */
+static double rate_eta(const struct job *j, double now, double *eta)
+{
+	int last = (j->ring_head + j->ring_n - 1) % RING, first = j->ring_head;
+	double r, e;
+
+	*eta = 0;
+	if (j->ring_n < 2)
+		return 0;
+	for (int i = 0; i < j->ring_n - 1; i++) {
+		int k = (j->ring_head + i) % RING;
+		if (j->ring_t[last] - j->ring_t[k] <= RATE_SPAN_S) {
+			first = k;
+			break;
+		}
+		first = (k + 1) % RING;
+	}
+	if (first == last)
+		first = (last + RING - 1) % RING;
+	if (j->ring_t[last] <= j->ring_t[first] || j->ring_d[last] <= j->ring_d[first])
+		return 0;
+	r = (double)(j->ring_d[last] - j->ring_d[first]) / (j->ring_t[last] - j->ring_t[first]);
+	e = (double)(j->total > j->durable ? j->total - j->durable : 0) / r - (now - j->ring_t[last]);
+	*eta = e > 0 ? e : 0;
+	return r;
+}
+
+/* The progress, at most once a second (`final`: the last, always): a line
+ * on a terminal, a JSON object a line on standard output with --json,
+ * nothing otherwise until the end. */
+static void show(struct job *j, bool final)
+{
+	double now = since(&j->t0), eta, rate;
+	int pct;
+
+	if (j->o->quiet || (!final && now - j->last_show < 1.0))
+		return;
+	if (!final && !j->o->json && !j->tty)
+		return;
+	j->last_show = now;
+	rate = rate_eta(j, now, &eta);
+	pct = j->total ? (int)(100 * (double)j->durable / (double)j->total) : 100;
+	if (j->o->json) {
+		printf("{\"elapsed_s\": %.3f, \"durable_bytes\": %llu, \"total_bytes\": %llu, ", now,
+		       (unsigned long long)j->durable, (unsigned long long)j->total);
+		if (rate > 0)
+			printf("\"rate_bps\": %.0f, \"eta_s\": %.3f, ", rate, eta);
+		else
+			fputs("\"rate_bps\": null, \"eta_s\": null, ", stdout);
+		fputs("\"file\": ", stdout);
+		cli_json_str_or_null(stdout, final || !j->file ? "" : j->file);
+		printf(", \"done\": %s}\n", final ? "true" : "false");
+		fflush(stdout);
+		return;
+	}
+	if (!final) {
+		char what[64], d[24], t[24];
+		cli_human(d, sizeof(d), j->durable);
+		cli_human(t, sizeof(t), j->total);
+		snprintf(what, sizeof(what), "%s of %s durable", d, t);
+		cli_progress_line(stderr, true, pct, what, rate, eta, now);
+		j->shown = true;
+		return;
+	}
+	{
+		char t[24], r[24];
+		if (j->durable < 1024)
+			snprintf(t, sizeof(t), "%llu bytes", (unsigned long long)j->durable);
+		else
+			cli_human(t, sizeof(t), j->durable);
+		cli_human_rate(r, sizeof(r), now > 0 ? (double)j->durable / now : 0);
+		fprintf(stderr, "%swbgov cp: %s in %d file%s durable after %.1f s (%s)\n",
+			j->tty && j->shown ? "\n" : "", t, j->nfiles, j->nfiles == 1 ? "" : "s", now, r);
+	}
+}
+
+/* On a terminal, end the progress line before a message. */
+static void end_line(struct job *j)
+{
+	if (j->tty && j->shown) {
+		fputc('\n', stderr);
+		j->shown = false;
+	}
+}
+
+/* Wait until [*done, to) of the file is on the device, a step at a time,
+ * then drop those pages from the cache. 0 or -errno (a write-back error:
+ * EIO, ENOSPC). */
+static int wait_durable(struct job *j, int fd, uint64_t *done, uint64_t to)
+{
+	while (*done < to && !cli_interrupted) {
+		uint64_t len = to - *done < STEP_BYTES ? to - *done : STEP_BYTES;
+		if (sync_file_range(fd, (off64_t)*done, (off64_t)len,
+				    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
+					    SYNC_FILE_RANGE_WAIT_AFTER) < 0)
+			return -errno;
+		/* clean now: they can go, and make room for what is to come */
+		posix_fadvise(fd, (off_t)*done, (off_t)len, POSIX_FADV_DONTNEED);
+		*done += len;
+		j->durable += len;
+		sample(j, since(&j->t0));
+		show(j, false);
+	}
+	return 0;
+}
+
+/* read(2) until len bytes or the end of the file. */
+static ssize_t read_full(int fd, char *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, buf + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+static int write_full(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* DEST's directory and name: "a/b" -> "a", "b"; "b" -> ".", "b";
+ * "/b" -> "/", "b". */
+static void split(const char *path, char *dir, size_t dlen, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash) {
+		snprintf(dir, dlen, ".");
+		*base = path;
+	} else if (slash == path) {
+		snprintf(dir, dlen, "/");
+		*base = slash + 1;
+	} else {
+		snprintf(dir, dlen, "%.*s", (int)(slash - path), path);
+		*base = slash + 1;
+	}
+}
+
+/* The exit status for an errno of the destination: no room or an I/O
+ * error is EX_IOERR, anything else (permission, a read-only file system)
+ * EX_CANTCREAT. */
+static int dst_status(int err)
+{
+	return err == EIO || err == ENOSPC || err == EDQUOT || err == EFBIG ? EX_IOERR : EX_CANTCREAT;
+}
+
+/* Copy one file to a temporary name beside its destination, durable, then
+ * renamed over it and the directory synced. On an error or an interrupt,
+ * the temporary file is removed and the destination is as it was. */
+static int copy_one(struct job *j, const struct src *s, int index)
+{
+	char dir[PATH_MAX], tmp[NAME_MAX + 1];
+	const char *base, *what = NULL;
+	struct stat st;
+	uint64_t off = 0, done = 0, counted = s->size;
+	int in, out = -1, dfd, err = 0, status = 0;
+
+	split(s->dst, dir, sizeof(dir), &base);
+	in = open(s->path, O_RDONLY | O_CLOEXEC);
+	if (in < 0 || fstat(in, &st) < 0) {
+		end_line(j);
+		fprintf(stderr, "wbgov cp: %s: %s\n", s->path, strerror(errno));
+		if (in >= 0)
+			close(in);
+		return EX_NOINPUT;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		err = errno;
+		close(in);
+		end_line(j);
+		fprintf(stderr, "wbgov cp: %s: %s\n", dir, strerror(err));
+		return EX_CANTCREAT;
+	}
+	/* ".NAME.wbgov-PID-N": a leftover (after SIGKILL, a crash) says whose */
+	for (int tries = 0; tries < 100 && out < 0; tries++) {
+		char tail[48];
+		int room;
+		snprintf(tail, sizeof(tail), ".wbgov-%ld-%d", (long)getpid(), index * 100 + tries);
+		room = NAME_MAX - 1 - (int)strlen(tail);
+		snprintf(tmp, sizeof(tmp), ".%.*s%s", room, base, tail);
+		/* the source's permissions, less the umask, as cp gives a new file */
+		out = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 0777);
+		if (out < 0 && errno != EEXIST)
+			break;
+	}
+	if (out < 0) {
+		err = errno;
+		close(in);
+		close(dfd);
+		end_line(j);
+		fprintf(stderr, "wbgov cp: cannot create a file in %s: %s\n", dir, strerror(err));
+		return dst_status(err);
+	}
+	j->file = s->dst;
+	posix_fadvise(in, 0, 0, POSIX_FADV_SEQUENTIAL);
+	for (;;) {
+		ssize_t n = read_full(in, j->buf, CHUNK_BYTES);
+		if (n < 0) {
+			err = (int)-n, what = s->path, status = EX_IOERR;
+			break;
+		}
+		if (n == 0)
+			break;
+		if ((err = -write_full(out, j->buf, (size_t)n))) {
+			what = s->dst, status = dst_status(err);
+			break;
+		}
+		/* start this chunk's writeout now (Dilger's early writeout) */
+		if (sync_file_range(out, (off64_t)off, (off64_t)n, SYNC_FILE_RANGE_WRITE) < 0) {
+			err = errno, what = s->dst, status = EX_IOERR;
+			break;
+		}
+		posix_fadvise(in, (off_t)off, (off_t)n, POSIX_FADV_DONTNEED);
+		off += (uint64_t)n;
+		if (off > counted) { /* it grew while copied */
+			j->total += off - counted;
+			counted = off;
+		}
+		/* ... and wait for those before, WINDOW - 1 chunks behind */
+		if (off > (WINDOW - 1) * CHUNK_BYTES &&
+		    (err = -wait_durable(j, out, &done, off - (WINDOW - 1) * CHUNK_BYTES))) {
+			what = s->dst, status = EX_IOERR;
+			break;
+		}
+		if (cli_interrupted)
+			break;
+	}
+	if (off < counted) /* it shrank */
+		j->total -= counted - off;
+	if (!status && !cli_interrupted && (err = -wait_durable(j, out, &done, off)))
+		what = s->dst, status = EX_IOERR;
+	/* data and the metadata to find it (size, blocks) on the device, the
+	 * device's cache flushed; then the name, and the directory's entry */
+	if (!status && !cli_interrupted && fdatasync(out) < 0)
+		err = errno, what = s->dst, status = EX_IOERR;
+	if (!status && !cli_interrupted) {
+		posix_fadvise(out, 0, 0, POSIX_FADV_DONTNEED);
+		if (close(out) < 0)
+			err = errno, what = s->dst, status = EX_IOERR;
+		out = -1;
+	}
+	if (!status && !cli_interrupted && renameat(dfd, tmp, dfd, base) < 0)
+		err = errno, what = s->dst, status = dst_status(errno);
+	else if (!status && !cli_interrupted) {
+		tmp[0] = 0; /* renamed: nothing to remove */
+		/* some file systems do not sync a directory (EINVAL): the
+		 * rename is all they have */
+		if (fsync(dfd) < 0 && errno != EINVAL)
+			err = errno, what = dir, status = EX_IOERR;
+	}
+	if (out >= 0)
+		close(out);
+	if (tmp[0] && (status || cli_interrupted))
+		unlinkat(dfd, tmp, 0);
+	close(in);
+	close(dfd);
+	if (status) {
+		end_line(j);
+		fprintf(stderr, "wbgov cp: %s: %s; %s not written (the partial copy is removed)\n", what,
+			strerror(err), s->dst);
+	} else if (tmp[0]) {
+		end_line(j);
+		fprintf(stderr, "wbgov cp: interrupted; %s not written (the partial copy is removed)\n",
+			s->dst);
+		status = 130;
+	}
+	return status;
+}
+
+/* The destinations, every source checked, before anything is written: a
+ * refusal writes nothing. */
+static int plan(struct src *srcs, int n, const char *dest, uint64_t *total)
+{
+	struct stat ds, st;
+	bool dest_dir = stat(dest, &ds) == 0 && S_ISDIR(ds.st_mode);
+	size_t dl = strlen(dest);
+	char dir[PATH_MAX];
+	const char *base;
+	struct statvfs vfs;
+
+	if (n > 1 && !dest_dir) {
+		fprintf(stderr, "wbgov cp: %s: %s; several files go into a directory\n", dest,
+			access(dest, F_OK) == 0 ? "not a directory" : "no such directory");
+		return EX_USAGE;
+	}
+	if (!dest_dir && dl && dest[dl - 1] == '/') {
+		fprintf(stderr, "wbgov cp: %s: no such directory\n", dest);
+		return EX_CANTCREAT;
+	}
+	*total = 0;
+	for (int i = 0; i < n; i++) {
+		struct src *s = &srcs[i];
+		if (stat(s->path, &st) < 0) {
+			fprintf(stderr, "wbgov cp: %s: %s\n", s->path, strerror(errno));
+			return EX_NOINPUT;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "wbgov cp: %s is a directory; wbgov cp copies files, not "
+					"directory trees (cp -r, then wbgov sync)\n", s->path);
+			return EX_NOINPUT;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			fprintf(stderr, "wbgov cp: %s is not a regular file\n", s->path);
+			return EX_NOINPUT;
+		}
+		if (faccessat(AT_FDCWD, s->path, R_OK, AT_EACCESS) < 0) {
+			fprintf(stderr, "wbgov cp: %s: %s\n", s->path, strerror(errno));
+			return EX_NOINPUT;
+		}
+		s->size = (uint64_t)st.st_size;
+		*total += s->size;
+		if (dest_dir) {
+			/* DEST/the source's name (a file's path ends in no '/') */
+			split(s->path, dir, sizeof(dir), &base);
+			s->dst_buf = malloc(PATH_MAX);
+			if (!s->dst_buf) {
+				fprintf(stderr, "wbgov cp: out of memory\n");
+				return EX_OSERR;
+			}
+			if (snprintf(s->dst_buf, PATH_MAX, "%s%s%s", dest, dest[dl - 1] == '/' ? "" : "/",
+				     base) >= PATH_MAX) {
+				fprintf(stderr, "wbgov cp: %s/%s: path too long\n", dest, base);
+				return EX_USAGE;
+			}
+			s->dst = s->dst_buf;
+		} else {
+			s->dst = dest;
+		}
+		if (stat(s->dst, &ds) == 0) {
+			if (S_ISDIR(ds.st_mode)) {
+				fprintf(stderr, "wbgov cp: %s is a directory\n", s->dst);
+				return EX_CANTCREAT;
+			}
+			if (ds.st_dev == st.st_dev && ds.st_ino == st.st_ino) {
+				fprintf(stderr, "wbgov cp: %s and %s are the same file\n", s->path, s->dst);
+				return EX_USAGE;
+			}
+		}
+		split(s->dst, dir, sizeof(dir), &base);
+		if (!base[0] || faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) < 0) {
+			fprintf(stderr, "wbgov cp: cannot write in %s: %s\n", dir,
+				base[0] ? strerror(errno) : "no file name");
+			return EX_CANTCREAT;
+		}
+	}
+	/* every destination is in one directory: a copy that cannot fit is
+	 * refused before it fills the device (metadata needs a little more,
+	 * and a file replaced frees its room only at the end) */
+	if (statvfs(dir, &vfs) == 0 && vfs.f_frsize && vfs.f_blocks &&
+	    (uint64_t)vfs.f_bavail * vfs.f_frsize < *total) {
+		char need[24], have[24];
+		cli_human(need, sizeof(need), *total);
+		cli_human(have, sizeof(have), (uint64_t)vfs.f_bavail * vfs.f_frsize);
+		fprintf(stderr, "wbgov cp: %s has %s free; the copy needs %s\n", dir, have, need);
+		return EX_CANTCREAT;
+	}
+	return 0;
+}
+
+int cli_cp(const struct cli *o, int n, char **args)
+{
+	struct sigaction sa = { .sa_handler = cli_on_int };
+	struct src *srcs;
+	struct job j = { .o = o, .tty = isatty(STDERR_FILENO) };
+	int nsrc = n - 1, r, copied = 0;
+
+	if (n < 2)
+		return cli_bad("cp needs SRC... DEST", n ? args[0] : "no argument");
+	for (int i = 0; i < n; i++)
+		if (!args[i][0])
+			return cli_bad("cp: an empty name", i == n - 1 ? "DEST" : "SRC");
+	srcs = calloc((size_t)nsrc, sizeof(*srcs));
+	if (!srcs) {
+		fprintf(stderr, "wbgov cp: out of memory\n");
+		return EX_OSERR;
+	}
+	for (int i = 0; i < nsrc; i++)
+		srcs[i].path = args[i];
+	r = plan(srcs, nsrc, args[n - 1], &j.total);
+	if (!r && !(j.buf = malloc(CHUNK_BYTES))) {
+		fprintf(stderr, "wbgov cp: out of memory\n");
+		r = EX_OSERR;
+	}
+	if (!r) {
+		/* Ctrl-C: the file being copied is removed, those before stay */
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		signal(SIGPIPE, SIG_IGN);
+		clock_gettime(CLOCK_MONOTONIC, &j.t0);
+		sample(&j, 0);
+		for (int i = 0; i < nsrc && !r && !cli_interrupted; i++) {
+			j.nfiles = i + 1;
+			r = copy_one(&j, &srcs[i], i);
+			if (!r)
+				copied++;
+		}
+		if (!r && copied < nsrc) { /* interrupted between two files */
+			end_line(&j);
+			fprintf(stderr, "wbgov cp: interrupted; %s not written\n", srcs[copied].dst);
+			r = 130;
+		}
+		if (r && copied)
+			fprintf(stderr, "wbgov cp: %d of %d file%s copied and durable before that\n",
+				copied, nsrc, nsrc == 1 ? "" : "s");
+		if (!r)
+			show(&j, true);
+	}
+	for (int i = 0; i < nsrc; i++)
+		free(srcs[i].dst_buf);
+	free(srcs);
+	free(j.buf);
+	return r;
+}
