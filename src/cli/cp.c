@@ -97,32 +97,40 @@ static void sample(struct job *j, double t)
 	j->ring_n++;
 }
 
-/* Durable bytes per second over the last RATE_SPAN_S, from the moments
- * the count moved, and the ETA: what is left at that rate, less the time
- * since the count last moved (so it counts down between two moves). 0 and
- * 0 while there is no rate yet. */
+/* Durable bytes per second over the last RATE_SPAN_S, and the ETA: what
+ * is left at that rate, less the time since (so it counts down between
+ * two moves of the count). Pages leave writeback when their whole bio
+ * completes, and a file system's bio can be megabytes: the count moves in
+ * lumps (6 MiB every 1.25 s on a 5 MB/s loop, stacked as a stick or not),
+ * the first step of a lump blocks and the rest of it returns at once. Only
+ * samples at least SETTLE_S old are used, so a lump is counted whole or
+ * not at all, whichever moment the line is drawn. 0 and 0 while there is
+ * no rate yet. */
+#define SETTLE_S 0.05
 static double rate_eta(const struct job *j, double now, double *eta)
 {
-	int last = (j->ring_head + j->ring_n - 1) % RING, first = j->ring_head;
+	int n = j->ring_n, last, first;
 	double r, e;
 
 	*eta = 0;
-	if (j->ring_n < 2)
+	while (n > 0 && now - j->ring_t[(j->ring_head + n - 1) % RING] < SETTLE_S)
+		n--;
+	if (n < 2)
 		return 0;
-	for (int i = 0; i < j->ring_n - 1; i++) {
+	last = (j->ring_head + n - 1) % RING;
+	first = (last + RING - 1) % RING; /* at least the one before */
+	for (int i = 0; i < n - 1; i++) {
 		int k = (j->ring_head + i) % RING;
 		if (j->ring_t[last] - j->ring_t[k] <= RATE_SPAN_S) {
 			first = k;
 			break;
 		}
-		first = (k + 1) % RING;
 	}
-	if (first == last)
-		first = (last + RING - 1) % RING;
 	if (j->ring_t[last] <= j->ring_t[first] || j->ring_d[last] <= j->ring_d[first])
 		return 0;
 	r = (double)(j->ring_d[last] - j->ring_d[first]) / (j->ring_t[last] - j->ring_t[first]);
-	e = (double)(j->total > j->durable ? j->total - j->durable : 0) / r - (now - j->ring_t[last]);
+	e = (double)(j->total > j->ring_d[last] ? j->total - j->ring_d[last] : 0) / r -
+	    (now - j->ring_t[last]);
 	*eta = e > 0 ? e : 0;
 	return r;
 }
