@@ -17,7 +17,7 @@ run() {
 	"$W" "$@" >"$tmp/$name" 2>"$tmp/$name.err" || rc=$?
 }
 
-for c in status watch sync eject explain apply restore; do
+for c in status watch sync eject cp explain apply restore; do
 	run help "$c" --help
 	[ "$rc" -eq 0 ] || fail "wbgov $c --help exited $rc"
 	[ ! -s "$tmp/help.err" ] || fail "wbgov $c --help wrote to stderr"
