@@ -403,15 +403,20 @@ static int copy_one(struct job *j, const struct src *s, int index)
 static int plan(struct src *srcs, int n, const char *dest, uint64_t *total)
 {
 	struct stat ds, st;
-	bool dest_dir = stat(dest, &ds) == 0 && S_ISDIR(ds.st_mode);
+	int dest_err = stat(dest, &ds) < 0 ? errno : 0;
+	bool dest_dir = !dest_err && S_ISDIR(ds.st_mode);
 	size_t dl = strlen(dest);
 	char dir[PATH_MAX];
 	const char *base;
 	struct statvfs vfs;
 
+	if (dest_err && dest_err != ENOENT && dest_err != ENOTDIR) { /* EACCES, ELOOP... */
+		fprintf(stderr, "wbgov cp: %s: %s\n", dest, strerror(dest_err));
+		return EX_CANTCREAT;
+	}
 	if (n > 1 && !dest_dir) {
 		fprintf(stderr, "wbgov cp: %s: %s; several files go into a directory\n", dest,
-			access(dest, F_OK) == 0 ? "not a directory" : "no such directory");
+			dest_err ? "no such directory" : "not a directory");
 		return EX_USAGE;
 	}
 	if (!dest_dir && dl && dest[dl - 1] == '/') {

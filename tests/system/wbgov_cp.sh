@@ -5,7 +5,8 @@
 # more than 1.05 x size / bandwidth; right at exit the stick's bdi holds
 # (almost) nothing dirty or under writeback, where a plain cp leaves most
 # of the file; the ETA of the first --json line past 10 % is within 10 %
-# of the time that was really left; the copy reads back equal. A normal
+# of the time that was really left, and every later one while more than
+# 1.5 s is left; the copy reads back equal. A normal
 # user can copy (no root needed). Ctrl-C mid-way exits 130 and leaves
 # neither DEST nor a temporary file.
 set -eu
@@ -50,17 +51,25 @@ ls = [json.loads(l) for l in open(sys.argv[1])]
 end = ls[-1]
 if not (end["done"] and end["durable_bytes"] == end["total_bytes"] == 48 << 20):
     sys.exit("the last object: %r" % end)
+# every ETA from 10 % on, while more than 1.5 s is left (a lump of the
+# count is 1.25 s there), within 10 % of the time really left
+first, worst = None, None
 for l in ls:
-    if l["durable_bytes"] >= 0.1 * l["total_bytes"] and l["eta_s"] is not None and not l["done"]:
-        real = end["elapsed_s"] - l["elapsed_s"]
-        err = (l["eta_s"] - real) / real
-        print("wbgov_cp: ETA at %.0f %% (%.1f s): %.2f s, really %.2f s left: %+.1f %%"
-              % (100 * l["durable_bytes"] / l["total_bytes"], l["elapsed_s"], l["eta_s"], real, 100 * err))
-        if abs(err) > 0.10:
-            sys.exit("ETA off by more than 10 %")
-        break
-else:
+    real = end["elapsed_s"] - l["elapsed_s"]
+    if l["durable_bytes"] < 0.1 * l["total_bytes"] or l["eta_s"] is None or l["done"] or real < 1.5:
+        continue
+    err = (l["eta_s"] - real) / real
+    line = "ETA at %.0f %% (%.1f s): %.2f s, really %.2f s left: %+.1f %%" % (
+        100 * l["durable_bytes"] / l["total_bytes"], l["elapsed_s"], l["eta_s"], real, 100 * err)
+    first = first or line
+    if worst is None or abs(err) > abs(worst[0]):
+        worst = (err, line)
+if first is None:
     sys.exit("no ETA after 10 %")
+print("wbgov_cp: first " + first)
+print("wbgov_cp: worst " + worst[1])
+if abs(worst[0]) > 0.10:
+    sys.exit("an ETA off by more than 10 %")
 PY
 cmp "$T/image file" "$M/a dir/image file" || fail "the copy differs"
 
@@ -72,7 +81,9 @@ note "plain cp: dirty + writeback at exit $left KiB"
 sync
 rm -f "$M/plain"
 
-# --- a normal user, 8 MiB into a directory of theirs
+# --- a normal user, 8 MiB into a directory of theirs (the test's
+# directory, made 0700, is theirs to pass through)
+chmod 711 "$SYS_TMP"
 mkdir "$M/user"
 chown 65534:65534 "$M/user"
 head -c $((8 << 20)) /dev/urandom >"$T/small"
