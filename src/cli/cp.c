@@ -64,8 +64,9 @@ struct job {
 	struct timespec t0;
 	double last_show;
 	bool tty, shown;
-	/* (time, durable) when the count moved, for the rate */
-	double ring_t[RING];
+	/* (time, durable) when the count moved, for the rate; each sample
+	 * gathers the moves of 0.1 s from its first (ring_t0) */
+	double ring_t[RING], ring_t0[RING];
 	uint64_t ring_d[RING];
 	int ring_n, ring_head;
 	char *buf;
@@ -84,7 +85,7 @@ static void sample(struct job *j, double t)
 	int last = (j->ring_head + j->ring_n - 1) % RING;
 
 	/* one sample per 0.1 s is enough for a 5 s span */
-	if (j->ring_n && t - j->ring_t[last] < 0.1) {
+	if (j->ring_n && t - j->ring_t0[last] < 0.1) {
 		j->ring_d[last] = j->durable;
 		j->ring_t[last] = t;
 		return;
@@ -94,7 +95,7 @@ static void sample(struct job *j, double t)
 		j->ring_n--;
 	}
 	last = (j->ring_head + j->ring_n) % RING;
-	j->ring_t[last] = t;
+	j->ring_t[last] = j->ring_t0[last] = t;
 	j->ring_d[last] = j->durable;
 	j->ring_n++;
 }
