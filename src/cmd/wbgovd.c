@@ -47,15 +47,15 @@ static void usage(FILE *f)
 	      "      --no-memory     measure every device anew, keep nothing\n"
 	      "      --metrics-file FILE\n"
 	      "                      write wbgov status --prometheus there, for\n"
-	      "                      node_exporter's textfile collector (FILE.prom)\n"
+	      "                      node_exporter's textfile collector (DIR/wbgov.prom)\n"
 	      "      --metrics-interval SECONDS\n"
 	      "                      how often, 1 to 3600 (default 10)\n"
 	      "  -v, --verbose       log measurements too\n"
 	      "\n"
 	      "Signals: TERM/INT restore and exit, HUP reloads the configuration.\n"
 	      "Exit status: 0 ok, 64 usage, 70 knobs left by a previous run could not be given\n"
-	      "back, 71 a knob could not be restored, 73 state dir, 75 already running,\n"
-	      "78 configuration. See wbgovd(8).\n",
+	      "back, 71 a knob could not be restored, 73 state dir (or metrics directory),\n"
+	      "75 already running, 78 configuration. See wbgovd(8).\n",
 	      f);
 }
 
