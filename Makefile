@@ -107,6 +107,13 @@ MANDIR    ?= $(PREFIX)/share/man
 # is on its search path). The config path is not PREFIX-relative: wbgovd and
 # wbgov read /etc/wbgov/wbgov.conf by default, wherever they are installed.
 UNITDIR   ?= $(PREFIX)/lib/systemd/system
+# Shell completions where bash-completion, zsh (Debian's vendor directory)
+# and fish look for PREFIX. bash-completion and fish load a command's file
+# by its name: wbgovd and wbsim are links to bash's one file; fish has one
+# each.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/vendor-completions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 CONF      := /etc/wbgov/wbgov.conf
 BIN_PROGS := wbsim wbgovd wbgov
 MAN_SRC   := $(wildcard man/*.scd)
@@ -133,6 +140,12 @@ install: all man
 	sed 's|^ExecStart=/usr/local/bin/wbgovd$$|ExecStart=$(BINDIR)/wbgovd|' etc/wbgovd.service \
 		>'$(DESTDIR)$(UNITDIR)/wbgovd.service'
 	chmod 644 '$(DESTDIR)$(UNITDIR)/wbgovd.service'
+	install -d '$(DESTDIR)$(BASHCOMPDIR)' '$(DESTDIR)$(ZSHCOMPDIR)' '$(DESTDIR)$(FISHCOMPDIR)'
+	install -m 644 etc/completions/wbgov.bash '$(DESTDIR)$(BASHCOMPDIR)/wbgov'
+	ln -sf wbgov '$(DESTDIR)$(BASHCOMPDIR)/wbgovd'
+	ln -sf wbgov '$(DESTDIR)$(BASHCOMPDIR)/wbsim'
+	install -m 644 etc/completions/_wbgov '$(DESTDIR)$(ZSHCOMPDIR)/_wbgov'
+	install -m 644 $(BIN_PROGS:%=etc/completions/%.fish) '$(DESTDIR)$(FISHCOMPDIR)/'
 	@grep -qx 'ExecStart=$(BINDIR)/wbgovd' '$(DESTDIR)$(UNITDIR)/wbgovd.service' || \
 		{ echo "wbgovd.service: ExecStart was not rewritten to $(BINDIR)/wbgovd" >&2; exit 1; }
 # an existing configuration is the administrator's: never overwrite it
@@ -152,3 +165,5 @@ uninstall:
 	done
 # the configuration stays: it may hold the administrator's edits
 	rm -f '$(DESTDIR)$(UNITDIR)/wbgovd.service'
+	rm -f $(BIN_PROGS:%='$(DESTDIR)$(BASHCOMPDIR)'/%) '$(DESTDIR)$(ZSHCOMPDIR)/_wbgov' \
+		$(BIN_PROGS:%='$(DESTDIR)$(FISHCOMPDIR)'/%.fish)

@@ -4,10 +4,13 @@
 # nothing when they are all there. Needs root only when something is missing.
 set -eu
 # man-db: tests/cli/install.sh renders the installed pages with `man -l`;
-# rsync: bench/real-usb cp compares it with wbgov cp
+# python3-prometheus-client: the reference parser the metrics tests check
+# wbgov's Prometheus output with; bash-completion, zsh, fish: the
+# completions' tests run them; rsync: bench/real-usb cp compares it with
+# wbgov cp
 PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev libblkid-dev scdoc
 gnuplot-nox python3 time e2fsprogs btrfs-progs exfat-fuse exfatprogs fio util-linux kmod man-db
-rsync"
+python3-prometheus-client bash-completion zsh fish rsync"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -21,6 +21,7 @@ struct cli {
 	const char *state_dir; /* wbgovd's */
 	const char *config;
 	bool json;
+	bool prometheus;       /* status: the text exposition format */
 	bool once;
 	bool no_power_off;
 	bool quiet;            /* cp: no progress, no final line */

@@ -126,34 +126,6 @@ const char *cli_source_key(int source)
 									     "lower_bound";
 }
 
-/* The length of the UTF-8 sequence at s, 0 if it is not one (overlong
- * forms, surrogates and code points past U+10FFFF included). */
-static int utf8_len(const unsigned char *s)
-{
-	unsigned c = s[0], cp;
-	int n;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, cp = c & 0x07;
-	else
-		return 0;
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 /* A JSON string, always valid UTF-8: what sysfs or a mount point holds
  * that is not (a model string in Latin-1) becomes U+FFFD. */
 void cli_json_str(FILE *f, const char *str)
@@ -162,7 +134,7 @@ void cli_json_str(FILE *f, const char *str)
 
 	fputc('"', f);
 	while (*s) {
-		int n = utf8_len(s);
+		int n = text_utf8_len((const char *)s);
 		if (!n) {
 			fputs("\\ufffd", f);
 			s++;
@@ -188,7 +160,7 @@ const char *cli_tty_clean(char *buf, size_t len, const char *str)
 	size_t o = 0;
 
 	while (*s && o + 5 < len) {
-		int n = utf8_len(s);
+		int n = text_utf8_len((const char *)s);
 		if (!n || *s < 0x20 || *s == 0x7f) {
 			buf[o++] = '?';
 			s++;

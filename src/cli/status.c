@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "daemon/metrics.h"
 #include "daemon/status.h"
 #include "sys/procfs.h"
 #include "sys/sysfs.h"
@@ -70,6 +71,18 @@ int cli_status(const struct cli *o, FILE *f)
 		fprintf(stderr, "wbgov status: cannot list devices under %s: %s\n", o->root,
 			strerror(-n));
 		return EX_OSFILE;
+	}
+	if (o->prometheus) {
+		/* what wbgovd's --metrics-file holds, from the same writer */
+		static struct metrics_dev m[MAXDEV];
+		for (int i = 0; i < n; i++) {
+			struct row *r = &rows[i];
+			m[i] = (struct metrics_dev){ .info = r->d, .has_record = r->has_st, .rec = r->st,
+						     .has_knobs = r->has_knobs, .strict = r->strict != 0,
+						     .max_bytes = r->max_bytes, .has_pending = r->has_pending,
+						     .pending_bytes = r->pending };
+		}
+		return metrics_write(f, running, m, n) ? EX_IOERR : 0;
 	}
 	procfs_meminfo(o->root, &dirty, &writeback);
 	if (o->json) {

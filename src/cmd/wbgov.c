@@ -15,7 +15,7 @@
 
 static void usage(FILE *f)
 {
-	fputs("Usage: wbgov status [--json]\n"
+	fputs("Usage: wbgov status [--json|--prometheus]\n"
 	      "       wbgov watch [--interval SECONDS] [--json]\n"
 	      "       wbgov sync [PATH|DEVICE]\n"
 	      "       wbgov eject [--no-power-off] PATH|DEVICE\n"
@@ -40,10 +40,12 @@ static void usage(FILE *f)
 static const struct {
 	const char *name, *synopsis, *text;
 } commands[] = {
-	{ "status", "status [--json]",
+	{ "status", "status [--json|--prometheus]",
 	  "One line per device: model, bus, measured bandwidth, the kernel's strict_limit\n"
 	  "and max_bytes, dirty + writeback, seconds to drain, mount points. --json: one\n"
-	  "JSON object (wbgov(8) gives its schema). Needs no root." },
+	  "JSON object (wbgov(8) gives its schema). --prometheus: the same figures in\n"
+	  "Prometheus's text format, as wbgovd --metrics-file writes them (wbgov(8) lists\n"
+	  "the metrics). Needs no root." },
 	{ "watch", "watch [--interval SECONDS] [--json]",
 	  "The status table again every SECONDS (0.1 to 3600, default 1) until Ctrl-C,\n"
 	  "each under the time it was read. --json: status's object on one line each\n"
@@ -92,6 +94,7 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "prometheus", no_argument, NULL, 'p' },
 		{ "once", no_argument, NULL, '1' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "no-power-off", no_argument, NULL, 'P' },
@@ -116,7 +119,7 @@ int main(int argc, char **argv)
 		case 'S': o.state_dir = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("wbgov %s\n", VERSION); return 0;
-		case 'j': case '1': case 'i': case 'P': case 'q':
+		case 'j': case 'p': case '1': case 'i': case 'P': case 'q':
 			return cli_bad("that option goes after the command", argv[optind - 1]);
 		default: return EX_USAGE;
 		}
@@ -133,6 +136,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":c:hqV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': o.json = true; break;
+		case 'p': o.prometheus = true; break;
 		case '1': o.once = true; break;
 		case 'P': o.no_power_off = true; break;
 		case 'q': o.quiet = true; break;
@@ -169,13 +173,29 @@ int main(int argc, char **argv)
 	if (optind < argc && strcmp(cmd, "cp"))
 		return cli_bad("unexpected argument", argv[optind]);
 	/* an option that belongs to another command is refused, not ignored */
-	if ((o.json && strcmp(cmd, "status") && strcmp(cmd, "explain") && strcmp(cmd, "watch") &&
-	     strcmp(cmd, "cp")) || (o.once && strcmp(cmd, "apply")) ||
-	    (interval_set && strcmp(cmd, "watch")) || (o.no_power_off && strcmp(cmd, "eject")) ||
-	    (o.quiet && strcmp(cmd, "cp"))) {
-		fprintf(stderr, "wbgov %s: %s is not an option of %s; see wbgov %s --help\n", cmd,
-			o.json ? "--json" : o.once ? "--once" : interval_set ? "--interval" :
-			o.no_power_off ? "--no-power-off" : "--quiet", cmd, cmd);
+	{
+		const char *bad = NULL;
+		if (o.json && strcmp(cmd, "status") && strcmp(cmd, "explain") && strcmp(cmd, "watch") &&
+		    strcmp(cmd, "cp"))
+			bad = "--json";
+		else if (o.prometheus && strcmp(cmd, "status"))
+			bad = "--prometheus";
+		else if (o.once && strcmp(cmd, "apply"))
+			bad = "--once";
+		else if (interval_set && strcmp(cmd, "watch"))
+			bad = "--interval";
+		else if (o.no_power_off && strcmp(cmd, "eject"))
+			bad = "--no-power-off";
+		else if (o.quiet && strcmp(cmd, "cp"))
+			bad = "--quiet";
+		if (bad) {
+			fprintf(stderr, "wbgov %s: %s is not an option of %s; see wbgov %s --help\n", cmd,
+				bad, cmd, cmd);
+			return EX_USAGE;
+		}
+	}
+	if (o.json && o.prometheus) {
+		fprintf(stderr, "wbgov status: --json or --prometheus, not both\n");
 		return EX_USAGE;
 	}
 	{

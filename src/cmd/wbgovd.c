@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sysexits.h>
@@ -29,7 +30,8 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fputs("Usage: wbgovd [-c FILE] [--root DIR] [--state-dir DIR] [--memory FILE|--no-memory] [-v]\n"
+	fputs("Usage: wbgovd [-c FILE] [--root DIR] [--state-dir DIR] [--memory FILE|--no-memory]\n"
+	      "              [--metrics-file FILE [--metrics-interval SECONDS]] [-v]\n"
 	      "       wbgovd -n [-c FILE]\n"
 	      "       wbgovd --help | --version\n"
 	      "\n"
@@ -43,12 +45,17 @@ static void usage(FILE *f)
 	      "      --memory FILE   device memory: bandwidth measured per device, kept\n"
 	      "                      across runs (default " MEMORY_DEFAULT_PATH ")\n"
 	      "      --no-memory     measure every device anew, keep nothing\n"
+	      "      --metrics-file FILE\n"
+	      "                      write wbgov status --prometheus there, for\n"
+	      "                      node_exporter's textfile collector (DIR/wbgov.prom)\n"
+	      "      --metrics-interval SECONDS\n"
+	      "                      how often, 1 to 3600 (default 10)\n"
 	      "  -v, --verbose       log measurements too\n"
 	      "\n"
 	      "Signals: TERM/INT restore and exit, HUP reloads the configuration.\n"
 	      "Exit status: 0 ok, 64 usage, 70 knobs left by a previous run could not be given\n"
-	      "back, 71 a knob could not be restored, 73 state dir, 75 already running,\n"
-	      "78 configuration. See wbgovd(8).\n",
+	      "back, 71 a knob could not be restored, 73 state dir (or metrics directory),\n"
+	      "75 already running, 78 configuration. See wbgovd(8).\n",
 	      f);
 }
 
@@ -62,6 +69,8 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "memory", required_argument, NULL, 'M' },
 		{ "no-memory", no_argument, NULL, 'N' },
+		{ "metrics-file", required_argument, NULL, 'F' },
+		{ "metrics-interval", required_argument, NULL, 'I' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -103,6 +112,25 @@ int main(int argc, char **argv)
 				o.memory_path = optarg;
 			break;
 		case 'N': o.memory_path = NULL; break;
+		case 'F':
+			if (!*optarg) {
+				fprintf(stderr, "wbgovd: --metrics-file: want a file name\n");
+				return EX_USAGE;
+			}
+			o.metrics_path = optarg;
+			break;
+		case 'I': {
+			char *end;
+			double sec = strtod(optarg, &end);
+			if (end == optarg || *end || !(sec >= (double)METRICS_MIN_USEC / 1e6 &&
+						       sec <= (double)METRICS_MAX_USEC / 1e6)) {
+				fprintf(stderr, "wbgovd: --metrics-interval wants seconds from 1 to 3600: %s\n",
+					optarg);
+				return EX_USAGE;
+			}
+			o.metrics_usec = (uint64_t)(sec * 1e6);
+			break;
+		}
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("wbgovd %s\n", VERSION); return 0;
 		default: return EX_USAGE;
@@ -110,6 +138,10 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "wbgovd: unexpected argument: %s\n", argv[optind]);
+		return EX_USAGE;
+	}
+	if (o.metrics_usec && !o.metrics_path) {
+		fprintf(stderr, "wbgovd: --metrics-interval goes with --metrics-file\n");
 		return EX_USAGE;
 	}
 	/* -n: a missing default file is fine (defaults), a named one must exist */

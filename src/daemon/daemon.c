@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "daemon/daemon.h"
+#include "daemon/metrics.h"
 #include "daemon/status.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
@@ -355,13 +356,66 @@ static int take_lock(struct daemon *dm)
 	return fd; /* kept open: the lock lives as long as the process */
 }
 
+/* The directory of a file path: "." for a bare name, "/" for one in /. */
+static void metrics_dir(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(buf, len, ".");
+	else if (slash == path)
+		snprintf(buf, len, "/");
+	else
+		snprintf(buf, len, "%.*s", (int)(slash - path), path);
+}
+
+struct metrics_ctx {
+	struct daemon *dm;
+	bool up;
+};
+
+/* The metrics file's contents: wbgovd's record of every device it governs
+ * and the kernel's knobs and counters now, as `wbgov status --prometheus`
+ * shows them; at exit, wbgov_daemon_up 0 alone. */
+static int fill_metrics(FILE *f, const void *ctx)
+{
+	static struct metrics_dev m[GOV_MAX_DEV];
+	const struct metrics_ctx *x = ctx;
+	struct governor *g = &x->dm->gov;
+	int n = x->up ? g->ndev : 0;
+
+	for (int i = 0; i < n; i++) {
+		memset(&m[i], 0, sizeof(m[i]));
+		m[i].info = g->dev[i].info;
+		m[i].has_record = true;
+		status_entry_of(&g->dev[i], &m[i].rec);
+		metrics_read_kernel(&x->dm->real, &m[i]);
+	}
+	return metrics_write(f, x->up, m, n);
+}
+
+/* Replace the metrics file; a failure is logged when it starts and when
+ * it ends, and tried again at the next interval (a full disk passes). */
+static void metrics_publish(struct daemon *dm, bool up)
+{
+	struct metrics_ctx x = { dm, up };
+	int r = file_publish(dm->metrics_path, fill_metrics, &x);
+
+	if (r && r != dm->metrics_err)
+		log_warn("%s: cannot write the metrics: %s; trying again every %.0f s",
+			 dm->metrics_path, strerror(-r), (double)dm->metrics_usec / 1e6);
+	else if (!r && dm->metrics_err)
+		log_info("%s: metrics written again", dm->metrics_path);
+	dm->metrics_err = r;
+}
+
 /* From here on, writes only where wbgovd's work is (Landlock): the vm and
  * bdi knobs, the state directory and device memory's. */
 static void confine(struct daemon *dm, const struct daemon_opts *o)
 {
-	char vm[PATH_MAX], bdi[PATH_MAX], mem[PATH_MAX], *slash;
-	const char *knobs[] = { vm, bdi, NULL }, *dirs[] = { o->state_dir, NULL, NULL };
-	int r;
+	char vm[PATH_MAX], bdi[PATH_MAX], mem[PATH_MAX], met[PATH_MAX], *slash;
+	const char *knobs[] = { vm, bdi, NULL }, *dirs[] = { o->state_dir, NULL, NULL, NULL };
+	int nd = 1, r;
 
 	if (path_at(vm, sizeof(vm), o->root, "/proc/sys/vm") ||
 	    path_at(bdi, sizeof(bdi), o->root, "/sys/devices/virtual/bdi"))
@@ -371,8 +425,14 @@ static void confine(struct daemon *dm, const struct daemon_opts *o)
 		slash = strrchr(mem, '/');
 		if (slash && slash != mem) {
 			*slash = 0;
-			dirs[1] = mem;
+			dirs[nd++] = mem;
 		}
+	}
+	/* the metrics file's directory: its temporary file is made there and
+	 * renamed over it */
+	if (dm->metrics_path[0]) {
+		metrics_dir(dm->metrics_path, met, sizeof(met));
+		dirs[nd++] = met;
 	}
 	r = sandbox_writes(knobs, dirs);
 	if (r == -EOPNOTSUPP)
@@ -380,8 +440,9 @@ static void confine(struct daemon *dm, const struct daemon_opts *o)
 	else if (r)
 		log_warn("Landlock: %s; writes are not confined", strerror(-r));
 	else
-		log_debug("Landlock ABI %d: writes confined to %s, %s, %s%s%s", sandbox_abi(), vm, bdi,
-			  o->state_dir, dirs[1] ? ", " : "", dirs[1] ? dirs[1] : "");
+		log_debug("Landlock ABI %d: writes confined to %s, %s, %s%s%s%s%s", sandbox_abi(), vm,
+			  bdi, o->state_dir, dirs[1] ? ", " : "", dirs[1] ? dirs[1] : "",
+			  dirs[2] ? ", " : "", dirs[2] ? dirs[2] : "");
 }
 
 int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct gov_config *cfg)
@@ -404,9 +465,26 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 	    snprintf(dm->state_path, sizeof(dm->state_path), "%s/state", o->state_dir) >= PATH_MAX ||
 	    snprintf(dm->status_path, sizeof(dm->status_path), "%s/status", o->state_dir) >= PATH_MAX ||
 	    snprintf(dm->pid_path, sizeof(dm->pid_path), "%s/wbgovd.pid", o->state_dir) >= PATH_MAX ||
-	    snprintf(dm->lock_path, sizeof(dm->lock_path), "%s/wbgovd.lock", o->state_dir) >= PATH_MAX) {
-		log_err("--state-dir or --memory: name too long");
+	    snprintf(dm->lock_path, sizeof(dm->lock_path), "%s/wbgovd.lock", o->state_dir) >= PATH_MAX ||
+	    (o->metrics_path && snprintf(dm->metrics_path, sizeof(dm->metrics_path), "%s.tmp",
+					 o->metrics_path) >= (int)sizeof(dm->metrics_path))) {
+		log_err("--state-dir, --memory or --metrics-file: name too long");
 		return EX_USAGE;
+	}
+	if (o->metrics_path) {
+		/* the directory must be there: it is node_exporter's, not ours
+		 * to make, and Landlock allows only what exists at start */
+		char dir[PATH_MAX];
+		struct stat st;
+		snprintf(dm->metrics_path, sizeof(dm->metrics_path), "%s", o->metrics_path);
+		dm->metrics_usec = o->metrics_usec ? o->metrics_usec : METRICS_DEFAULT_USEC;
+		metrics_dir(dm->metrics_path, dir, sizeof(dir));
+		const char *why = stat(dir, &st) < 0 ? strerror(errno) :
+				  !S_ISDIR(st.st_mode) ? "not a directory" : NULL;
+		if (why) {
+			log_err("--metrics-file %s: its directory %s: %s", dm->metrics_path, dir, why);
+			return EX_CANTCREAT;
+		}
 	}
 	r = dir_of_ours(o->state_dir);
 	if (r) {
@@ -451,6 +529,15 @@ uint64_t daemon_step(struct daemon *dm, uint64_t now_usec)
 	if (dm->status_dirty) {
 		status_write(dm->status_path, &dm->gov);
 		dm->status_dirty = false;
+	}
+	if (dm->metrics_path[0]) {
+		/* on its own clock: a quiet governor sleeps 5 s between polls */
+		if (now_usec >= dm->metrics_next_usec) {
+			metrics_publish(dm, true);
+			dm->metrics_next_usec = now_usec + dm->metrics_usec;
+		}
+		if (dm->metrics_next_usec - now_usec < delay)
+			delay = dm->metrics_next_usec - now_usec;
 	}
 	return delay;
 }
@@ -523,6 +610,10 @@ int daemon_stop(struct daemon *dm)
 	}
 	memory_flush(dm, true);
 	unlink(dm->status_path);
+	/* the file stays, saying the daemon is down: a stopped wbgovd reads
+	 * as stopped, not as a file that went missing */
+	if (dm->metrics_path[0])
+		metrics_publish(dm, false);
 	knobs_real_close(&dm->real);
 	unlink(dm->pid_path);
 	close(dm->lockfd);

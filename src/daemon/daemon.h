@@ -26,7 +26,16 @@ struct daemon_opts {
 	const char *root;        /* where /proc and /sys are: "/" */
 	const char *state_dir;   /* state, status, pid file */
 	const char *memory_path; /* device memory; NULL: off */
+	const char *metrics_path; /* Prometheus text rewritten every metrics_usec; NULL: off */
+	uint64_t metrics_usec;
 };
+
+/* --metrics-interval: the default, and its range. node_exporter reads the
+ * file at each scrape (every 15 s or more, usually); 10 s adds a tenth of a
+ * wakeup a second to an idle wbgovd's 3.4. */
+#define METRICS_DEFAULT_USEC 10000000ULL
+#define METRICS_MIN_USEC 1000000ULL
+#define METRICS_MAX_USEC 3600000000ULL
 
 struct daemon {
 	const char *config_path;
@@ -43,6 +52,10 @@ struct daemon {
 	char memory_path[PATH_MAX];
 	struct memory memory;
 	uint64_t memory_saved_usec;
+	/* the metrics file: "" when off */
+	char metrics_path[PATH_MAX];
+	uint64_t metrics_usec, metrics_next_usec;
+	int metrics_err;      /* the last write's error, said once */
 	bool status_dirty;
 	bool overflow_logged; /* "more than GOV_MAX_DEV bdis" said */
 	uint64_t start_usec;
@@ -65,8 +78,8 @@ struct daemon {
  * nothing is left changed, nor locked. `dm` is large: not on the stack. */
 int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct gov_config *cfg);
 
-/* One poll: the governor's tick, device memory and the status file kept
- * up. How long until the next, in microseconds. */
+/* One poll: the governor's tick, device memory, the status file and the
+ * metrics file kept up. How long until the next, in microseconds. */
 uint64_t daemon_step(struct daemon *dm, uint64_t now_usec);
 
 /* Reread the configuration file. 0, or -1 with the running configuration
@@ -80,7 +93,8 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 		const sigset_t *mask);
 
 /* Every knob given back, the state file emptied, memory saved, the status
- * and pid files removed, the lock let go: 0, or EX_OSERR when a knob could
+ * and pid files removed, the metrics file saying wbgov_daemon_up 0, the
+ * lock let go: 0, or EX_OSERR when a knob could
  * not be given back (it stays recorded in the state file). */
 int daemon_stop(struct daemon *dm);
 

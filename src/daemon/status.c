@@ -8,17 +8,33 @@
 #include "daemon/status.h"
 #include "sys/fsutil.h"
 
+void status_entry_of(const struct gov_dev *d, struct status_entry *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	snprintf(ret->bdi, sizeof(ret->bdi), "%s", d->info.bdi);
+	ret->bw_bps = d->meter.est_bps;
+	ret->measures = d->meter.nmeasure;
+	ret->why = !d->decided ? -1 : d->above_global ? (int)WHY_ABOVE_GLOBAL : (int)d->dec.why;
+	ret->max_bytes = d->above_global ? 0 : d->dec.max_bytes;
+	ret->strict = d->dec.strict && !d->above_global;
+	ret->err = d->err;
+	ret->source = (int)d->meter.source;
+	ret->has_decisions = true;
+	ret->decisions = d->decisions;
+}
+
 static int fill_status(FILE *f, const void *ctx)
 {
 	const struct governor *g = ctx;
 
 	for (int i = 0; i < g->ndev; i++) {
-		const struct gov_dev *d = &g->dev[i];
-		fprintf(f, "bdi=%s bw=%llu measures=%u why=%d max_bytes=%llu strict=%d err=%d source=%d\n",
-			d->info.bdi, (unsigned long long)d->meter.est_bps, d->meter.nmeasure,
-			!d->decided ? -1 : d->above_global ? (int)WHY_ABOVE_GLOBAL : (int)d->dec.why,
-			(unsigned long long)(d->above_global ? 0 : d->dec.max_bytes),
-			d->dec.strict && !d->above_global, d->err, (int)d->meter.source);
+		struct status_entry e;
+		status_entry_of(&g->dev[i], &e);
+		fprintf(f, "bdi=%s bw=%llu measures=%u why=%d max_bytes=%llu strict=%d err=%d source=%d "
+			   "decisions=%llu\n",
+			e.bdi, (unsigned long long)e.bw_bps, e.measures, e.why,
+			(unsigned long long)e.max_bytes, e.strict, e.err, e.source,
+			(unsigned long long)e.decisions);
 	}
 	return 0;
 }
@@ -38,14 +54,18 @@ int status_read(const char *path, const char *bdi, struct status_entry *ret)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		struct status_entry e = { 0 };
-		unsigned long long bw, mb;
-		if (sscanf(line, "bdi=%63s bw=%llu measures=%u why=%d max_bytes=%llu strict=%d err=%d source=%d",
-			   e.bdi, &bw, &e.measures, &e.why, &mb, &e.strict, &e.err, &e.source) != 8)
+		unsigned long long bw, mb, dn;
+		int n = sscanf(line, "bdi=%63s bw=%llu measures=%u why=%d max_bytes=%llu strict=%d err=%d "
+				     "source=%d decisions=%llu",
+			       e.bdi, &bw, &e.measures, &e.why, &mb, &e.strict, &e.err, &e.source, &dn);
+		if (n < 8)
 			continue;
 		if (strcmp(e.bdi, bdi))
 			continue;
 		e.bw_bps = bw;
 		e.max_bytes = mb;
+		e.has_decisions = n == 9;
+		e.decisions = e.has_decisions ? dn : 0;
 		*ret = e;
 		r = 0;
 		break;

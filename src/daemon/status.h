@@ -2,9 +2,12 @@
 /* /run/wbgov/status: what wbgovd knows that sysfs does not — each device's
  * measured bandwidth and the rule behind its limit — for `wbgov status`
  * and `wbgov explain`. One line per bdi:
- *   bdi=8:16 bw=5100000 measures=12 why=0 max_bytes=5100000 strict=1 err=0 source=2
+ *   bdi=8:16 bw=5100000 measures=12 why=0 max_bytes=5100000 strict=1 err=0 source=2 decisions=3
  * (why: enum gov_why, -1 before the first decision; source: enum bw_source,
- * where the bandwidth came from) */
+ * where the bandwidth came from; decisions: how many it applied since it
+ * started). New fields go at the end of the line: a reader that knows the
+ * first eight reads a newer file, and this one reads an older file's lines
+ * (without decisions). */
 #ifndef WBGOV_DAEMON_STATUS_H
 #define WBGOV_DAEMON_STATUS_H
 
@@ -19,8 +22,12 @@ struct status_entry {
 	int strict;
 	int err;
 	int source;
+	bool has_decisions;    /* the line tells (a wbgovd newer than the field) */
+	uint64_t decisions;
 };
 
+/* What the file says of one governed device. */
+void status_entry_of(const struct gov_dev *d, struct status_entry *ret);
 int status_write(const char *path, const struct governor *g);
 /* The entry for `bdi`; -ENOENT without a file or a line for it. */
 int status_read(const char *path, const char *bdi, struct status_entry *ret);

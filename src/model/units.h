@@ -3,7 +3,7 @@
  *
  * Counts are 4 KiB pages, rates pages per second, times jiffies; ratios are
  * ppm of the global threshold like the kernel's BDI_RATIO_SCALE. Every helper
- * here is pure. See ../shared/KERNEL-NOTES.md, appendix "constants". */
+ * here is pure. See docs/kernel-notes.md, appendix "constants". */
 #ifndef WBGOV_MODEL_UNITS_H
 #define WBGOV_MODEL_UNITS_H
 

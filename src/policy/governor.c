@@ -570,6 +570,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 			if (!d->decided || worth_applying(&d->dec, &dec)) {
 				d->dec = dec;
 				d->decided = true;
+				d->decisions++;
 				if (g->hooks.decided)
 					g->hooks.decided(g->hooks.ctx, d);
 			}
@@ -593,6 +594,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 			d->decided = true;
 			d->drift_usec = now_usec;
 			apply(g, d);
+			d->decisions++;
 			if (g->hooks.decided)
 				g->hooks.decided(g->hooks.ctx, d);
 		}

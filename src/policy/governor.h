@@ -70,6 +70,7 @@ struct gov_dev {
 	struct knobs_bdi_counters counters; /* ... as read at the last poll */
 	struct gov_decision dec;
 	bool decided;          /* dec holds a decision */
+	uint64_t decisions;    /* new decisions applied (hooks.decided), failed ones too */
 	unsigned ramp_polls;   /* polls in a row outrunning its cap, unknown */
 	uint64_t boost_bytes;  /* its start cap, doubled while it outran it */
 	bool saved;            /* orig holds what we found */

@@ -249,7 +249,12 @@ int write_u64(const char *path, uint64_t v)
 	return w == n ? 0 : -EIO;
 }
 
-int file_replace(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx)
+/* The temporary file beside `path`, filled, then renamed over it: a reader
+ * sees the old file or the new one, never a part. `synced`: flushed to disk
+ * first (a record that must outlive a crash). `mode`: set whatever the
+ * umask, or 0 to leave it to the umask. */
+static int replace(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx,
+		   bool synced, mode_t mode)
 {
 	char tmp[PATH_MAX];
 	FILE *f;
@@ -265,6 +270,12 @@ int file_replace(const char *path, int (*fill)(FILE *f, const void *ctx), const 
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
+	if (mode && fchmod(fd, mode) < 0) {
+		r = -errno;
+		close(fd);
+		unlink(tmp);
+		return r;
+	}
 	f = fdopen(fd, "w");
 	if (!f) {
 		r = -errno;
@@ -273,7 +284,7 @@ int file_replace(const char *path, int (*fill)(FILE *f, const void *ctx), const 
 		return r;
 	}
 	r = fill(f, ctx);
-	if (!r && (fflush(f) || fsync(fileno(f)) || ferror(f)))
+	if (!r && (fflush(f) || (synced && fsync(fileno(f))) || ferror(f)))
 		r = errno ? -errno : -EIO;
 	if (fclose(f) && !r)
 		r = -errno;
@@ -282,4 +293,41 @@ int file_replace(const char *path, int (*fill)(FILE *f, const void *ctx), const 
 	if (r)
 		unlink(tmp);
 	return r;
+}
+
+int file_replace(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx)
+{
+	return replace(path, fill, ctx, true, 0);
+}
+
+int file_publish(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx)
+{
+	return replace(path, fill, ctx, false, 0644);
+}
+
+int text_utf8_len(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	unsigned c = s[0], cp;
+	int n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
 }

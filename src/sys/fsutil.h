@@ -29,6 +29,10 @@ int write_u64(const char *path, uint64_t v);
  * file beside it, which is flushed to disk and renamed over `path`. 0 or
  * -errno (the old file stays). */
 int file_replace(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx);
+/* The same for a file others read while it changes (a metrics file): mode
+ * 0644 whatever the umask, and not flushed to disk (rewritten every few
+ * seconds, it need not outlive a crash). */
+int file_publish(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx);
 
 /* A block device's sysfs directory, resolved (realpath), cut to its whole
  * disk's in place: a partition sits inside its disk's directory. */
@@ -64,6 +68,10 @@ const char *file_trust_text(int err);
  * -EINVAL when there is no such line, N is not a plain decimal number, or
  * the bytes would not fit in 64 bits. */
 int text_kib(const char *text, const char *key, uint64_t *ret_bytes);
+
+/* The length of the UTF-8 sequence at s (1 for NUL), 0 if it is not one:
+ * overlong forms, surrogates and code points past U+10FFFF included. */
+int text_utf8_len(const char *s);
 
 /* Parse an unsigned decimal number that fills the whole string. */
 int parse_u64(const char *s, uint64_t *ret);

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `make install DESTDIR=... PREFIX=/usr` puts the programs, every man
 # page (man/NAME.N.scd -> share/man/manN/NAME.N), the systemd unit (its
-# ExecStart rewritten to the installed wbgovd) and the example config (only
-# if there is none) there and nothing else; the pages render; `make
-# uninstall` takes all of it back but the config.
+# ExecStart rewritten to the installed wbgovd), the example config (only
+# if there is none) and the shell completions there and nothing else; the
+# pages render; bash-completion's loader and fish find the completions
+# where they were put; `make uninstall` takes all of it back but the
+# config.
 set -eu
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
@@ -68,11 +70,17 @@ while IFS= read -r f; do
 		sed 's|^ExecStart=.*|ExecStart=/usr/bin/wbgovd|' etc/wbgovd.service | cmp -s - "$f" ||
 			fail "$f is not etc/wbgovd.service with ExecStart rewritten"
 		;;
+	"$root"/usr/share/bash-completion/completions/wbgov)
+		cmp -s "$f" etc/completions/wbgov.bash || fail "$f is not etc/completions/wbgov.bash"
+		;;
+	"$root"/usr/share/zsh/vendor-completions/_wbgov | "$root"/usr/share/fish/vendor_completions.d/*.fish)
+		cmp -s "$f" "etc/completions/${f##*/}" || fail "$f is not etc/completions/${f##*/}"
+		;;
 	"$root"/etc/wbgov/wbgov.conf)
 		cmp -s "$f" etc/wbgov.conf || fail "$f is not etc/wbgov.conf"
 		"$root/usr/bin/wbgovd" -n -c "$f" | grep -qx 'configuration OK' || fail "wbgovd -n -c $f"
 		;;
-	*) fail "installed outside \$PREFIX/bin, \$PREFIX/share/man, the unit and the config: $f" ;;
+	*) fail "installed outside \$PREFIX/bin, \$PREFIX/share/man, the unit, the config and the completions: $f" ;;
 	esac
 done <"$tmp/got"
 grep -qx "$root/usr/bin/wbsim" "$tmp/got" || fail "wbsim is not in \$PREFIX/bin"
@@ -80,6 +88,34 @@ for f in usr/bin/wbgovd usr/lib/systemd/system/wbgovd.service etc/wbgov/wbgov.co
 	grep -qx "$root/$f" "$tmp/got" || fail "$f is not installed"
 done
 "$root/usr/bin/wbsim" --version | grep -q '^wbsim ' || fail "the installed wbsim does not run"
+for f in usr/share/zsh/vendor-completions/_wbgov usr/share/fish/vendor_completions.d/wbgov.fish \
+	usr/share/fish/vendor_completions.d/wbgovd.fish usr/share/fish/vendor_completions.d/wbsim.fish; do
+	grep -qx "$root/$f" "$tmp/got" || fail "$f is not installed"
+done
+# bash-completion loads a command's file by its name: wbgovd and wbsim
+# are links to wbgov's
+for c in wbgovd wbsim; do
+	[ "$(readlink "$root/usr/share/bash-completion/completions/$c")" = wbgov ] ||
+		fail "bash-completion/completions/$c is not a link to wbgov"
+done
+[ "$(find "$root" -type l | wc -l)" = 2 ] || fail "links besides the two completions: $(find "$root" -type l)"
+# ... and finds them through XDG_DATA_DIRS, as it finds PREFIX/share
+if [ -f /usr/share/bash-completion/bash_completion ]; then
+	for c in wbgov wbgovd wbsim; do
+		XDG_DATA_DIRS=$root/usr/share bash --norc --noprofile -c \
+			". /usr/share/bash-completion/bash_completion; __load_completion $c; complete -p $c" \
+			>"$tmp/loaded" 2>&1 || fail "bash-completion does not load $c's completion: $(cat "$tmp/loaded")"
+		grep -qx "complete -F _$c $c" "$tmp/loaded" || fail "bash-completion loaded for $c: $(cat "$tmp/loaded")"
+	done
+fi
+if command -v fish >/dev/null 2>&1; then
+	# (fish loads the completions of a command that is on PATH)
+	PATH=$root/usr/bin:$PATH fish --no-config -c "set fish_complete_path $root/usr/share/fish/vendor_completions.d \$fish_complete_path
+		complete -C 'wbgov s'; complete -C 'wbgovd --metrics-f'; complete -C 'wbsim t'" >"$tmp/fish" 2>&1
+	for w in status --metrics-file table; do
+		cut -f 1 "$tmp/fish" | grep -qx -- "$w" || fail "fish does not autoload the installed completions: $(cat "$tmp/fish")"
+	done
+fi
 
 for src in man/*.scd; do
 	page=${src##*/}
@@ -104,7 +140,7 @@ if [ "$renderer" != nothing ]; then
 fi
 
 mk uninstall
-find "$tmp/root" -type f ! -path "$root/etc/wbgov/wbgov.conf" >"$tmp/left"
+find "$tmp/root" ! -type d ! -path "$root/etc/wbgov/wbgov.conf" >"$tmp/left"
 [ ! -s "$tmp/left" ] || { cat "$tmp/left" >&2; fail "make uninstall left files behind"; }
 # the config is the administrator's: uninstall keeps it, install does not overwrite it
 [ -f "$root/etc/wbgov/wbgov.conf" ] || fail "make uninstall removed the config"

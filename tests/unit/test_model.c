@@ -2,7 +2,7 @@
 /* Unit tests for src/model: the kernel's dirty-throttling arithmetic.
  *
  * Every expected value below is worked out by hand from the formulas in
- * shared/KERNEL-NOTES.md (Linux 6.12–6.18, mm/page-writeback.c,
+ * docs/kernel-notes.md (Linux 6.12–6.18, mm/page-writeback.c,
  * lib/flex_proportions.c, fs/fs-writeback.c); the arithmetic is in the
  * comment next to the assertion. Units: 4 KiB pages, jiffies, ppm ratios
  * (1,000,000 = 100 %), pos_ratio 1.0 = 1024. "/" truncates. */

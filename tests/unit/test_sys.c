@@ -1947,14 +1947,15 @@ static void test_status_round_trip(void **state)
 	g->dev[0].dec.why = WHY_MEASURED;
 	g->dev[0].dec.max_bytes = 5100000;
 	g->dev[0].dec.strict = true;
+	g->dev[0].decisions = 3;
 	snprintf(g->dev[1].info.bdi, sizeof(g->dev[1].info.bdi), "259:0");
 	g->dev[1].err = -EIO;
 	assert_int_equal(status_write(p, g), 0);
 
 	fx_read(root, "/status", buf, sizeof(buf));
 	assert_string_equal(buf,
-			    "bdi=8:16 bw=5100000 measures=12 why=0 max_bytes=5100000 strict=1 err=0 source=2\n"
-			    "bdi=259:0 bw=0 measures=0 why=-1 max_bytes=0 strict=0 err=-5 source=0\n");
+			    "bdi=8:16 bw=5100000 measures=12 why=0 max_bytes=5100000 strict=1 err=0 source=2 decisions=3\n"
+			    "bdi=259:0 bw=0 measures=0 why=-1 max_bytes=0 strict=0 err=-5 source=0 decisions=0\n");
 
 	assert_int_equal(status_read(p, "8:16", &e), 0);
 	assert_string_equal(e.bdi, "8:16");
@@ -1965,6 +1966,8 @@ static void test_status_round_trip(void **state)
 	assert_int_equal(e.strict, 1);
 	assert_int_equal(e.err, 0);
 	assert_int_equal(e.source, BW_MEASURED);
+	assert_true(e.has_decisions);
+	assert_int_equal(e.decisions, 3);
 	assert_int_equal(status_read(p, "259:0", &e), 0);
 	assert_int_equal(e.why, -1);
 	assert_int_equal(e.err, -EIO);
@@ -1976,6 +1979,9 @@ static void test_status_round_trip(void **state)
 				   "bdi=8:16 bw=7 measures=1 why=0 max_bytes=4194304 strict=1 err=0 source=1\n");
 	assert_int_equal(status_read(p, "8:16", &e), 0);
 	assert_int_equal(e.bw_bps, 7);
+	/* ... and a line of a wbgovd before the decisions field reads, without them */
+	assert_false(e.has_decisions);
+	assert_int_equal(e.decisions, 0);
 
 	/* an empty governor: an empty file */
 	g->ndev = 0;

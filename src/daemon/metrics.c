@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "daemon/metrics.h"
+#include "policy/bwmeter.h"
+#include "sys/fsutil.h"
+
+void metrics_read_kernel(struct knobs_real *real, struct metrics_dev *m)
+{
+	struct knobs_bdi_counters c;
+	uint64_t strict, max;
+
+	m->has_knobs = knobs_real_ops.bdi_read(real, m->info.bdi, BDI_STRICT_LIMIT, &strict) == 0 &&
+		       knobs_real_ops.bdi_read(real, m->info.bdi, BDI_MAX_BYTES, &max) == 0;
+	m->strict = m->has_knobs && strict;
+	m->max_bytes = m->has_knobs ? max : 0;
+	m->has_pending = knobs_real_ops.bdi_counters(real, m->info.bdi, &c) == 0;
+	m->pending_bytes = m->has_pending ? c.dirty + c.writeback : 0;
+}
+
+/* Every family with base units (bytes, seconds) as Prometheus names them;
+ * a device's samples carry bdi (what identifies it to the kernel) and
+ * device (its disk, as people name it). */
+enum fam {
+	F_INFO, F_BW, F_SOURCE, F_STRICT, F_LIMIT, F_PENDING, F_DRAIN, F_DECISIONS, F_WINDOWS,
+	F_WRITE_ERROR, F_COUNT
+};
+
+static const struct {
+	const char *name, *type, *help;
+} fams[F_COUNT] = {
+	[F_INFO] = { "wbgov_device_info", "gauge",
+		     "A device wbgov sees, with its model and bus as labels; always 1." },
+	[F_BW] = { "wbgov_device_write_bandwidth_bytes_per_second", "gauge",
+		   "Write bandwidth wbgovd measured for the device (see wbgov_device_bandwidth_source)." },
+	[F_SOURCE] = { "wbgov_device_bandwidth_source", "gauge",
+		       "Where the bandwidth figure comes from: 1 for the source in force, 0 for the others." },
+	[F_STRICT] = { "wbgov_device_strict_limit", "gauge",
+		       "The kernel's strict_limit of the bdi: 1 when it is held to a limit of its own." },
+	[F_LIMIT] = { "wbgov_device_dirty_limit_bytes", "gauge",
+		      "The device's dirty page cache limit, the kernel's max_bytes; no sample without "
+		      "strict_limit (no cap of its own: the global threshold alone)." },
+	[F_PENDING] = { "wbgov_device_pending_bytes", "gauge",
+			"Dirty and writeback data of the bdi itself (needs a readable debugfs)." },
+	[F_DRAIN] = { "wbgov_device_drain_seconds", "gauge",
+		      "Seconds the device needs to write its pending data at its measured bandwidth." },
+	[F_DECISIONS] = { "wbgov_device_decisions_total", "counter",
+			  "New decisions wbgovd applied to the device's knobs since it found it "
+			  "(failed writes too)." },
+	[F_WINDOWS] = { "wbgov_device_measurement_windows_total", "counter",
+			"Measurement windows wbgovd closed on the device since it found it." },
+	[F_WRITE_ERROR] = { "wbgov_device_write_error", "gauge",
+			    "1 when wbgovd's last change of the device's knobs failed (wbgov explain says why)." },
+};
+
+/* A label value: \, " and newline escaped, as the format wants; a byte
+ * that is not UTF-8 (a model string in Latin-1) as U+FFFD. */
+static void label_value(FILE *f, const char *s)
+{
+	while (*s) {
+		int n = text_utf8_len(s);
+		if (!n) {
+			fputs("\xef\xbf\xbd", f);
+			s++;
+		} else if (*s == '\\' || *s == '"') {
+			fputc('\\', f);
+			fputc(*s++, f);
+		} else if (*s == '\n') {
+			fputs("\\n", f);
+			s++;
+		} else {
+			fwrite(s, 1, (size_t)n, f);
+			s += n;
+		}
+	}
+}
+
+/* NAME{bdi="...",device="..."[,KEY="VALUE"]...} VALUE */
+static void sample(FILE *f, enum fam k, const struct metrics_dev *m, const char *const *extra,
+		   const char *value)
+{
+	fprintf(f, "%s{bdi=\"", fams[k].name);
+	label_value(f, m->info.bdi);
+	fputs("\",device=\"", f);
+	label_value(f, m->info.disk);
+	fputc('"', f);
+	for (; extra && extra[0]; extra += 2) {
+		fprintf(f, ",%s=\"", extra[0]);
+		label_value(f, extra[1]);
+		fputc('"', f);
+	}
+	fprintf(f, "} %s\n", value);
+}
+
+/* The value of family k for m, in buf; false when it has none. */
+static bool value_of(enum fam k, const struct metrics_dev *m, char *buf, size_t len)
+{
+	uint64_t bw = m->has_record ? m->rec.bw_bps : 0;
+
+	switch (k) {
+	case F_INFO:
+		snprintf(buf, len, "1");
+		return true;
+	case F_BW:
+	case F_SOURCE:
+		snprintf(buf, len, "%llu", (unsigned long long)bw);
+		return bw != 0;
+	case F_STRICT:
+		snprintf(buf, len, "%d", m->strict ? 1 : 0);
+		return m->has_knobs;
+	case F_LIMIT:
+		snprintf(buf, len, "%llu", (unsigned long long)m->max_bytes);
+		return m->has_knobs && m->strict;
+	case F_PENDING:
+		snprintf(buf, len, "%llu", (unsigned long long)m->pending_bytes);
+		return m->has_pending;
+	case F_DRAIN:
+		if (!m->has_pending || !bw)
+			return false;
+		snprintf(buf, len, "%.3f", (double)m->pending_bytes / (double)bw);
+		return true;
+	case F_DECISIONS:
+		snprintf(buf, len, "%llu", (unsigned long long)m->rec.decisions);
+		return m->has_record && m->rec.has_decisions;
+	case F_WINDOWS:
+		snprintf(buf, len, "%u", m->rec.measures);
+		return m->has_record;
+	case F_WRITE_ERROR:
+		snprintf(buf, len, "%d", m->rec.err ? 1 : 0);
+		return m->has_record;
+	case F_COUNT:
+		break;
+	}
+	return false;
+}
+
+int metrics_write(FILE *f, bool daemon_up, const struct metrics_dev *dev, int n)
+{
+	static const struct {
+		int source;
+		const char *name;
+	} sources[] = {
+		{ BW_MEASURED, "measured" }, { BW_LOWER_BOUND, "lower_bound" },
+		{ BW_REMEMBERED, "remembered" },
+	};
+
+	fputs("# HELP wbgov_daemon_up 1 while wbgovd runs, else 0.\n"
+	      "# TYPE wbgov_daemon_up gauge\n", f);
+	fprintf(f, "wbgov_daemon_up %d\n", daemon_up ? 1 : 0);
+	for (int k = 0; k < F_COUNT; k++) {
+		bool head = false;
+		for (int i = 0; i < n; i++) {
+			const struct metrics_dev *m = &dev[i];
+			char v[32];
+			if (!value_of((enum fam)k, m, v, sizeof(v)))
+				continue;
+			if (!head) {
+				fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", fams[k].name, fams[k].help,
+					fams[k].name, fams[k].type);
+				head = true;
+			}
+			if (k == F_INFO) {
+				const char *labels[] = { "model", m->info.model, "bus", m->info.bus, NULL };
+				sample(f, F_INFO, m, labels, v);
+			} else if (k == F_SOURCE) {
+				/* a state set: every source, 1 for the one in force */
+				for (size_t s = 0; s < sizeof(sources) / sizeof(sources[0]); s++) {
+					const char *labels[] = { "source", sources[s].name, NULL };
+					sample(f, F_SOURCE, m, labels,
+					       m->rec.source == sources[s].source ? "1" : "0");
+				}
+			} else {
+				sample(f, (enum fam)k, m, NULL, v);
+			}
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}
