@@ -399,6 +399,9 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 	dm->cfg = *cfg;
 	dm->start_usec = daemon_now_usec();
 	dm->real.root = o->root;
+	/* without udev's database, labels and UUIDs mean opening the devices:
+	 * only for a configuration that matches by them */
+	dm->real.probe_fs = gov_config_uses(cfg, MATCH_LABEL) || gov_config_uses(cfg, MATCH_UUID);
 	if ((o->memory_path && snprintf(dm->memory_path, sizeof(dm->memory_path), "%s",
 					o->memory_path) >= (int)sizeof(dm->memory_path)) ||
 	    snprintf(dm->state_path, sizeof(dm->state_path), "%s/state", o->state_dir) >= PATH_MAX ||
@@ -455,18 +458,30 @@ uint64_t daemon_step(struct daemon *dm, uint64_t now_usec)
 	return delay;
 }
 
+/* A reload's warnings and the files it read, to the log. */
+static void reload_note(void *ctx, enum config_note level, const char *msg)
+{
+	(void)ctx;
+	if (level == CONFIG_WARNING)
+		log_warn("%s", msg);
+	else
+		log_debug("%s", msg);
+}
+
 int daemon_reload(struct daemon *dm)
 {
 	struct gov_config cfg;
 	char err[512];
 
-	if (config_load(dm->config_path, strcmp(dm->config_path, CONFIG_DEFAULT_PATH) == 0, &cfg,
-			err, sizeof(err))) {
+	if (config_load_notes(dm->config_path, strcmp(dm->config_path, CONFIG_DEFAULT_PATH) == 0,
+			      &cfg, err, sizeof(err), reload_note, NULL)) {
 		log_err("reload refused, keeping the running configuration: %s", err);
 		return -1;
 	}
 	dm->cfg = cfg;
+	dm->real.probe_fs = gov_config_uses(&cfg, MATCH_LABEL) || gov_config_uses(&cfg, MATCH_UUID);
 	gov_set_config(&dm->gov, &cfg);
+	gov_request_rescan(&dm->gov); /* labels may be wanted now */
 	log_info("configuration reloaded: %d [device] sections", cfg.nrules);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #define WBGOV_KNOBS_KNOBS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/bdi.h"
@@ -27,7 +28,19 @@ struct knobs_dev {
 	 * fuseblk bdi prefixes its kind.
 	 * "" when the device has nothing stable to tell */
 	char id[KNOBS_ID_MAX];
+	/* the model as udev's ID_MODEL spells it, made from sysfs's model alone
+	 * (no vendor, blanks as underscores: "Cruzer_Blade"), with or without
+	 * udevd: a [device] model = copied from `udevadm info` matches too */
+	char model_id[KNOBS_NAME_MAX];
 	char bus[16];                /* "usb", "ata", "nvme", "mmc", "loop", "virtual", "" */
+	char usb[10];                /* its USB device's idVendor:idProduct, "0781:5567"; "" */
+	char wwn[KNOBS_NAME_MAX];    /* sysfs's wwid: "naa.5000c500a1b2c3d4", "eui...."; "" */
+	/* Lists, each value ended by a NUL and the list by an empty one
+	 * (knobs_list_add, knobs_list_next): where the disk and its partitions
+	 * are mounted, and their filesystems' labels and UUIDs */
+	char mounts[512];
+	char labels[256];
+	char uuids[256];
 	unsigned major, minor;       /* of the disk */
 	bool removable;
 	bool rotational;
@@ -35,6 +48,13 @@ struct knobs_dev {
 	bool is_fuse;
 	bool mounted;                /* a filesystem on it is mounted */
 };
+
+/* Append `v` to a list of knobs_dev (mounts, labels, uuids) of `size`
+ * bytes, zeroed at first; false when it does not fit (nothing added), or
+ * `v` is empty or there already. */
+bool knobs_list_add(char *list, size_t size, const char *v);
+/* The value after `prev` (NULL: the first), NULL after the last. */
+const char *knobs_list_next(const char *list, size_t size, const char *prev);
 
 /* /sys/block/<disk>/stat, the fields wbgov reads. */
 struct knobs_stat {
