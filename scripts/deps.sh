@@ -4,7 +4,7 @@
 # nothing when they are all there. Needs root only when something is missing.
 set -eu
 # man-db: tests/cli/install.sh renders the installed pages with `man -l`
-PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev libblkid-dev scdoc
+PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev libblkid-dev libsystemd-dev scdoc
 gnuplot-nox python3 time e2fsprogs btrfs-progs exfat-fuse exfatprogs fio util-linux kmod man-db"
 missing=""
 for p in $PKGS; do

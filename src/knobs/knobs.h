@@ -105,6 +105,17 @@ struct knobs_ops {
 	int (*bdi_counters)(void *ctx, const char *bdi, struct knobs_bdi_counters *ret);
 };
 
+/* Are these a new bdi's knobs as the kernel makes them? strict_limit 0 and
+ * max_ratio_fine 100 %; a FUSE filesystem's: strict and 1 % (fuse_bdi_init;
+ * the strict default may go upstream, so either). Anything else was set by
+ * someone: a udev rule, a script, an earlier wbgov. */
+static inline bool knobs_bdi_default(bool is_fuse, uint64_t strict_limit, uint64_t max_ratio_fine)
+{
+	if (is_fuse)
+		return strict_limit <= 1 && (max_ratio_fine == 10000 || max_ratio_fine == 1000000);
+	return strict_limit == 0 && max_ratio_fine == 1000000;
+}
+
 /* Read-compare-write: write `v` only if the knob does not already hold it.
  * Returns 1 when it wrote, 0 when the value was already there, or -errno
  * (the previous value stays in place). */
