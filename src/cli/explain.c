@@ -30,6 +30,8 @@ struct why {
 	struct gov_decision dec;
 	enum other other;
 	uint64_t other_strict, other_fine, other_bytes;
+	bool has_vm;
+	uint64_t dirty_bytes, dirty_background_bytes; /* a sysctl.d tweak's, when not 0 */
 };
 
 /* The state file, read once: what wbgov found on the bdis it changed. */
@@ -130,6 +132,8 @@ static void gather(const struct cli *o, const struct gov_config *cfg, const char
 		gov_decide(cfg, d, &in, &w->dec);
 	}
 	other_rule(o, w);
+	w->has_vm = procfs_vm_read(o->root, VM_DIRTY_BYTES, &w->dirty_bytes) == 0 &&
+		    procfs_vm_read(o->root, VM_DIRTY_BACKGROUND_BYTES, &w->dirty_background_bytes) == 0;
 }
 
 /* A list fact of knobs_dev, quoted, joined by ", " ("" when empty). */
@@ -213,6 +217,18 @@ static void print_text(const struct gov_config *cfg, const struct why *w, bool r
 		char t[512];
 		other_text(w, running, t, sizeof(t));
 		printf("  other rule:  %s\n", t);
+	}
+	if (w->has_vm && (w->dirty_bytes || w->dirty_background_bytes)) {
+		char a[32], b[32];
+		cli_human(a, sizeof(a), w->dirty_bytes);
+		cli_human(b, sizeof(b), w->dirty_background_bytes);
+		printf("  vm:          dirty_bytes %s, dirty_background_bytes %s (the kernel's default "
+		       "is 0: a sysctl.d file?): %s\n", w->dirty_bytes ? a : "0",
+		       w->dirty_background_bytes ? b : "0",
+		       w->per_dev ? "wbgovd leaves them; no device cap can be above the threshold "
+				    "they make" :
+				    "wbgovd replaces them while a slow device holds dirty data and "
+				    "gives them back");
 	}
 }
 
@@ -311,6 +327,8 @@ static void print_json(const struct gov_config *cfg, const struct why *w, bool r
 	} else {
 		fputs(", \"other_rule\": null", stdout);
 	}
+	json_u64_or_null("vm_dirty_bytes", w->has_vm, w->dirty_bytes);
+	json_u64_or_null("vm_dirty_background_bytes", w->has_vm, w->dirty_background_bytes);
 	fputc('}', stdout);
 }
 

@@ -105,7 +105,8 @@ keys = {"bdi", "disk", "model", "serial", "bus", "removable", "rotational", "fus
         "bandwidth_bps", "bandwidth_source", "windows", "kernel_bandwidth_bps", "config",
         "config_line", "decided_by", "rule", "limit", "limit_bytes", "write_error",
         "kernel_strict_limit", "kernel_max_bytes", "kernel_max_ratio_fine", "usb", "wwn",
-        "labels", "uuids", "config_section", "other_rule"}
+        "labels", "uuids", "config_section", "other_rule", "vm_dirty_bytes",
+        "vm_dirty_background_bytes"}
 for n, p in enumerate(sys.argv[1:]):
     d = load(p)
     want(d["schema"] == 1 and d["wbgovd_running"] is bool(n), "schema or wbgovd_running: %r" % d)

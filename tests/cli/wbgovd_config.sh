@@ -175,6 +175,8 @@ grep -q "^  config:      \[device stick\] at $DROP/50-stick.conf:8 matches$" "$t
 	fail "explain did not name the section: $(cat "$tmp/explain")"
 grep -q "^  ids:         usb 0781:5567, wwn -, label \"MY STICK\", uuid \"0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9\"$" "$tmp/explain" ||
 	fail "explain's ids: $(cat "$tmp/explain")"
+grep -q "^  vm:          dirty_bytes 256.0 MiB, dirty_background_bytes 0 (the kernel's default is 0: a sysctl.d file?): wbgovd leaves them" "$tmp/explain" ||
+	fail "explain did not say what the sysctl.d tweak set: $(cat "$tmp/explain")"
 
 # --- SIGHUP rereads the drop-ins: RELOADING=1, then READY=1 again
 sed -i 's/max_bytes = 8M/max_bytes = 10M/' "$DROP/50-stick.conf"
