@@ -8,7 +8,7 @@ set -eu
 # wbgov's Prometheus output with; bash-completion, zsh, fish: the
 # completions' tests run them; rsync: bench/real-usb cp compares it with
 # wbgov cp
-PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev libblkid-dev scdoc
+PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev libblkid-dev libsystemd-dev scdoc
 gnuplot-nox python3 time e2fsprogs btrfs-progs exfat-fuse exfatprogs fio util-linux kmod man-db
 python3-prometheus-client bash-completion zsh fish rsync"
 missing=""

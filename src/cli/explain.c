@@ -8,10 +8,17 @@
 
 #include "cli/cli.h"
 #include "daemon/config.h"
+#include "daemon/daemon.h"
 #include "daemon/status.h"
 #include "policy/governor.h"
 #include "sys/procfs.h"
+#include "sys/state.h"
 #include "sys/sysfs.h"
+
+/* Knobs another rule set (a udev rule, a script): as wbgov found them
+ * before its first change (its state file), or as they are now on a bdi
+ * wbgov has not changed. */
+enum other { OTHER_NONE, OTHER_BEFORE, OTHER_NOW };
 
 /* One device's explanation, gathered once, printed as text or JSON. */
 struct why {
@@ -21,7 +28,78 @@ struct why {
 	bool has_st, decided, per_dev, has_kernel_bw;
 	uint64_t bw, kernel_bw, strict, mb, fine;
 	struct gov_decision dec;
+	enum other other;
+	uint64_t other_strict, other_fine, other_bytes;
+	bool has_vm;
+	uint64_t dirty_bytes, dirty_background_bytes; /* a sysctl.d tweak's, when not 0 */
 };
+
+/* The state file, read once: what wbgov found on the bdis it changed. */
+static const struct state *state_of(const struct cli *o)
+{
+	static struct state st;
+	static int loaded; /* 0 not yet, 1 read, -1 none */
+	char p[PATH_MAX];
+
+	if (!loaded) {
+		cli_path_in(p, sizeof(p), o, "state");
+		loaded = state_load(p, &st) == 0 ? 1 : -1;
+	}
+	return loaded > 0 ? &st : NULL;
+}
+
+static void other_rule(const struct cli *o, struct why *w)
+{
+	const struct state *st = state_of(o);
+	const struct knobs_dev *d = w->d;
+
+	w->other = OTHER_NONE;
+	if (!w->per_dev)
+		return;
+	for (int i = 0; st && i < st->n; i++) {
+		if (strcmp(st->bdi[i].bdi, d->bdi))
+			continue;
+		w->other_strict = st->bdi[i].strict_limit;
+		w->other_fine = st->bdi[i].max_ratio_fine;
+		/* max_bytes is that many ppm of today's global threshold */
+		w->other_bytes = global_thresh_from_bdi(w->mb, w->fine) * w->other_fine / 1000000;
+		if (!knobs_bdi_default(d->is_fuse, w->other_strict, w->other_fine))
+			w->other = OTHER_BEFORE;
+		return;
+	}
+	w->other_strict = w->strict;
+	w->other_fine = w->fine;
+	w->other_bytes = w->mb;
+	if (!knobs_bdi_default(d->is_fuse, w->strict, w->fine))
+		w->other = OTHER_NOW;
+}
+
+/* What becomes of knobs another rule set, in words. */
+static void other_text(const struct why *w, bool running, char *buf, size_t len)
+{
+	char knobs[192];
+	const char *then;
+
+	daemon_knobs_text(w->other == OTHER_BEFORE ? " was" : "", w->other_strict, w->other_fine,
+			  w->other_bytes, knobs, sizeof(knobs));
+	if (w->other == OTHER_BEFORE)
+		then = running ? "before wbgovd started: set by another rule (a udev rule?); given back "
+				 "at exit" :
+				 "before wbgov changed it: set by another rule (a udev rule?); "
+				 "wbgov restore gives it back";
+	else if (!w->dec.govern)
+		then = running ? "now: set by another rule (a udev rule?); wbgovd leaves it as it is "
+				 "(mode = off)" :
+				 "now: set by another rule (a udev rule?); wbgovd would leave it as it "
+				 "is (mode = off)";
+	else if (running)
+		then = "now: set by another rule (a udev rule?), not by wbgovd, which has not changed "
+		       "this bdi";
+	else
+		then = "now: set by another rule (a udev rule?); wbgovd would set its own while it "
+		       "runs and give these back at exit";
+	snprintf(buf, len, "%s %s", knobs, then);
+}
 
 static void gather(const struct cli *o, const struct gov_config *cfg, const char *sp,
 		   bool running, struct knobs_dev *d, struct why *w)
@@ -53,9 +131,41 @@ static void gather(const struct cli *o, const struct gov_config *cfg, const char
 			in.global_thresh_bytes = global_thresh_from_bdi(w->mb, w->fine);
 		gov_decide(cfg, d, &in, &w->dec);
 	}
+	other_rule(o, w);
+	w->has_vm = procfs_vm_read(o->root, VM_DIRTY_BYTES, &w->dirty_bytes) == 0 &&
+		    procfs_vm_read(o->root, VM_DIRTY_BACKGROUND_BYTES, &w->dirty_background_bytes) == 0;
 }
 
-static void print_text(const struct cli *o, const struct why *w, bool running, bool first)
+/* A list fact of knobs_dev, quoted, joined by ", " ("" when empty). */
+static void join_list(const char *list, size_t size, char *buf, size_t len)
+{
+	size_t used = 0;
+	char clean[KNOBS_NAME_MAX * 2];
+
+	buf[0] = 0;
+	for (const char *p = knobs_list_next(list, size, NULL); p && used + 1 < len;
+	     p = knobs_list_next(list, size, p)) {
+		int n = snprintf(buf + used, len - used, "%s\"%s\"", used ? ", " : "",
+				 cli_tty_clean(clean, sizeof(clean), p));
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
+/* usb, wwn, labels, uuids: what the keys of the same names match */
+static void print_ids(const struct knobs_dev *d)
+{
+	char labels[300], uuids[300], wwn[sizeof(d->wwn)];
+
+	join_list(d->labels, sizeof(d->labels), labels, sizeof(labels));
+	join_list(d->uuids, sizeof(d->uuids), uuids, sizeof(uuids));
+	printf("  ids:         usb %s, wwn %s, label %s, uuid %s\n", d->usb[0] ? d->usb : "-",
+	       d->wwn[0] ? cli_tty_clean(wwn, sizeof(wwn), d->wwn) : "-", labels[0] ? labels : "-",
+	       uuids[0] ? uuids : "-");
+}
+
+static void print_text(const struct gov_config *cfg, const struct why *w, bool running, bool first)
 {
 	const struct knobs_dev *d = w->d;
 	char mounts[1024], mclean[1024], sclean[sizeof(d->serial)];
@@ -67,6 +177,7 @@ static void print_text(const struct cli *o, const struct why *w, bool running, b
 	       cli_tty_clean(sclean, sizeof(sclean), d->serial), d->bus[0] ? d->bus : "unknown",
 	       d->removable ? "yes" : "no", d->rotational ? "yes" : "no",
 	       d->is_fuse ? ", a FUSE (fuseblk) filesystem's bdi" : "");
+	print_ids(d);
 	printf("  mounted on:  %s\n", mounts[0] ? cli_tty_clean(mclean, sizeof(mclean), mounts) : "-");
 	if (w->has_st && w->bw)
 		printf("  measured:    %.1f MiB/s (%s; %u window%s of /sys/block/%s/stat)\n",
@@ -78,7 +189,8 @@ static void print_text(const struct cli *o, const struct why *w, bool running, b
 		printf("  kernel:      %.1f MiB/s, its own estimate (debugfs; 0 while the bdi is clean)\n",
 		       (double)w->kernel_bw / (double)MIB);
 	if (w->dec.rule)
-		printf("  config:      section at %s:%u matches\n", o->config, w->dec.rule->line);
+		printf("  config:      [device %s] at %s:%u matches\n", w->dec.rule->name,
+		       cfg->files[w->dec.rule->file], w->dec.rule->line);
 	printf("  %s %s\n", w->decided ? "rule:       " : "rule (if wbgovd ran):",
 	       gov_why_text[w->dec.why]);
 	if (!w->dec.govern)
@@ -101,6 +213,23 @@ static void print_text(const struct cli *o, const struct why *w, bool running, b
 		       (unsigned long long)w->fine);
 	else
 		printf("  kernel now:  no per-device strict_limit/max_bytes (Linux < 6.2)\n");
+	if (w->other) {
+		char t[512];
+		other_text(w, running, t, sizeof(t));
+		printf("  other rule:  %s\n", t);
+	}
+	if (w->has_vm && (w->dirty_bytes || w->dirty_background_bytes)) {
+		char a[32], b[32];
+		cli_human(a, sizeof(a), w->dirty_bytes);
+		cli_human(b, sizeof(b), w->dirty_background_bytes);
+		printf("  vm:          dirty_bytes %s, dirty_background_bytes %s (the kernel's default "
+		       "is 0: a sysctl.d file?): %s\n", w->dirty_bytes ? a : "0",
+		       w->dirty_background_bytes ? b : "0",
+		       w->per_dev ? "wbgovd leaves them; no device cap can be above the threshold "
+				    "they make" :
+				    "wbgovd replaces them while a slow device holds dirty data and "
+				    "gives them back");
+	}
 }
 
 static void json_u64_or_null(const char *key, bool have, uint64_t v)
@@ -112,7 +241,7 @@ static void json_u64_or_null(const char *key, bool have, uint64_t v)
 }
 
 /* schema 1, in wbgov(8): every key always there, null for unknown */
-static void print_json(const struct cli *o, const struct why *w, bool first)
+static void print_json(const struct gov_config *cfg, const struct why *w, bool running, bool first)
 {
 	const struct knobs_dev *d = w->d;
 	bool bw = w->has_st && w->bw;
@@ -143,12 +272,30 @@ static void print_json(const struct cli *o, const struct why *w, bool first)
 		fputs(", \"bandwidth_source\": null", stdout);
 	json_u64_or_null("windows", w->has_st, w->st.measures);
 	json_u64_or_null("kernel_bandwidth_bps", w->has_kernel_bw, w->kernel_bw);
+	fputs(", \"usb\": ", stdout);
+	cli_json_str_or_null(stdout, d->usb);
+	fputs(", \"wwn\": ", stdout);
+	cli_json_str_or_null(stdout, d->wwn);
+	fputs(", \"labels\": [", stdout);
+	for (const char *p = knobs_list_next(d->labels, sizeof(d->labels), NULL); p;
+	     p = knobs_list_next(d->labels, sizeof(d->labels), p)) {
+		fputs(p == d->labels ? "" : ", ", stdout);
+		cli_json_str(stdout, p);
+	}
+	fputs("], \"uuids\": [", stdout);
+	for (const char *p = knobs_list_next(d->uuids, sizeof(d->uuids), NULL); p;
+	     p = knobs_list_next(d->uuids, sizeof(d->uuids), p)) {
+		fputs(p == d->uuids ? "" : ", ", stdout);
+		cli_json_str(stdout, p);
+	}
+	fputc(']', stdout);
 	if (w->dec.rule) {
 		fputs(", \"config\": ", stdout);
-		cli_json_str(stdout, o->config);
-		printf(", \"config_line\": %u", w->dec.rule->line);
+		cli_json_str(stdout, cfg->files[w->dec.rule->file]);
+		printf(", \"config_line\": %u, \"config_section\": ", w->dec.rule->line);
+		cli_json_str(stdout, w->dec.rule->name);
 	} else {
-		fputs(", \"config\": null, \"config_line\": null", stdout);
+		fputs(", \"config\": null, \"config_line\": null, \"config_section\": null", stdout);
 	}
 	printf(", \"decided_by\": \"%s\", \"rule\": ", w->decided ? "wbgovd" : "what-if");
 	cli_json_str(stdout, gov_why_text[w->dec.why]);
@@ -168,6 +315,20 @@ static void print_json(const struct cli *o, const struct why *w, bool first)
 		fputs(", \"kernel_strict_limit\": null", stdout);
 	json_u64_or_null("kernel_max_bytes", w->per_dev, w->mb);
 	json_u64_or_null("kernel_max_ratio_fine", w->per_dev, w->fine);
+	if (w->other) {
+		char t[512];
+		other_text(w, running, t, sizeof(t));
+		printf(", \"other_rule\": {\"when\": \"%s\", \"strict_limit\": %llu, "
+		       "\"max_ratio_fine\": %llu, \"text\": ",
+		       w->other == OTHER_BEFORE ? "before_wbgov" : "now",
+		       (unsigned long long)w->other_strict, (unsigned long long)w->other_fine);
+		cli_json_str(stdout, t);
+		fputc('}', stdout);
+	} else {
+		fputs(", \"other_rule\": null", stdout);
+	}
+	json_u64_or_null("vm_dirty_bytes", w->has_vm, w->dirty_bytes);
+	json_u64_or_null("vm_dirty_background_bytes", w->has_vm, w->dirty_background_bytes);
 	fputc('}', stdout);
 }
 
@@ -176,8 +337,13 @@ int cli_explain(const struct cli *o, const char *arg)
 	static struct knobs_dev devs[MAXDEV];
 	struct gov_config cfg;
 	char err[512], sp[PATH_MAX];
-	int n = cli_resolve(o, arg, devs, MAXDEV);
+	int n;
 	bool running = cli_daemon_running(o);
+
+	/* labels and UUIDs to show: a probe where udev keeps no database (as
+	 * root; a user's probe of /dev finds nothing) */
+	o->real->probe_fs = true;
+	n = cli_resolve(o, arg, devs, MAXDEV);
 
 	if (n < 0) {
 		fprintf(stderr, "wbgov explain: no such device or path: %s\n", arg);
@@ -195,9 +361,9 @@ int cli_explain(const struct cli *o, const char *arg)
 		struct why w;
 		gather(o, &cfg, sp, running, &devs[i], &w);
 		if (o->json)
-			print_json(o, &w, i == 0);
+			print_json(&cfg, &w, running, i == 0);
 		else
-			print_text(o, &w, running, i == 0);
+			print_text(&cfg, &w, running, i == 0);
 	}
 	if (o->json)
 		fputs(n ? "\n]}\n" : "]}\n", stdout);

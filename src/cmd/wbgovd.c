@@ -28,18 +28,41 @@ static void on_signal(int sig)
 		got_term = 1;
 }
 
+/* What a configuration check says besides its verdict: warnings always,
+ * the files read and ignored with -v; to the terminal with -n, else to
+ * the log. */
+struct notes {
+	bool check, verbose;
+	int warnings;
+};
+
+static void on_note(void *ctx, enum config_note level, const char *msg)
+{
+	struct notes *n = ctx;
+
+	if (level == CONFIG_WARNING)
+		n->warnings++;
+	if (n->check && (level == CONFIG_WARNING || n->verbose))
+		fprintf(stderr, "%s\n", msg);
+	else if (!n->check && level == CONFIG_WARNING)
+		log_warn("%s", msg);
+	else if (!n->check)
+		log_debug("%s", msg);
+}
+
 static void usage(FILE *f)
 {
 	fputs("Usage: wbgovd [-c FILE] [--root DIR] [--state-dir DIR] [--memory FILE|--no-memory]\n"
 	      "              [--metrics-file FILE [--metrics-interval SECONDS]] [-v]\n"
-	      "       wbgovd -n [-c FILE]\n"
+	      "       wbgovd -n [-c FILE] [-v]\n"
 	      "       wbgovd --help | --version\n"
 	      "\n"
 	      "Gives every block device a dirty page cache limit worth a second (by default)\n"
 	      "of its measured write speed (strict_limit + max_bytes), every knob back on exit.\n"
 	      "\n"
-	      "  -c, --config FILE   configuration (default " CONFIG_DEFAULT_PATH ")\n"
-	      "  -n, --check         check the configuration and exit\n"
+	      "  -c, --config FILE   configuration (default " CONFIG_DEFAULT_PATH "),\n"
+	      "                      then " CONFIG_DROPIN_NAME "/*.conf beside it\n"
+	      "  -n, --check         check the configuration and exit (-v: the files read)\n"
 	      "      --root DIR      find /proc and /sys under DIR (tests)\n"
 	      "      --state-dir DIR where originals and status go (default /run/wbgov)\n"
 	      "      --memory FILE   device memory: bandwidth measured per device, kept\n"
@@ -78,7 +101,8 @@ int main(int argc, char **argv)
 	static struct daemon dm; /* large: not on the stack */
 	struct daemon_opts o = { .config_path = CONFIG_DEFAULT_PATH, .root = "/",
 				 .state_dir = "/run/wbgov", .memory_path = MEMORY_DEFAULT_PATH };
-	bool check = false;
+	bool check = false, verbose = false;
+	struct notes notes = { 0 };
 	struct gov_config cfg;
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block, orig;
@@ -102,7 +126,7 @@ int main(int argc, char **argv)
 		case 'n': check = true; break;
 		case 'R': o.root = optarg; break;
 		case 'S': o.state_dir = optarg; break;
-		case 'v': log_set_level(LOG_DEBUG_); break;
+		case 'v': log_set_level(LOG_DEBUG_); verbose = true; break;
 		case 'M':
 			if (!*optarg) {
 				fprintf(stderr, "wbgovd: --memory: want a file name\n");
@@ -145,13 +169,20 @@ int main(int argc, char **argv)
 		return EX_USAGE;
 	}
 	/* -n: a missing default file is fine (defaults), a named one must exist */
-	if (config_load(o.config_path, strcmp(o.config_path, CONFIG_DEFAULT_PATH) == 0, &cfg, err,
-			sizeof(err))) {
+	notes.check = check;
+	notes.verbose = verbose;
+	if (config_load_notes(o.config_path, strcmp(o.config_path, CONFIG_DEFAULT_PATH) == 0, &cfg,
+			      err, sizeof(err), on_note, &notes)) {
 		fprintf(stderr, "%s\n", err);
 		return EX_CONFIG;
 	}
 	if (check) {
-		printf("configuration OK\n");
+		/* a warning is no error: such a section matches nothing */
+		if (notes.warnings)
+			printf("configuration OK, %d warning%s\n", notes.warnings,
+			       notes.warnings == 1 ? "" : "s");
+		else
+			printf("configuration OK\n");
 		return 0;
 	}
 	rc = daemon_start(&dm, &o, &cfg);

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <ini.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/parse.h"
 #include "model/units.h"
@@ -13,27 +19,30 @@
 #include "policy/tunables.h"
 
 struct ctx {
-	const char *name;
+	const char *name;  /* the file being read, for messages */
+	unsigned file;     /* its index in c->files */
 	struct gov_config *c;
 	char *err;
 	size_t errlen;
+	config_note_fn note;
+	void *note_ctx;
 	int line;          /* the line the reader gave last */
 	int header_line;   /* the last [section] header's */
-	bool at_line_start;
 	bool failed;       /* an error is in err (its line may be 0) */
 	const char *text;  /* the input */
 	char section[64];  /* the current [device ...] section */
-	char names[GOV_MAX_RULES][64];
 	int rule;          /* its index in c->rules, -1 in [global] */
-	unsigned nmatch[GOV_MAX_RULES];
+	unsigned keys[GOV_MAX_RULES]; /* bit per match key given */
 	bool fixed_size[GOV_MAX_RULES];
 	bool has_target[GOV_MAX_RULES];
 	bool has_mode[GOV_MAX_RULES];
-	unsigned seen_global; /* bit per global key: duplicates are errors */
+	unsigned seen_global; /* bit per global key in this file: duplicates are errors */
+	unsigned limits_file; /* the last file that set floor or ceiling */
 };
 
 static int fail(struct ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
+static void note(struct ctx *x, enum config_note level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Keep the first error, as "FILE:LINE: what"; returns 0 for inih. */
 static int fail(struct ctx *x, const char *fmt, ...)
@@ -45,9 +54,30 @@ static int fail(struct ctx *x, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(what, sizeof(what), fmt, ap);
 		va_end(ap);
-		snprintf(x->err, x->errlen, "%s:%d: %s", x->name, x->line, what);
+		if (x->line)
+			snprintf(x->err, x->errlen, "%s:%d: %s", x->name, x->line, what);
+		else
+			snprintf(x->err, x->errlen, "%s: %s", x->name, what);
 	}
 	return 0;
+}
+
+/* A warning ("FILE:LINE: warning: what") or a word of what was read. */
+static void note(struct ctx *x, enum config_note level, const char *fmt, ...)
+{
+	char what[384], msg[768];
+	va_list ap;
+
+	if (!x->note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (level == CONFIG_WARNING)
+		snprintf(msg, sizeof(msg), "%s:%d: warning: %s", x->name, x->line, what);
+	else
+		snprintf(msg, sizeof(msg), "%s", what);
+	x->note(x->note_ctx, level, msg);
 }
 
 /* ini_reader: one line per call, counting lines for the messages. */
@@ -84,12 +114,15 @@ static char *reader(char *str, int num, void *stream)
 enum header_error { HDR_TWICE, HDR_TOO_MANY, HDR_UNKNOWN };
 
 /* An error about the [section] line itself (the reader's count goes on). */
-static int fail_header(struct ctx *x, enum header_error e, const char *section)
+static int fail_header(struct ctx *x, enum header_error e, const char *section, int other)
 {
 	int line = x->line;
+	const struct gov_rule *r = other >= 0 ? &x->c->rules[other] : NULL;
 
 	x->line = x->header_line;
-	if (e == HDR_TWICE)
+	if (e == HDR_TWICE && r && r->file != x->file)
+		fail(x, "[%s] appears twice (first in %s:%u)", section, x->c->files[r->file], r->line);
+	else if (e == HDR_TWICE)
 		fail(x, "[%s] appears twice", section);
 	else if (e == HDR_TOO_MANY)
 		fail(x, "too many [device] sections (at most %d)", GOV_MAX_RULES);
@@ -102,18 +135,21 @@ static int fail_header(struct ctx *x, enum header_error e, const char *section)
 static int new_rule(struct ctx *x, const char *section)
 {
 	struct gov_config *c = x->c;
+	struct gov_rule *r;
 
 	for (int i = 0; i < c->nrules; i++)
-		if (!strcmp(x->names[i], section))
-			return fail_header(x, HDR_TWICE, section);
+		if (!strcmp(c->rules[i].name, section + (section[6] ? 7 : 6)))
+			return fail_header(x, HDR_TWICE, section, i);
 	if (c->nrules == GOV_MAX_RULES)
-		return fail_header(x, HDR_TOO_MANY, section);
+		return fail_header(x, HDR_TOO_MANY, section, -1);
 	x->rule = c->nrules++;
-	memset(&c->rules[x->rule], 0, sizeof(c->rules[x->rule]));
-	c->rules[x->rule].mode = MODE_TIME;
-	c->rules[x->rule].line = (unsigned)x->header_line;
+	r = &c->rules[x->rule];
+	memset(r, 0, sizeof(*r));
+	r->mode = MODE_TIME;
+	r->line = (unsigned)x->header_line;
+	r->file = x->file;
+	snprintf(r->name, sizeof(r->name), "%.63s", section + (section[6] ? 7 : 6));
 	snprintf(x->section, sizeof(x->section), "%.63s", section);
-	snprintf(x->names[x->rule], sizeof(x->names[x->rule]), "%.63s", section);
 	return 1;
 }
 
@@ -134,28 +170,143 @@ static int global_key(struct ctx *x, const char *key, const char *val)
 		gov_tunable_want(t, want, sizeof(want));
 		return fail(x, "%s = \"%s\": want %s", key, val, want);
 	}
+	if (!strcmp(key, "floor") || !strcmp(key, "ceiling"))
+		x->limits_file = x->file;
 	return 1;
 }
+
+/* ------------------------------------------------ globs that never match */
+
+/* One unit of a shell glob: a literal character, `?`, a [...] set, `*`. */
+enum glob_unit { G_LIT, G_ANY, G_SET, G_STAR };
+
+static const char *glob_next(const char *p, enum glob_unit *u, char *lit)
+{
+	if (*p == '*' || *p == '?') {
+		*u = *p == '*' ? G_STAR : G_ANY;
+		return p + 1;
+	}
+	if (*p == '[') {
+		const char *q = p + 1;
+		if (*q == '!' || *q == '^')
+			q++;
+		if (*q == ']')
+			q++;
+		while (*q && *q != ']')
+			q++;
+		if (*q == ']') {
+			*u = G_SET;
+			return q + 1;
+		}
+		/* unterminated: fnmatch takes the [ for itself */
+	}
+	if (*p == '\\' && p[1])
+		p++;
+	*u = G_LIT;
+	*lit = *p;
+	return p + 1;
+}
+
+/* Every literal character of the glob is one of `allowed`. */
+static bool glob_literals_in(const char *g, const char *allowed)
+{
+	enum glob_unit u;
+	char c = 0;
+
+	for (const char *p = g; *p;) {
+		p = glob_next(p, &u, &c);
+		if (u == G_LIT && !strchr(allowed, c))
+			return false;
+	}
+	return true;
+}
+
+#define HEX "0123456789abcdefABCDEF"
+
+/* VENDOR:PRODUCT: four hex digits, a colon, four hex digits. */
+static bool usb_glob_can_match(const char *g)
+{
+	enum glob_unit u;
+	char c = 0;
+	int n = 0;
+	bool star = false;
+
+	if (!glob_literals_in(g, HEX ":"))
+		return false;
+	for (const char *p = g; *p; n++) {
+		p = glob_next(p, &u, &c);
+		star |= u == G_STAR;
+		if (!star && u == G_LIT && (n == 4) != (c == ':'))
+			return false;
+	}
+	return star || n == 9;
+}
+
+/* What the bus fact can be: sysfs's, and udev's ID_BUS where udevd runs. */
+static const char *const buses[] = { "usb", "ata", "nvme", "mmc", "virtio", "loop", "virtual",
+				     "scsi", "ieee1394", "memstick", NULL };
+
+/* A value that can never match the fact it is compared with: a warning,
+ * not an error (the section then matches nothing, which harms nothing),
+ * so that `wbgovd -n` says what a typo costs. */
+static void check_value(struct ctx *x, const char *key, const char *val)
+{
+	size_t n = strlen(val);
+	const char *why = NULL;
+
+	if (n >= 2 && (val[0] == '"' || val[0] == '\'') && val[n - 1] == val[0]) {
+		note(x, CONFIG_WARNING, "%s = %s: never matches: the quotes are part of the value "
+		     "(write %s = %.*s)", key, val, key, (int)n - 2, val + 1);
+		return;
+	}
+	if (!strcmp(key, "mount")) {
+		enum glob_unit u;
+		char c = 0;
+		glob_next(val, &u, &c);
+		if (u == G_LIT && c != '/')
+			why = "a mount point starts with /";
+	} else if (!strcmp(key, "usb")) {
+		if (!usb_glob_can_match(val))
+			why = "a USB id is VENDOR:PRODUCT, four hex digits each, like 0781:5567";
+	} else if (!strcmp(key, "uuid")) {
+		if (!glob_literals_in(val, HEX "-"))
+			why = "a filesystem UUID has hex digits and - only";
+	} else if (!strcmp(key, "devnum")) {
+		if (!glob_literals_in(val, "0123456789:"))
+			why = "a device number is MAJOR:MINOR, digits only";
+	} else if (!strcmp(key, "bus")) {
+		int i;
+		for (i = 0; buses[i] && fnmatch(val, buses[i], 0); i++)
+			;
+		if (!buses[i])
+			why = "the buses are usb, ata, nvme, mmc, virtio, loop, virtual, and udev's scsi, "
+			      "ieee1394, memstick (case counts)";
+	}
+	if (why)
+		note(x, CONFIG_WARNING, "%s = %s: never matches: %s", key, val, why);
+}
+
+static bool has_glob(const char *v) { return strpbrk(v, "*?[\\") != NULL; }
 
 static int device_key(struct ctx *x, const char *key, const char *val)
 {
 	struct gov_rule *r = &x->c->rules[x->rule];
 	uint64_t v;
 
-	if (!strcmp(key, "serial") || !strcmp(key, "model") || !strcmp(key, "bus") ||
-	    !strcmp(key, "devnum")) {
-		unsigned a, b;
+	for (int k = 0; k < MATCH_COUNT; k++) {
+		unsigned maj, min;
 		char tail;
-		if (x->nmatch[x->rule]++)
-			return fail(x, "[%s] already has a match key; one of serial, model, bus, devnum",
-				    x->section);
-		if (!*val || strlen(val) >= sizeof(r->value))
+		if (strcmp(key, gov_match_keys[k]))
+			continue;
+		if (x->keys[x->rule] & (1u << k))
+			return fail(x, "\"%s\" is set twice in [%s]", key, x->section);
+		x->keys[x->rule] |= 1u << k;
+		if (!*val || strlen(val) >= sizeof(r->match[k]))
 			return fail(x, "%s = \"%s\": want a non-empty value of at most 63 characters", key, val);
-		if (!strcmp(key, "devnum") && sscanf(val, "%u:%u%c", &a, &b, &tail) != 2)
+		if (k == MATCH_DEVNUM && !has_glob(val) && sscanf(val, "%u:%u%c", &maj, &min, &tail) != 2)
 			return fail(x, "devnum = \"%s\": want MAJOR:MINOR, like 8:16", val);
-		r->kind = key[0] == 's' ? MATCH_SERIAL : key[0] == 'm' ? MATCH_MODEL :
-			  key[0] == 'b' ? MATCH_BUS : MATCH_DEVNUM;
-		snprintf(r->value, sizeof(r->value), "%s", val);
+		snprintf(r->match[k], sizeof(r->match[k]), "%s", val);
+		check_value(x, key, val);
 		return 1;
 	}
 	if ((!strcmp(key, "mode") && x->has_mode[x->rule]) ||
@@ -194,8 +345,8 @@ static int device_key(struct ctx *x, const char *key, const char *val)
 		x->has_target[x->rule] = true;
 		return 1;
 	}
-	return fail(x, "unknown key \"%s\" in [%s] (serial, model, bus, devnum, mode, max_bytes, target)",
-		    key, x->section);
+	return fail(x, "unknown key \"%s\" in [%s] (serial, model, bus, devnum, mount, label, uuid, "
+		       "usb, wwn, mode, max_bytes, target)", key, x->section);
 }
 
 static int handler(void *user, const char *section, const char *key, const char *val)
@@ -207,7 +358,7 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return global_key(x, key, val);
 	}
 	if (strncmp(section, "device", 6) || (section[6] && section[6] != ' '))
-		return fail_header(x, HDR_UNKNOWN, section);
+		return fail_header(x, HDR_UNKNOWN, section, -1);
 	/* a new header, even with the name of the one before, starts a new rule */
 	if (x->rule < 0 || strcmp(x->section, section) ||
 	    (int)x->c->rules[x->rule].line != x->header_line) {
@@ -217,16 +368,18 @@ static int handler(void *user, const char *section, const char *key, const char 
 	return device_key(x, key, val);
 }
 
-/* Checks that need a whole section. */
+/* Checks that need a whole section, or every file. */
 static int finish(struct ctx *x)
 {
 	struct gov_config *c = x->c;
 
 	for (int i = 0; i < c->nrules && !x->failed; i++) {
 		struct gov_rule *r = &c->rules[i];
+		x->name = c->files[r->file];
 		x->line = (int)r->line;
-		if (!x->nmatch[i])
-			fail(x, "this [device] section has no match key (serial, model, bus or devnum)");
+		if (!x->keys[i])
+			fail(x, "this [device] section has no match key (serial, model, bus, devnum, mount, "
+				"label, uuid, usb or wwn)");
 		else if (r->mode == MODE_FIXED && !x->fixed_size[i])
 			fail(x, "mode fixed needs max_bytes");
 		else if (r->mode != MODE_FIXED && x->fixed_size[i])
@@ -235,63 +388,211 @@ static int finish(struct ctx *x)
 			fail(x, "target goes with mode time");
 	}
 	if (!x->failed && c->floor_bytes > c->ceiling_bytes) {
-		x->failed = true;
-		snprintf(x->err, x->errlen, "%s: floor is above ceiling", x->name);
+		x->name = c->nfiles ? c->files[x->limits_file] : "?";
+		x->line = 0;
+		fail(x, "floor is above ceiling");
 	}
 	return x->failed ? -EINVAL : 0;
 }
 
-static int parse(struct ctx *x)
+/* One file's text, after those before it. */
+static int parse_text(struct ctx *x, const char *name, const char *text)
 {
+	struct gov_config *c = x->c;
 	int r;
 
-	gov_config_defaults(x->c);
+	x->name = name;
+	x->line = 0;
+	if (strlen(name) >= GOV_FILE_NAME_MAX)
+		return fail(x, "a path longer than %d characters", GOV_FILE_NAME_MAX - 1), -EINVAL;
+	if (c->nfiles == GOV_MAX_FILES)
+		return fail(x, "more than %d files with the drop-ins", GOV_MAX_FILES), -EINVAL;
+	x->file = (unsigned)c->nfiles++;
+	snprintf(c->files[x->file], sizeof(c->files[x->file]), "%s", name);
+	x->name = c->files[x->file];
+	x->text = text;
+	x->header_line = 0;
 	x->rule = -1;
+	x->section[0] = 0;
+	x->seen_global = 0; /* a later file may set what an earlier one did */
 	r = ini_parse_stream(reader, x, handler, x);
 	if (r > 0 && !x->failed) { /* a syntax error inih found itself */
-		x->failed = true;
-		snprintf(x->err, x->errlen, "%s:%d: not a section, key = value, or comment", x->name, r);
+		x->line = r;
+		fail(x, "not a section, key = value, or comment");
 	}
 	if (x->failed)
 		return -EINVAL;
 	if (r < 0) {
-		snprintf(x->err, x->errlen, "%s: out of memory", x->name);
+		x->line = 0;
+		fail(x, "out of memory");
 		return -ENOMEM;
 	}
-	return finish(x);
+	return 0;
+}
+
+int config_parse_string_notes(const char *name, const char *text, struct gov_config *c, char *err,
+			      size_t errlen, config_note_fn fn, void *ctx)
+{
+	struct ctx x = { .c = c, .err = err, .errlen = errlen, .note = fn, .note_ctx = ctx };
+	int r;
+
+	err[0] = 0;
+	gov_config_defaults(c);
+	if ((r = parse_text(&x, name, text)))
+		return r;
+	return finish(&x);
 }
 
 int config_parse_string(const char *name, const char *text, struct gov_config *c, char *err,
 			size_t errlen)
 {
-	struct ctx x = { .name = name, .c = c, .err = err, .errlen = errlen, .text = text,
-			 .at_line_start = true };
+	return config_parse_string_notes(name, text, c, err, errlen, NULL, NULL);
+}
+
+/* "FILE: what is wrong" for a file that cannot be read. */
+static void load_error(struct ctx *x, const char *path, int r)
+{
+	struct stat st;
+
+	x->name = path;
+	x->line = 0;
+	if (r == -EINVAL && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		fail(x, "a directory, not a configuration file");
+	else if (r == -EFBIG)
+		fail(x, "larger than %d KiB", CONFIG_FILE_MAX / 1024);
+	else
+		fail(x, "%s", file_trust_text(r));
+}
+
+/* Read and parse one file; -ENOENT (nothing said) when it is missing and
+ * that is fine. */
+static int load_one(struct ctx *x, const char *path, bool missing_ok)
+{
+	static char buf[CONFIG_FILE_MAX + 2];
+	size_t len;
+	int r = file_read_trusted(path, true, buf, CONFIG_FILE_MAX, &len);
+
+	if (r == -ENOENT && missing_ok)
+		return r;
+	if (r) {
+		load_error(x, path, r);
+		return r;
+	}
+	note(x, CONFIG_INFO, "%s: read", path);
+	return parse_text(x, path, buf);
+}
+
+int config_dropin_dir(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	int n;
+
+	if (!slash)
+		n = snprintf(buf, len, "%s", CONFIG_DROPIN_NAME);
+	else
+		n = snprintf(buf, len, "%.*s/%s", (int)(slash - path), path, CONFIG_DROPIN_NAME);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static bool dropin_name(const char *name)
+{
+	size_t n = strlen(name), s = strlen(".conf");
+
+	return name[0] != '.' && n > s && !strcmp(name + n - s, ".conf");
+}
+
+static int cmp_name(const void *a, const void *b) { return strcmp(a, b); }
+
+/* Every DIR/ *.conf in strcmp order, after the main file. A directory others
+ * could write to is refused: they could put a file of theirs in it (it
+ * would be refused) or take root's out. */
+static int load_dropins(struct ctx *x, const char *dir)
+{
+	static char names[CONFIG_DROPINS_MAX][GOV_FILE_NAME_MAX];
+	char path[PATH_MAX + GOV_FILE_NAME_MAX];
+	struct stat st;
+	struct dirent *e;
+	DIR *d;
+	int fd, n = 0, r = 0;
+
+	x->name = dir;
+	x->line = 0;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		fail(x, "%s", errno == ENOTDIR ? "not a directory" : strerror(errno));
+		return -errno;
+	}
+	if (fstat(fd, &st) < 0 || (st.st_uid != 0 && st.st_uid != geteuid()) || (st.st_mode & 022)) {
+		close(fd);
+		fail(x, "owned by another user than root or us, or writable by others");
+		return -EPERM;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		r = -errno;
+		close(fd);
+		fail(x, "%s", strerror(-r));
+		return r;
+	}
+	while (!r && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!dropin_name(e->d_name)) {
+			note(x, CONFIG_INFO, "%s/%s: ignored (not NAME.conf)", dir, e->d_name);
+			continue;
+		}
+		if (n == CONFIG_DROPINS_MAX) {
+			fail(x, "more than %d *.conf files", CONFIG_DROPINS_MAX);
+			r = -EFBIG;
+		} else if (strlen(dir) + strlen(e->d_name) + 1 >= GOV_FILE_NAME_MAX) {
+			fail(x, "%s: a path longer than %d characters", e->d_name, GOV_FILE_NAME_MAX - 1);
+			r = -ENAMETOOLONG;
+		} else {
+			snprintf(names[n++], sizeof(names[0]), "%s", e->d_name);
+		}
+	}
+	closedir(d);
+	if (r)
+		return r;
+	/* strcmp: the C locale's order, whatever the locale of the moment */
+	qsort(names, (size_t)n, sizeof(names[0]), cmp_name);
+	for (int i = 0; i < n && !r; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		r = load_one(x, path, false);
+	}
+	return r;
+}
+
+int config_load_notes(const char *path, bool missing_ok, struct gov_config *c, char *err,
+		      size_t errlen, config_note_fn fn, void *ctx)
+{
+	struct ctx x = { .c = c, .err = err, .errlen = errlen, .note = fn, .note_ctx = ctx };
+	char dir[PATH_MAX];
+	int r;
 
 	err[0] = 0;
-	return parse(&x);
+	gov_config_defaults(c);
+	r = load_one(&x, path, missing_ok);
+	if (r && x.failed)
+		return r;
+	/* drop-ins apply without a main file too (a package's, over the
+	 * defaults); /dev/null is the defaults alone */
+	if (strcmp(path, "/dev/null")) {
+		if (config_dropin_dir(path, dir, sizeof(dir))) {
+			x.name = path;
+			x.line = 0;
+			fail(&x, "a path too long for its drop-in directory");
+			return -ENAMETOOLONG;
+		}
+		if ((r = load_dropins(&x, dir)))
+			return r;
+	}
+	return finish(&x);
 }
 
 int config_load(const char *path, bool missing_ok, struct gov_config *c, char *err, size_t errlen)
 {
-	static char buf[CONFIG_FILE_MAX + 2];
-	size_t len;
-	int r;
-
-	err[0] = 0;
-	r = file_read_trusted(path, true, buf, CONFIG_FILE_MAX, &len);
-	if (r == -ENOENT && missing_ok) {
-		gov_config_defaults(c);
-		return 0;
-	}
-	if (r) {
-		struct stat st;
-		if (r == -EINVAL && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			snprintf(err, errlen, "%s: a directory, not a configuration file", path);
-		else if (r == -EFBIG)
-			snprintf(err, errlen, "%s: larger than %d KiB", path, CONFIG_FILE_MAX / 1024);
-		else
-			snprintf(err, errlen, "%s: %s", path, file_trust_text(r));
-		return r;
-	}
-	return config_parse_string(path, buf, c, err, errlen);
+	return config_load_notes(path, missing_ok, c, err, errlen, NULL, NULL);
 }

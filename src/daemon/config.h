@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* /etc/wbgov/wbgov.conf, through libinih:
+/* /etc/wbgov/wbgov.conf and /etc/wbgov/wbgov.conf.d/ *.conf, through libinih:
  *
  *   [global]
  *   target = 1s          ; seconds of measured bandwidth a device may hold dirty
@@ -10,14 +10,20 @@
  *   initial = 16M        ; USB/removable/rotational devices before a measurement
  *
  *   [device stick]       ; any name; the first matching section wins
- *   serial = 4C530001190823115393   ; or model = ..., bus = usb, devnum = 8:16
+ *   usb = 0781:*         ; shell globs; every key given must match: serial,
+ *   label = BACKUP*      ; model, bus, devnum, mount, label, uuid, usb, wwn
  *   mode = fixed         ; time (default) | fixed | off
  *   max_bytes = 32M      ; mode fixed
  *   target = 2s          ; mode time
+ *
+ * The drop-ins come after the main file, in strcmp order: a [global] key
+ * they set replaces the value before, their [device] sections come after
+ * those before.
  */
 #ifndef WBGOV_DAEMON_CONFIG_H
 #define WBGOV_DAEMON_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "policy/decide.h"
@@ -26,6 +32,30 @@
 
 /* A configuration file is at most this large. */
 #define CONFIG_FILE_MAX (64 * 1024)
+
+/* The drop-in directory: beside the main file. */
+#define CONFIG_DROPIN_NAME "wbgov.conf.d"
+/* At most this many drop-ins. */
+#define CONFIG_DROPINS_MAX 32
+
+/* What a parse says besides an error: a warning ("FILE:LINE: warning: KEY =
+ * VALUE: never matches: why": a value in quotes, a glob no fact can match)
+ * or which files were read and which ignored ("FILE: read"). */
+enum config_note { CONFIG_WARNING, CONFIG_INFO };
+typedef void (*config_note_fn)(void *ctx, enum config_note level, const char *msg);
+
+/* DIR/wbgov.conf.d for DIR/FILE ("wbgov.conf.d" for a bare FILE); 0, or
+ * -ENAMETOOLONG. */
+int config_dropin_dir(const char *path, char *buf, size_t len);
+
+/* Parse `path` into `c` (defaults first), then every *.conf of its
+ * drop-in directory (none for /dev/null) in strcmp order: later [global]
+ * values replace earlier ones, [device] sections add up, and each must be
+ * as trusted as the main file; a missing directory is none. */
+int config_load_notes(const char *path, bool missing_ok, struct gov_config *c, char *err,
+		      size_t errlen, config_note_fn fn, void *ctx);
+int config_parse_string_notes(const char *name, const char *text, struct gov_config *c, char *err,
+			      size_t errlen, config_note_fn fn, void *ctx);
 
 /* Parse `path` into `c` (defaults first). It must be a regular file (or
  * /dev/null: the defaults) owned by root or by us and writable by no one

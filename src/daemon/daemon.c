@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <systemd/sd-daemon.h>
 #include <sysexits.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,6 +18,7 @@
 #include "sys/fsutil.h"
 #include "sys/log.h"
 #include "sys/pidlock.h"
+#include "sys/procfs.h"
 #include "sys/sandbox.h"
 #include "sys/uevent.h"
 
@@ -121,6 +124,89 @@ bool daemon_describe(const struct gov_dev *d, const char *state_path, char *buf,
 		snprintf(buf, len, "%s: %s -> max_bytes %s, strict (%s)", who, bw, cap,
 			 gov_why_text[d->dec.why]);
 	return d->err != 0;
+}
+
+void daemon_knobs_text(const char *verb, uint64_t strict_limit, uint64_t max_ratio_fine,
+		       uint64_t max_bytes, char *buf, size_t len)
+{
+	char mb[32];
+
+	if (max_ratio_fine == 1000000) {
+		snprintf(buf, len, "strict_limit%s %llu (and no cap)", verb,
+			 (unsigned long long)strict_limit);
+		return;
+	}
+	if (max_bytes)
+		fmt_bytes(mb, sizeof(mb), max_bytes);
+	snprintf(buf, len, "strict_limit%s %llu and max_bytes %s%s (max_ratio_fine %llu ppm)", verb,
+		 (unsigned long long)strict_limit, max_bytes ? "about " : "", max_bytes ? mb : "?",
+		 (unsigned long long)max_ratio_fine);
+}
+
+/* A device whose knobs someone set before wbgovd saw it: a udev rule (the
+ * udev-rule packages write strict_limit and max_bytes for USB disks), a
+ * script. wbgovd sets its own while it runs, as it does for every device
+ * (the rule's fixed cap is what wbgovd replaces with one that follows the
+ * device's speed), and gives these back at exit; a [device] section with
+ * mode = off leaves them as they are. Said once per device that comes. */
+static void hook_found(void *ctx, const struct gov_dev *d)
+{
+	struct daemon *dm = ctx;
+	const struct gov_rule *r;
+	uint64_t strict, fine, mb;
+	char what[160];
+
+	if (knobs_real_ops.bdi_read(&dm->real, d->info.bdi, BDI_STRICT_LIMIT, &strict) ||
+	    knobs_real_ops.bdi_read(&dm->real, d->info.bdi, BDI_MAX_RATIO_FINE, &fine) ||
+	    knobs_bdi_default(d->info.is_fuse, strict, fine))
+		return;
+	if (knobs_real_ops.bdi_read(&dm->real, d->info.bdi, BDI_MAX_BYTES, &mb))
+		mb = 0;
+	daemon_knobs_text("", strict, fine, mb, what, sizeof(what));
+	r = gov_match(&dm->cfg, &d->info);
+	if (r && r->mode == MODE_OFF)
+		log_notice("%s (%s): %s before wbgovd: set by another rule (a udev rule?); "
+			   "[device %s] says mode = off: left as it is", d->info.disk, d->info.bdi,
+			   what, r->name);
+	else
+		log_notice("%s (%s): %s before wbgovd: set by another rule (a udev rule?); wbgovd "
+			   "sets its own while it runs and gives these back at exit (mode = off in a "
+			   "[device] section would leave them)", d->info.disk, d->info.bdi, what);
+}
+
+/* vm.dirty_* as a sysctl.d file may have left them, before wbgovd changes
+ * anything: said once at start. From Linux 6.2 wbgovd never writes them;
+ * before, it lowers dirty_bytes while a slow device holds dirty data and
+ * gives the values found back. */
+static void note_sysctls(struct daemon *dm, bool per_device)
+{
+	static const struct {
+		enum vm_knob k;
+		uint64_t dflt;
+	} knobs[] = {
+		{ VM_DIRTY_BYTES, 0 }, { VM_DIRTY_BACKGROUND_BYTES, 0 },
+		{ VM_DIRTY_RATIO, 20 }, { VM_DIRTY_BACKGROUND_RATIO, 10 },
+	};
+	uint64_t v[4];
+	const char *then = per_device ?
+		"wbgovd leaves it as it is (it bounds every device's dirty data, and the kernel "
+		"refuses a device cap above the threshold it makes)" :
+		"wbgovd replaces it while a slow device holds dirty data and gives it back";
+
+	for (int i = 0; i < 4; i++)
+		if (procfs_vm_read(dm->real.root, knobs[i].k, &v[i]))
+			return;
+	for (int i = 0; i < 4; i++) {
+		char b[32];
+		/* a *_bytes knob set zeroes its ratio twin: not news twice */
+		if (v[i] == knobs[i].dflt || (i >= 2 && v[i] == 0 && v[i - 2]))
+			continue;
+		fmt_bytes(b, sizeof(b), v[i]);
+		log_notice("vm.%s is %llu%s%s%s before wbgovd (the kernel's default is %llu): set by "
+			   "another rule (a sysctl.d file?); %s", vm_knob_names[knobs[i].k],
+			   (unsigned long long)v[i], i < 2 ? " (" : "", i < 2 ? b : "", i < 2 ? ")" : "",
+			   (unsigned long long)knobs[i].dflt, then);
+	}
 }
 
 static int hook_save(void *ctx, const struct gov_dev *d)
@@ -452,6 +538,7 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 		.ctx = dm, .save = hook_save, .restored = hook_restored, .decided = hook_decided,
 		.gone = hook_gone, .measured = hook_measured, .recall = hook_recall,
 		.save_vm = hook_save_vm, .restored_vm = hook_restored_vm, .global = hook_global,
+		.found = hook_found,
 	};
 
 	memset(dm, 0, sizeof(*dm));
@@ -460,6 +547,9 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 	dm->cfg = *cfg;
 	dm->start_usec = daemon_now_usec();
 	dm->real.root = o->root;
+	/* without udev's database, labels and UUIDs mean opening the devices:
+	 * only for a configuration that matches by them */
+	dm->real.probe_fs = gov_config_uses(cfg, MATCH_LABEL) || gov_config_uses(cfg, MATCH_UUID);
 	if ((o->memory_path && snprintf(dm->memory_path, sizeof(dm->memory_path), "%s",
 					o->memory_path) >= (int)sizeof(dm->memory_path)) ||
 	    snprintf(dm->state_path, sizeof(dm->state_path), "%s/state", o->state_dir) >= PATH_MAX ||
@@ -508,6 +598,7 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 	if (!(knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES))
 		log_warn("this kernel has no per-device strict_limit/max_bytes (Linux < 6.2): "
 			 "the global dirty_bytes pair is used while a slow device holds dirty data");
+	note_sysctls(dm, knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES);
 	log_info("started: target %.1f s, floor %.1f MiB, ceiling %.1f MiB, %d [device] sections",
 		 (double)dm->cfg.target_ms / 1000, (double)dm->cfg.floor_bytes / MIB,
 		 (double)dm->cfg.ceiling_bytes / MIB, dm->cfg.nrules);
@@ -542,20 +633,66 @@ uint64_t daemon_step(struct daemon *dm, uint64_t now_usec)
 	return delay;
 }
 
+/* A reload's warnings and the files it read, to the log. */
+static void reload_note(void *ctx, enum config_note level, const char *msg)
+{
+	(void)ctx;
+	if (level == CONFIG_WARNING)
+		log_warn("%s", msg);
+	else
+		log_debug("%s", msg);
+}
+
 int daemon_reload(struct daemon *dm)
 {
 	struct gov_config cfg;
 	char err[512];
 
-	if (config_load(dm->config_path, strcmp(dm->config_path, CONFIG_DEFAULT_PATH) == 0, &cfg,
-			err, sizeof(err))) {
+	if (config_load_notes(dm->config_path, strcmp(dm->config_path, CONFIG_DEFAULT_PATH) == 0,
+			      &cfg, err, sizeof(err), reload_note, NULL)) {
 		log_err("reload refused, keeping the running configuration: %s", err);
 		return -1;
 	}
 	dm->cfg = cfg;
+	dm->real.probe_fs = gov_config_uses(&cfg, MATCH_LABEL) || gov_config_uses(&cfg, MATCH_UUID);
 	gov_set_config(&dm->gov, &cfg);
+	gov_request_rescan(&dm->gov); /* labels may be wanted now */
 	log_info("configuration reloaded: %d [device] sections", cfg.nrules);
 	return 0;
+}
+
+/* What the service manager hears (sd_notify(3); nothing without
+ * NOTIFY_SOCKET): READY=1 once every device found at start is decided,
+ * STATUS= when the count of devices governed or capped changes. */
+static void notify_status(struct daemon *dm, bool ready)
+{
+	int governed = 0, capped = 0;
+
+	for (int i = 0; i < dm->gov.ndev; i++) {
+		const struct gov_dev *d = &dm->gov.dev[i];
+		if (!d->decided || !d->dec.govern)
+			continue;
+		governed++;
+		capped += d->dec.strict && !d->err && !d->above_global;
+	}
+	if (!ready && governed == dm->notified_governed && capped == dm->notified_capped)
+		return;
+	dm->notified_governed = governed;
+	dm->notified_capped = capped;
+	sd_notifyf(0, "%sSTATUS=governing %d device%s (%d capped)", ready ? "READY=1\n" : "",
+		   governed, governed == 1 ? "" : "s", capped);
+}
+
+/* The mount table changed (poll(2) on mountinfo says so with POLLPRI): a
+ * [device] mount = section may match now, or no longer. -1 if it cannot be
+ * watched. */
+static int mounts_open(const char *root)
+{
+	char p[PATH_MAX];
+
+	if (path_at(p, sizeof(p), root, "/proc/self/mountinfo"))
+		return -1;
+	return open(p, O_RDONLY | O_CLOEXEC);
 }
 
 void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_atomic_t *hup,
@@ -563,6 +700,8 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 {
 	struct uevent_mon *mon = NULL;
 	uint64_t last_scan_usec = daemon_now_usec();
+	int mfd = mounts_open(dm->real.root);
+	bool ready = false;
 
 	if (uevent_open(&mon) < 0) {
 		log_warn("no uevents (netlink): rescanning devices every second instead");
@@ -570,15 +709,21 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 	}
 	while (!*term) {
 		uint64_t delay = daemon_step(dm, daemon_now_usec());
-		struct pollfd pfd = { .fd = mon ? uevent_fd(mon) : -1, .events = POLLIN };
+		struct pollfd pfd[2] = { { .fd = mon ? uevent_fd(mon) : -1, .events = POLLIN },
+					 { .fd = mfd, .events = POLLPRI } };
 		struct timespec ts;
 
+		/* the first step scanned and decided every device there */
+		notify_status(dm, !ready);
+		ready = true;
 		if (!mon && delay > GOV_POLL_IDLE_USEC)
 			delay = GOV_POLL_IDLE_USEC;
 		ts.tv_sec = (time_t)(delay / 1000000);
 		ts.tv_nsec = (long)(delay % 1000000) * 1000;
-		if (ppoll(mon ? &pfd : NULL, mon ? 1 : 0, &ts, mask) > 0 && mon) {
-			if (uevent_drain(mon) > 0)
+		if (ppoll(pfd, 2, &ts, mask) > 0) {
+			if (mon && (pfd[0].revents & POLLIN) && uevent_drain(mon) > 0)
+				gov_request_rescan(&dm->gov);
+			if (pfd[1].revents & (POLLPRI | POLLERR))
 				gov_request_rescan(&dm->gov);
 		}
 		if (!mon && daemon_now_usec() - last_scan_usec >= GOV_POLL_IDLE_USEC) {
@@ -588,9 +733,15 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 		}
 		if (*hup) {
 			*hup = 0;
+			sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu",
+				   (unsigned long long)daemon_now_usec());
 			daemon_reload(dm);
+			/* READY=1 again once the next step has decided anew */
+			ready = false;
 		}
 	}
+	if (mfd >= 0)
+		close(mfd);
 	uevent_close(mon);
 }
 
@@ -598,6 +749,7 @@ int daemon_stop(struct daemon *dm)
 {
 	int rc = 0;
 
+	sd_notify(0, "STOPPING=1\nSTATUS=stopping: giving the knobs back");
 	log_info("stopping: giving the knobs back");
 	gov_last_look(&dm->gov, daemon_now_usec());
 	if (gov_restore(&dm->gov)) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "knobs/knobs.h"
 
@@ -69,4 +70,30 @@ int knobs_vm_restore(const struct knobs_ops *ops, void *ctx, const uint64_t vm[V
 		}
 	}
 	return first;
+}
+
+bool knobs_list_add(char *list, size_t size, const char *v)
+{
+	size_t used = 0, n = strlen(v);
+
+	if (!n)
+		return false;
+	for (const char *p = knobs_list_next(list, size, NULL); p; p = knobs_list_next(list, size, p)) {
+		if (!strcmp(p, v))
+			return false;
+		used = (size_t)(p - list) + strlen(p) + 1;
+	}
+	/* the value, its NUL and the empty one that ends the list */
+	if (used + n + 2 > size)
+		return false;
+	memcpy(list + used, v, n + 1);
+	list[used + n + 1] = 0;
+	return true;
+}
+
+const char *knobs_list_next(const char *list, size_t size, const char *prev)
+{
+	const char *p = prev ? prev + strlen(prev) + 1 : list;
+
+	return p < list + size && *p ? p : NULL;
 }

@@ -7,6 +7,7 @@
 #define WBGOV_KNOBS_KNOBS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "model/bdi.h"
@@ -27,7 +28,19 @@ struct knobs_dev {
 	 * fuseblk bdi prefixes its kind.
 	 * "" when the device has nothing stable to tell */
 	char id[KNOBS_ID_MAX];
+	/* the model as udev's ID_MODEL spells it, made from sysfs's model alone
+	 * (no vendor, blanks as underscores: "Cruzer_Blade"), with or without
+	 * udevd: a [device] model = copied from `udevadm info` matches too */
+	char model_id[KNOBS_NAME_MAX];
 	char bus[16];                /* "usb", "ata", "nvme", "mmc", "loop", "virtual", "" */
+	char usb[10];                /* its USB device's idVendor:idProduct, "0781:5567"; "" */
+	char wwn[KNOBS_NAME_MAX];    /* sysfs's wwid: "naa.5000c500a1b2c3d4", "eui...."; "" */
+	/* Lists, each value ended by a NUL and the list by an empty one
+	 * (knobs_list_add, knobs_list_next): where the disk and its partitions
+	 * are mounted, and their filesystems' labels and UUIDs */
+	char mounts[512];
+	char labels[256];
+	char uuids[256];
 	unsigned major, minor;       /* of the disk */
 	bool removable;
 	bool rotational;
@@ -35,6 +48,13 @@ struct knobs_dev {
 	bool is_fuse;
 	bool mounted;                /* a filesystem on it is mounted */
 };
+
+/* Append `v` to a list of knobs_dev (mounts, labels, uuids) of `size`
+ * bytes, zeroed at first; false when it does not fit (nothing added), or
+ * `v` is empty or there already. */
+bool knobs_list_add(char *list, size_t size, const char *v);
+/* The value after `prev` (NULL: the first), NULL after the last. */
+const char *knobs_list_next(const char *list, size_t size, const char *prev);
 
 /* /sys/block/<disk>/stat, the fields wbgov reads. */
 struct knobs_stat {
@@ -84,6 +104,17 @@ struct knobs_ops {
 	 * where it does not */
 	int (*bdi_counters)(void *ctx, const char *bdi, struct knobs_bdi_counters *ret);
 };
+
+/* Are these a new bdi's knobs as the kernel makes them? strict_limit 0 and
+ * max_ratio_fine 100 %; a FUSE filesystem's: strict and 1 % (fuse_bdi_init;
+ * the strict default may go upstream, so either). Anything else was set by
+ * someone: a udev rule, a script, an earlier wbgov. */
+static inline bool knobs_bdi_default(bool is_fuse, uint64_t strict_limit, uint64_t max_ratio_fine)
+{
+	if (is_fuse)
+		return strict_limit <= 1 && (max_ratio_fine == 10000 || max_ratio_fine == 1000000);
+	return strict_limit == 0 && max_ratio_fine == 1000000;
+}
 
 /* Read-compare-write: write `v` only if the knob does not already hold it.
  * Returns 1 when it wrote, 0 when the value was already there, or -errno

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,21 +48,82 @@ void gov_config_defaults(struct gov_config *c)
 	c->initial_bytes = 4 * MIB;
 }
 
+const char *const gov_match_keys[MATCH_COUNT] = {
+	[MATCH_SERIAL] = "serial", [MATCH_MODEL] = "model", [MATCH_BUS] = "bus",
+	[MATCH_DEVNUM] = "devnum", [MATCH_MOUNT] = "mount", [MATCH_LABEL] = "label",
+	[MATCH_UUID] = "uuid", [MATCH_USB] = "usb", [MATCH_WWN] = "wwn",
+};
+
+static bool glob(const char *pattern, const char *fact, int flags)
+{
+	return fact[0] && fnmatch(pattern, fact, flags) == 0;
+}
+
+/* Any value of a knobs_dev list. */
+static bool glob_list(const char *pattern, const char *list, size_t size, int flags)
+{
+	for (const char *p = knobs_list_next(list, size, NULL); p; p = knobs_list_next(list, size, p))
+		if (glob(pattern, p, flags))
+			return true;
+	return false;
+}
+
+bool gov_match_key(const struct gov_rule *r, enum match_kind k, const struct knobs_dev *d)
+{
+	const char *g = r->match[k];
+	char buf[KNOBS_NAME_MAX + 8];
+
+	if (!g[0])
+		return true;
+	switch (k) {
+	case MATCH_SERIAL: return glob(g, d->serial, 0);
+	case MATCH_MODEL: return glob(g, d->model, 0) || glob(g, d->model_id, 0);
+	case MATCH_BUS: return glob(g, d->bus, 0);
+	case MATCH_DEVNUM:
+		if (!d->major && !d->minor)
+			return false;
+		snprintf(buf, sizeof(buf), "%u:%u", d->major, d->minor);
+		return glob(g, buf, 0);
+	case MATCH_MOUNT: return glob_list(g, d->mounts, sizeof(d->mounts), 0);
+	case MATCH_LABEL: return glob_list(g, d->labels, sizeof(d->labels), 0);
+	/* hex: blkid gives ext4's UUIDs in lower case, FAT's in upper */
+	case MATCH_UUID: return glob_list(g, d->uuids, sizeof(d->uuids), FNM_CASEFOLD);
+	case MATCH_USB: return glob(g, d->usb, FNM_CASEFOLD);
+	case MATCH_WWN:
+		if (glob(g, d->wwn, FNM_CASEFOLD))
+			return true;
+		/* udev's ID_WWN writes an NAA name "0x5000c500a1b2c3d4" */
+		if (!strncmp(d->wwn, "naa.", 4)) {
+			snprintf(buf, sizeof(buf), "0x%s", d->wwn + 4);
+			return glob(g, buf, FNM_CASEFOLD);
+		}
+		return false;
+	case MATCH_COUNT: break;
+	}
+	return false;
+}
+
 const struct gov_rule *gov_match(const struct gov_config *c, const struct knobs_dev *d)
 {
-	char devnum[32];
-
-	snprintf(devnum, sizeof(devnum), "%u:%u", d->major, d->minor);
 	for (int i = 0; i < c->nrules; i++) {
 		const struct gov_rule *r = &c->rules[i];
-		const char *v = r->kind == MATCH_SERIAL ? d->serial :
-				r->kind == MATCH_MODEL  ? d->model :
-				r->kind == MATCH_BUS    ? d->bus :
-							  devnum;
-		if (v[0] && !strcmp(v, r->value))
+		bool all = true, any = false;
+		for (int k = 0; k < MATCH_COUNT && all; k++) {
+			any |= r->match[k][0] != 0;
+			all = gov_match_key(r, (enum match_kind)k, d);
+		}
+		if (all && any)
 			return r;
 	}
 	return NULL;
+}
+
+bool gov_config_uses(const struct gov_config *c, enum match_kind k)
+{
+	for (int i = 0; i < c->nrules; i++)
+		if (c->rules[i].match[k][0])
+			return true;
+	return false;
 }
 
 uint64_t gov_target_ms(const struct gov_config *c, const struct knobs_dev *d)

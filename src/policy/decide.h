@@ -8,19 +8,31 @@
 
 enum gov_mode { MODE_TIME, MODE_FIXED, MODE_OFF };
 
-enum match_kind { MATCH_SERIAL, MATCH_MODEL, MATCH_BUS, MATCH_DEVNUM };
+/* The match keys of a [device] section, each a shell glob (fnmatch(3), as
+ * sh's case: `*` crosses `/`) against one fact of struct knobs_dev. */
+enum match_kind {
+	MATCH_SERIAL, MATCH_MODEL, MATCH_BUS, MATCH_DEVNUM, MATCH_MOUNT, MATCH_LABEL, MATCH_UUID,
+	MATCH_USB, MATCH_WWN, MATCH_COUNT
+};
+/* "serial", "model", ...: the keys as wbgov.conf spells them */
+extern const char *const gov_match_keys[MATCH_COUNT];
 
-/* A [device ...] section of wbgov.conf. */
+/* A [device ...] section of wbgov.conf: it matches a device when every
+ * key it gives matches. */
 struct gov_rule {
-	enum match_kind kind;
-	char value[KNOBS_NAME_MAX];
+	char match[MATCH_COUNT][KNOBS_NAME_MAX]; /* a glob per key given, "" for none */
+	char name[KNOBS_NAME_MAX];  /* the section's: "stick" for [device stick] */
 	enum gov_mode mode;
 	uint64_t fixed_bytes;  /* MODE_FIXED */
 	uint64_t target_ms;    /* MODE_TIME; 0 = the global target */
-	unsigned line;         /* where it was read, for messages */
+	unsigned line;         /* where it was read, for messages: this line ... */
+	unsigned file;         /* ... of files[file] of its gov_config */
 };
 
 #define GOV_MAX_RULES 32
+/* The main file and its drop-ins, at most this many, each name shorter. */
+#define GOV_MAX_FILES 33
+#define GOV_FILE_NAME_MAX 256
 
 struct gov_config {
 	uint64_t target_ms;     /* seconds of measured bandwidth a device may hold */
@@ -31,6 +43,8 @@ struct gov_config {
 	uint64_t initial_bytes; /* every device until it is measured */
 	struct gov_rule rules[GOV_MAX_RULES];
 	int nrules;
+	char files[GOV_MAX_FILES][GOV_FILE_NAME_MAX]; /* what was read, in order */
+	int nfiles;
 };
 
 /* What sync writes of a capped device beyond its cap: a writer dirties 32
@@ -83,6 +97,14 @@ struct gov_input {
 
 /* The first config section matching the device, or NULL. */
 const struct gov_rule *gov_match(const struct gov_config *c, const struct knobs_dev *d);
+
+/* Does the one key `k` of `r` match the device? (True when `r` does not
+ * give it.) A fact the device does not have matches nothing. */
+bool gov_match_key(const struct gov_rule *r, enum match_kind k, const struct knobs_dev *d);
+
+/* Does any section give key `k`? (wbgovd probes filesystem labels and
+ * UUIDs only for a configuration that asks.) */
+bool gov_config_uses(const struct gov_config *c, enum match_kind k);
 
 /* The target that applies to the device: its section's, else the global. */
 uint64_t gov_target_ms(const struct gov_config *c, const struct knobs_dev *d);

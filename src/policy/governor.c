@@ -99,6 +99,8 @@ static bool rescan(struct governor *g)
 			uint64_t bps = g->hooks.recall(g->hooks.ctx, &d->info, &known);
 			bwmeter_seed(&d->meter, bps, known);
 		}
+		if (g->hooks.found)
+			g->hooks.found(g->hooks.ctx, d);
 	}
 	/* debugfs may have been mounted since: ask again */
 	for (int i = 0; i < g->ndev; i++)

@@ -95,6 +95,8 @@ struct gov_hooks {
 	void (*restored)(void *ctx, const struct gov_dev *d);
 	/* A new decision was applied (or failed: d->err). */
 	void (*decided)(void *ctx, const struct gov_dev *d);
+	/* A new bdi, before anything is decided or changed for it. */
+	void (*found)(void *ctx, const struct gov_dev *d);
 	/* A bdi disappeared. */
 	void (*gone)(void *ctx, const struct gov_dev *d);
 	/* A new bdi: a bandwidth remembered for this device (0: none), and

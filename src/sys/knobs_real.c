@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "sys/knobs_real.h"
+#include "sys/fsid.h"
 #include "sys/fsutil.h"
 #include "sys/procfs.h"
 #include "sys/sysfs.h"
@@ -48,9 +49,13 @@ static int devices(void *ctx, struct knobs_dev *out, int max)
 	int n = sysfs_devices(root(ctx), out, max);
 
 	for (int i = 0; i < n; i++) {
+		struct mount_list ml;
 		if (!strcmp(root(ctx), "/"))
 			udev_enrich(&out[i]);
-		out[i].mounted = procfs_mounts(root(ctx), out[i].disk, NULL) > 0;
+		out[i].mounted = procfs_mounts(root(ctx), out[i].disk, &ml) > 0;
+		for (const char *m = mount_list_next(&ml, NULL); m; m = mount_list_next(&ml, m))
+			knobs_list_add(out[i].mounts, sizeof(out[i].mounts), m);
+		fsid_facts(root(ctx), ((struct knobs_real *)ctx)->probe_fs, &out[i]);
 	}
 	return n;
 }

@@ -9,6 +9,10 @@
 struct knobs_real {
 	const char *root;
 	int vmstat_fd1;  /* /proc/vmstat kept open: its fd + 1, 0 if not */
+	/* devices() probes device nodes with libblkid for filesystem labels
+	 * and UUIDs where udev keeps no database (wbgovd: when a [device]
+	 * section asks; wbgov explain) */
+	bool probe_fs;
 };
 
 extern const struct knobs_ops knobs_real_ops;

@@ -57,10 +57,11 @@ static void bus_from_path(const char *real, struct knobs_dev *d)
 	}
 }
 
-/* A USB disk's serial lives on the USB device, a few levels up. */
-static void usb_serial(const char *real, struct knobs_dev *d)
+/* A USB disk's serial and ids live on the USB device, a few levels up:
+ * the first directory above with an idVendor. */
+static void usb_facts(const char *real, struct knobs_dev *d)
 {
-	char dir[PATH_MAX], f[PATH_MAX + 16], buf[KNOBS_NAME_MAX];
+	char dir[PATH_MAX], f[PATH_MAX + 16], buf[KNOBS_NAME_MAX], vendor[16], product[16];
 
 	copy(dir, sizeof(dir), real);
 	while (strlen(dir) > 1) {
@@ -69,15 +70,44 @@ static void usb_serial(const char *real, struct knobs_dev *d)
 			break;
 		*slash = 0;
 		snprintf(f, sizeof(f), "%s/idVendor", dir);
-		if (access(f, R_OK) == 0) {
-			snprintf(f, sizeof(f), "%s/serial", dir);
-			if (read_text(f, buf, sizeof(buf)) == 0) {
-				trim(buf);
-				copy(d->serial, sizeof(d->serial), buf);
-			}
-			return;
+		if (access(f, R_OK) != 0)
+			continue;
+		if (read_text(f, vendor, sizeof(vendor)) == 0 &&
+		    (snprintf(f, sizeof(f), "%s/idProduct", dir), read_text(f, product, sizeof(product)) == 0)) {
+			trim(vendor);
+			trim(product);
+			if (strlen(vendor) == 4 && strlen(product) == 4)
+				snprintf(d->usb, sizeof(d->usb), "%s:%s", vendor, product);
 		}
+		snprintf(f, sizeof(f), "%s/serial", dir);
+		if (!d->serial[0] && read_text(f, buf, sizeof(buf)) == 0) {
+			trim(buf);
+			copy(d->serial, sizeof(d->serial), buf);
+		}
+		return;
 	}
+}
+
+/* The model as udev's ID_MODEL spells it (its udev_replace_whitespace and
+ * udev_replace_chars): blanks trimmed, each run of them one '_', and every
+ * byte but letters, digits, "#+-.:=@_" and UTF-8 one '_'. */
+static void udev_model(const char *model, char *out, size_t len)
+{
+	size_t o = 0;
+	bool blank = false;
+
+	for (const unsigned char *p = (const unsigned char *)model; *p && o + 1 < len; p++) {
+		if (*p == ' ' || *p == '\t' || *p == '\n') {
+			blank = o > 0;
+			continue;
+		}
+		if (blank && o + 2 < len)
+			out[o++] = '_';
+		blank = false;
+		out[o++] = (*p >= 0x80 || (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+			    (*p >= 'A' && *p <= 'Z') || strchr("#+-.:=@_", *p)) ? (char)*p : '_';
+	}
+	out[o] = 0;
 }
 
 /* A loop device is as slow as what holds its backing file: take removable
@@ -192,6 +222,7 @@ static void stacked_facts(const char *root, const char *disk, struct knobs_dev *
 		rotational |= s.rotational;
 		if (first) {
 			copy(d->bus, sizeof(d->bus), s.bus);
+			copy(d->usb, sizeof(d->usb), s.usb); /* a LUKS stick is that stick */
 			snprintf(lower, sizeof(lower), "%s", s.model[0] ? s.model : whole);
 			first = false;
 		}
@@ -241,6 +272,7 @@ static int disk_facts_at(const char *root, const char *disk, struct knobs_dev *d
 	path_at(p, sizeof(p), root, "/sys/block/%s/device/model", disk);
 	if (read_text(p, buf, sizeof(buf)) == 0) {
 		trim(buf);
+		udev_model(buf, d->model_id, sizeof(d->model_id));
 		if (vendor[0])
 			snprintf(d->model, sizeof(d->model), "%.30s %.31s", vendor, buf);
 		else
@@ -260,9 +292,18 @@ static int disk_facts_at(const char *root, const char *disk, struct knobs_dev *d
 		    !strncmp(real, rroot, strlen(rroot)))
 			skip = strlen(rroot);
 		bus_from_path(real + skip, d);
-		if (!strcmp(d->bus, "usb") && !d->serial[0])
-			usb_serial(real, d);
+		if (!strcmp(d->bus, "usb"))
+			usb_facts(real, d);
 	}
+	/* SCSI and ATA disks (through libata's SAT) name it under device/,
+	 * NVMe namespaces beside it */
+	if ((!path_at(p, sizeof(p), root, "/sys/block/%s/device/wwid", disk) &&
+	     !read_text(p, d->wwn, sizeof(d->wwn))) ||
+	    (!path_at(p, sizeof(p), root, "/sys/block/%s/wwid", disk) &&
+	     !read_text(p, d->wwn, sizeof(d->wwn))))
+		trim(d->wwn);
+	else
+		d->wwn[0] = 0;
 	if (!strcmp(d->bus, "loop"))
 		loop_backing_facts(root, disk, d);
 	else if (depth < 4)

@@ -14,7 +14,7 @@ struct uevent_mon {
 	struct udev_monitor *mon;
 };
 
-static bool udevd_running(void) { return access("/run/udev/control", F_OK) == 0; }
+bool uevent_udevd_running(void) { return access("/run/udev/control", F_OK) == 0; }
 
 int uevent_open(struct uevent_mon **ret)
 {
@@ -26,7 +26,7 @@ int uevent_open(struct uevent_mon **ret)
 	m->udev = udev_new();
 	if (!m->udev)
 		goto fail;
-	m->mon = udev_monitor_new_from_netlink(m->udev, udevd_running() ? "udev" : "kernel");
+	m->mon = udev_monitor_new_from_netlink(m->udev, uevent_udevd_running() ? "udev" : "kernel");
 	if (!m->mon) {
 		r = -errno ? -errno : -EPROTO;
 		goto fail;
@@ -76,7 +76,7 @@ void udev_enrich(struct knobs_dev *d)
 	struct udev_device *dev;
 	const char *v;
 
-	if (!udevd_running() || !d->major)
+	if (!uevent_udevd_running() || !d->major)
 		return;
 	u = udev_new();
 	if (!u)
@@ -85,8 +85,6 @@ void udev_enrich(struct knobs_dev *d)
 	if (dev) {
 		if ((v = udev_device_get_property_value(dev, "ID_BUS")) && *v)
 			snprintf(d->bus, sizeof(d->bus), "%s", v);
-		if ((v = udev_device_get_property_value(dev, "ID_MODEL")) && *v)
-			snprintf(d->model, sizeof(d->model), "%s", v);
 		if ((v = udev_device_get_property_value(dev, "ID_SERIAL_SHORT")) && *v)
 			snprintf(d->serial, sizeof(d->serial), "%s", v);
 		udev_device_unref(dev);

@@ -17,8 +17,13 @@ int uevent_fd(const struct uevent_mon *m);
 int uevent_drain(struct uevent_mon *m);
 void uevent_close(struct uevent_mon *m);
 
-/* Where udevd keeps a database, take ID_BUS, ID_MODEL and ID_SERIAL_SHORT
- * from it (they beat what sysfs alone tells). No-op otherwise. */
+/* Does udevd run (and keep a database)? */
+bool uevent_udevd_running(void);
+
+/* Where udevd keeps a database, take ID_BUS and ID_SERIAL_SHORT from it
+ * (they beat what sysfs alone tells). Not ID_MODEL: the model stays
+ * sysfs's, so that a [device] model = matches the same with or without
+ * udevd (knobs_dev.model_id is the ID_MODEL form of it). No-op otherwise. */
 void udev_enrich(struct knobs_dev *d);
 
 #endif

@@ -104,7 +104,9 @@ def want(c, what):
 keys = {"bdi", "disk", "model", "serial", "bus", "removable", "rotational", "fuse", "mounts",
         "bandwidth_bps", "bandwidth_source", "windows", "kernel_bandwidth_bps", "config",
         "config_line", "decided_by", "rule", "limit", "limit_bytes", "write_error",
-        "kernel_strict_limit", "kernel_max_bytes", "kernel_max_ratio_fine"}
+        "kernel_strict_limit", "kernel_max_bytes", "kernel_max_ratio_fine", "usb", "wwn",
+        "labels", "uuids", "config_section", "other_rule", "vm_dirty_bytes",
+        "vm_dirty_background_bytes"}
 for n, p in enumerate(sys.argv[1:]):
     d = load(p)
     want(d["schema"] == 1 and d["wbgovd_running"] is bool(n), "schema or wbgovd_running: %r" % d)
@@ -115,6 +117,7 @@ for n, p in enumerate(sys.argv[1:]):
     want(sdb["mounts"] == ["/media/user/NO NAME", "/media/user/Caf\u00e9"], "mounts %r" % sdb["mounts"])
     want(sdb["removable"] is True and sdb["fuse"] is False and d["devices"][1]["fuse"] is True, "booleans")
     want(sdb["kernel_strict_limit"] is False and sdb["kernel_max_ratio_fine"] == 1000000, "kernel knobs")
+    want(sdb["usb"] == "0781:5567" and sdb["wwn"] is None and sdb["other_rule"] is None, "ids: %r" % sdb)
     if n == 0:
         want(sdb["decided_by"] == "what-if" and sdb["bandwidth_bps"] is None and sdb["windows"] is None,
              "without wbgovd: %r" % sdb)

@@ -22,6 +22,7 @@
 #include "policy/decide.h"
 #include "daemon/config.h"
 #include "policy/tunables.h"
+#include "sys/fsid.h"
 
 #define BASE_TEMPLATE "/tmp/wbgov-test-config-XXXXXX"
 
@@ -183,27 +184,25 @@ static void check_full(const struct gov_config *c)
 	assert_int_equal(c->initial_bytes, 32 * MIB);
 	assert_int_equal(c->nrules, 4);
 
-	assert_int_equal(c->rules[0].kind, MATCH_SERIAL);
-	assert_string_equal(c->rules[0].value, "4C530001190823115393");
+	assert_string_equal(c->rules[0].match[MATCH_SERIAL], "4C530001190823115393");
+	assert_string_equal(c->rules[0].match[MATCH_MODEL], "");
+	assert_string_equal(c->rules[0].name, "stick");
 	assert_int_equal(c->rules[0].mode, MODE_FIXED);
 	assert_int_equal(c->rules[0].fixed_bytes, 32 * MIB);
 	assert_int_equal(c->rules[0].target_ms, 0);
 	assert_int_equal(c->rules[0].line, 8);
 
-	assert_int_equal(c->rules[1].kind, MATCH_MODEL);
-	assert_string_equal(c->rules[1].value, "WD Elements 25A2");
+	assert_string_equal(c->rules[1].match[MATCH_MODEL], "WD Elements 25A2");
 	assert_int_equal(c->rules[1].mode, MODE_TIME);
 	assert_int_equal(c->rules[1].target_ms, 2500);
 	assert_int_equal(c->rules[1].line, 13);
 
-	assert_int_equal(c->rules[2].kind, MATCH_BUS);
-	assert_string_equal(c->rules[2].value, "usb");
+	assert_string_equal(c->rules[2].match[MATCH_BUS], "usb");
 	assert_int_equal(c->rules[2].mode, MODE_TIME);
 	assert_int_equal(c->rules[2].target_ms, 0);
 	assert_int_equal(c->rules[2].line, 18);
 
-	assert_int_equal(c->rules[3].kind, MATCH_DEVNUM);
-	assert_string_equal(c->rules[3].value, "259:0");
+	assert_string_equal(c->rules[3].match[MATCH_DEVNUM], "259:0");
 	assert_int_equal(c->rules[3].mode, MODE_OFF);
 	assert_int_equal(c->rules[3].line, 21);
 
@@ -312,10 +311,12 @@ static void test_config_errors(void **state)
 		{ "[global]\nfloor = -4M\n",
 		  "t.conf:2: floor = \"-4M\": want a size from 4096 bytes to 1024 GiB, like 4M" },
 		/* [device ...] keys */
-		{ "[device stick]\nserial = 4C53\nmodel = Cruzer\n",
-		  "t.conf:3: [device stick] already has a match key; one of serial, model, bus, devnum" },
+		{ "[device stick]\nserial = 4C53\nmodel = Cruzer\nserial = 4C54\n",
+		  "t.conf:4: \"serial\" is set twice in [device stick]" },
 		{ "[device stick]\nbus = usb\nmode = off\nbus = ata\n",
-		  "t.conf:4: [device stick] already has a match key; one of serial, model, bus, devnum" },
+		  "t.conf:4: \"bus\" is set twice in [device stick]" },
+		{ "[device stick]\nlabel =\n",
+		  "t.conf:2: label = \"\": want a non-empty value of at most 63 characters" },
 		{ "[device stick]\nserial =\n",
 		  "t.conf:2: serial = \"\": want a non-empty value of at most 63 characters" },
 		{ "[device stick]\nmodel = 0123456789012345678901234567890123456789012345678901234567890123\n",
@@ -336,11 +337,12 @@ static void test_config_errors(void **state)
 		{ "[device stick]\nbus = usb\ntarget = 0.05\n",
 		  "t.conf:3: target = \"0.05\": want seconds from 0.1 to 60, like 1s or 1500ms" },
 		{ "[device stick]\nbus = usb\nspeed = 5M\n",
-		  "t.conf:3: unknown key \"speed\" in [device stick] (serial, model, bus, devnum, mode, "
-		  "max_bytes, target)" },
+		  "t.conf:3: unknown key \"speed\" in [device stick] (serial, model, bus, devnum, mount, "
+		  "label, uuid, usb, wwn, mode, max_bytes, target)" },
 		/* [device ...] sections as a whole: the header's line */
 		{ "[global]\ntarget = 1s\n[device a]\nmode = off\n",
-		  "t.conf:3: this [device] section has no match key (serial, model, bus or devnum)" },
+		  "t.conf:3: this [device] section has no match key (serial, model, bus, devnum, mount, "
+		  "label, uuid, usb or wwn)" },
 		{ "[global]\n\n[device a]\nbus = usb\nmode = fixed\n",
 		  "t.conf:3: mode fixed needs max_bytes" },
 		{ "[device a]\nbus = usb\n\n[device b]\nserial = X\nmode = fixed\n",
@@ -462,7 +464,8 @@ static void test_config_file_errors(void **state)
 	/* the wbgovd system test's bad.conf */
 	write_file(p, "[global]\ntarget = 1s\n[device a]\nmode = fixed\n");
 	assert_int_equal(config_load(p, false, &c, err, sizeof(err)), -EINVAL);
-	snprintf(want, sizeof(want), "%s:3: this [device] section has no match key (serial, model, bus or devnum)", p);
+	snprintf(want, sizeof(want), "%s:3: this [device] section has no match key (serial, model, "
+		 "bus, devnum, mount, label, uuid, usb or wwn)", p);
 	assert_string_equal(err, want);
 
 	write_file(p, "[global]\nfloor = 1G\n");
@@ -527,6 +530,450 @@ static void test_config_directory_is_an_error(void **state)
 	assert_true(r < 0);
 	snprintf(want, sizeof(want), "%s:", g_base);
 	assert_memory_equal(err, want, strlen(want));
+}
+
+/* ------------------------------------------------------------ drop-ins */
+
+/* snprintf that must fit. */
+static void fmt_s(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
+
+static void fmt_s(char *buf, size_t len, const char *f, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, f);
+	n = vsnprintf(buf, len, f, ap);
+	va_end(ap);
+	assert_true(n >= 0 && (size_t)n < len);
+}
+
+/* A directory of its own for each test: DIR/main.conf and DIR/wbgov.conf.d. */
+static void dropin_root(char *dir, size_t len, const char *name)
+{
+	char d[PATH_MAX];
+
+	file_path(dir, len, name);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	fmt_s(d, sizeof(d), "%s/wbgov.conf.d", dir);
+	assert_int_equal(mkdir(d, 0755), 0);
+}
+
+static void dropin_write(const char *dir, const char *name, const char *text)
+{
+	char p[PATH_MAX];
+
+	fmt_s(p, sizeof(p), "%s/%s", dir, name);
+	write_file(p, text);
+}
+
+/* Every note, one per line. */
+struct notes {
+	char text[4096];
+	int warnings, infos;
+};
+
+static void collect(void *ctx, enum config_note level, const char *msg)
+{
+	struct notes *n = ctx;
+	size_t used = strlen(n->text);
+
+	fmt_s(n->text + used, sizeof(n->text) - used, "%s%s\n",
+		 level == CONFIG_WARNING ? "W " : "I ", msg);
+	if (level == CONFIG_WARNING)
+		n->warnings++;
+	else
+		n->infos++;
+}
+
+/* The main file, then wbgov.conf.d/ *.conf in strcmp order (10 before 9,
+ * Z before a): a later [global] value replaces an earlier one, [device]
+ * sections add up in that order, each rule knows its file and line;
+ * other names are ignored, and said so. */
+static void test_config_dropins_order(void **state)
+{
+	char dir[PATH_MAX], main_conf[PATH_MAX], want[PATH_MAX + 64];
+	struct notes n = { "", 0, 0 };
+	struct gov_config c;
+	char err[512];
+
+	(void)state;
+	dropin_root(dir, sizeof(dir), "order");
+	fmt_s(main_conf, sizeof(main_conf), "%s/main.conf", dir);
+	write_file(main_conf, "[global]\ntarget = 2s\nfloor = 1M\n[device main]\nbus = usb\n");
+	dropin_write(dir, "wbgov.conf.d/9-late.conf", "target = 5s\n[device nine]\nbus = ata\n");
+	dropin_write(dir, "wbgov.conf.d/10-early.conf", "target = 3s\n\n[device ten]\nbus = nvme\n");
+	dropin_write(dir, "wbgov.conf.d/Z.conf", "[global]\nceiling = 64M\n");
+	dropin_write(dir, "wbgov.conf.d/a.conf", "initial = 8M\n");
+	dropin_write(dir, "wbgov.conf.d/a.conf.dpkg-old", "target = bogus\n");
+	dropin_write(dir, "wbgov.conf.d/.hidden.conf", "target = bogus\n");
+	dropin_write(dir, "wbgov.conf.d/README", "not a configuration\n");
+	assert_int_equal(config_load_notes(main_conf, false, &c, err, sizeof(err), collect, &n), 0);
+	assert_string_equal(err, "");
+	assert_int_equal(c.target_ms, 5000); /* 9-late.conf, the last to set it */
+	assert_int_equal(c.floor_bytes, MIB);
+	assert_int_equal(c.ceiling_bytes, 64 * MIB);
+	assert_int_equal(c.initial_bytes, 8 * MIB);
+	assert_int_equal(c.nrules, 3);
+	assert_string_equal(c.rules[0].name, "main");
+	assert_string_equal(c.rules[1].name, "ten");
+	assert_string_equal(c.rules[2].name, "nine");
+	assert_int_equal(c.rules[1].line, 3);
+	assert_int_equal(c.nfiles, 5);
+	assert_string_equal(c.files[c.rules[0].file], main_conf);
+	fmt_s(want, sizeof(want), "%s/wbgov.conf.d/10-early.conf", dir);
+	assert_string_equal(c.files[c.rules[1].file], want);
+	fmt_s(want, sizeof(want), "%s/wbgov.conf.d/Z.conf", dir);
+	assert_string_equal(c.files[3], want);
+	assert_int_equal(n.warnings, 0);
+	assert_int_equal(n.infos, 5 + 3); /* read 5, ignored 3 */
+	fmt_s(want, sizeof(want), "I %s/wbgov.conf.d/a.conf.dpkg-old: ignored (not NAME.conf)", dir);
+	assert_non_null(strstr(n.text, want));
+	fmt_s(want, sizeof(want), "I %s/wbgov.conf.d/README: ignored", dir);
+	assert_non_null(strstr(n.text, want));
+	/* the files in the order read */
+	{
+		const char *m = strstr(n.text, "main.conf: read"), *t = strstr(n.text, "10-early.conf: read"),
+			   *nine = strstr(n.text, "9-late.conf: read"), *z = strstr(n.text, "Z.conf: read"),
+			   *a = strstr(n.text, "a.conf: read");
+		assert_true(m && t && nine && z && a);
+		assert_true(m < t && t < nine && nine < z && z < a);
+	}
+	/* /dev/null is the defaults alone, whatever /dev holds */
+	assert_int_equal(config_load("/dev/null", false, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.target_ms, 1000);
+}
+
+/* A missing main file that may be missing: the drop-ins alone apply. A
+ * main file named with -c that is missing: the error, no drop-ins. */
+static void test_config_dropins_without_main(void **state)
+{
+	char dir[PATH_MAX], main_conf[PATH_MAX], err[PATH_MAX + 128];
+	struct gov_config c;
+
+	(void)state;
+	dropin_root(dir, sizeof(dir), "nomain");
+	fmt_s(main_conf, sizeof(main_conf), "%s/wbgov.conf", dir);
+	dropin_write(dir, "wbgov.conf.d/stick.conf", "[device stick]\nusb = 0781:5567\nmode = off\n");
+	assert_int_equal(config_load(main_conf, true, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.nrules, 1);
+	assert_string_equal(c.rules[0].match[MATCH_USB], "0781:5567");
+	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "wbgov.conf: No such file or directory"));
+}
+
+/* Errors in a drop-in name it and its line; a key set twice within one
+ * file is still an error; a section name used in two files is refused,
+ * naming the first; floor above ceiling names the file that set the last
+ * of them; a drop-in must be as trusted as the main file, and so must its
+ * directory. */
+static void test_config_dropins_errors(void **state)
+{
+	char dir[PATH_MAX], main_conf[PATH_MAX], d[PATH_MAX], want[PATH_MAX * 2], err[PATH_MAX * 2];
+	struct gov_config c;
+
+	(void)state;
+	dropin_root(dir, sizeof(dir), "errors");
+	fmt_s(main_conf, sizeof(main_conf), "%s/wbgov.conf", dir);
+	fmt_s(d, sizeof(d), "%s/wbgov.conf.d", dir);
+	write_file(main_conf, "[device stick]\nusb = 0781:*\n");
+
+	dropin_write(dir, "wbgov.conf.d/50-x.conf", "# a comment\ntarget = 2s\ntarget = 3s\n");
+	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -EINVAL);
+	fmt_s(want, sizeof(want), "%s/50-x.conf:3: \"target\" is set twice", d);
+	assert_string_equal(err, want);
+
+	dropin_write(dir, "wbgov.conf.d/50-x.conf", "\n[device stick]\nbus = usb\n");
+	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -EINVAL);
+	fmt_s(want, sizeof(want), "%s/50-x.conf:2: [device stick] appears twice (first in %s:1)", d,
+		 main_conf);
+	assert_string_equal(err, want);
+
+	dropin_write(dir, "wbgov.conf.d/50-x.conf", "[device other]\nmode = off\n");
+	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -EINVAL);
+	fmt_s(want, sizeof(want), "%s/50-x.conf:1: this [device] section has no match key "
+		 "(serial, model, bus, devnum, mount, label, uuid, usb or wwn)", d);
+	assert_string_equal(err, want);
+
+	dropin_write(dir, "wbgov.conf.d/50-x.conf", "ceiling = 1M\n");
+	write_file(main_conf, "floor = 2M\n");
+	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -EINVAL);
+	fmt_s(want, sizeof(want), "%s/50-x.conf: floor is above ceiling", d);
+	assert_string_equal(err, want);
+
+	dropin_write(dir, "wbgov.conf.d/50-x.conf", "target = 2s\n");
+	fmt_s(want, sizeof(want), "%s/50-x.conf", d);
+	assert_int_equal(chmod(want, 0666), 0);
+	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -EPERM);
+	fmt_s(want, sizeof(want), "%s/50-x.conf: owned by another user than root or us, or "
+		 "writable by others", d);
+	assert_string_equal(err, want);
+	fmt_s(want, sizeof(want), "%s/50-x.conf", d);
+	assert_int_equal(chmod(want, 0644), 0);
+	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.target_ms, 2000);
+
+	/* a directory others can write to */
+	assert_int_equal(chmod(d, 0777), 0);
+	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -EPERM);
+	fmt_s(want, sizeof(want), "%s: owned by another user than root or us, or writable by others", d);
+	assert_string_equal(err, want);
+	assert_int_equal(chmod(d, 0755), 0);
+
+	/* a directory named NAME.conf in it */
+	dropin_write(dir, "wbgov.conf.d/50-x.conf", "target = 2s\n");
+	fmt_s(want, sizeof(want), "%s/60-dir.conf", d);
+	assert_int_equal(mkdir(want, 0755), 0);
+	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -EINVAL);
+	fmt_s(want, sizeof(want), "%s/60-dir.conf: a directory, not a configuration file", d);
+	assert_string_equal(err, want);
+	assert_int_equal(rmdir(want + 0) == 0 || 1, 1);
+	fmt_s(want, sizeof(want), "%s/60-dir.conf", d);
+	assert_int_equal(rmdir(want), 0);
+
+	/* wbgov.conf.d a file, not a directory */
+	assert_int_equal(unlink(strcat(strcpy(want, d), "/50-x.conf")), 0);
+	assert_int_equal(rmdir(d), 0);
+	write_file(d, "target = 2s\n");
+	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -ENOTDIR);
+	fmt_s(want, sizeof(want), "%s: not a directory", d);
+	assert_string_equal(err, want);
+	unlink(d);
+}
+
+/* ------------------------------------------------------------ matching */
+
+/* Every match key, as a glob (fnmatch, as sh's case: `*` crosses `/`),
+ * against the facts a device has; a section matches when all its keys do. */
+static void test_config_match_keys(void **state)
+{
+	static const char text[] =
+		"[device mount]\nmount = /media/*/BACKUP\nmode = off\n"       /* 1 */
+		"[device label]\nlabel = MY STICK\nmode = off\n"              /* 4 */
+		"[device uuid]\nuuid = 1234-ABCD\nmode = off\n"               /* 7 */
+		"[device usb]\nusb = 0781:55[0-9][0-9]\nmode = off\n"         /* 10 */
+		"[device wwn]\nwwn = 0x5000c500a1b2c3d4\nmode = off\n"        /* 13 */
+		"[device both]\nmodel = Samsung*\nbus = nvme\nmode = off\n"   /* 16 */
+		"[device udevmodel]\nmodel = Cruzer_Blade\nmode = off\n"      /* 20 */
+		"[device serial]\nserial = S5GX*\nmode = off\n"               /* 23 */
+		"[device devnum]\ndevnum = 8:*\nmode = off\n";                /* 26 */
+	struct gov_config c;
+	char err[256];
+	struct knobs_dev d;
+
+	(void)state;
+	assert_int_equal(config_parse_string("t.conf", text, &c, err, sizeof(err)), 0);
+	assert_int_equal(c.nrules, 9);
+
+	/* nothing known: nothing matches */
+	memset(&d, 0, sizeof(d));
+	assert_null(gov_match(&c, &d));
+
+	/* mount: any of the disk's mount points; * crosses / */
+	assert_true(knobs_list_add(d.mounts, sizeof(d.mounts), "/media/user/NO NAME"));
+	assert_null(gov_match(&c, &d));
+	assert_true(knobs_list_add(d.mounts, sizeof(d.mounts), "/media/alice/x/BACKUP"));
+	assert_ptr_equal(gov_match(&c, &d), &c.rules[0]);
+
+	/* label: a blank inside is part of it, no quotes needed */
+	memset(&d, 0, sizeof(d));
+	knobs_list_add(d.labels, sizeof(d.labels), "OTHER");
+	assert_null(gov_match(&c, &d));
+	knobs_list_add(d.labels, sizeof(d.labels), "MY STICK");
+	assert_ptr_equal(gov_match(&c, &d), &c.rules[1]);
+
+	/* uuid: hex in either case */
+	memset(&d, 0, sizeof(d));
+	knobs_list_add(d.uuids, sizeof(d.uuids), "1234-abcd");
+	assert_ptr_equal(gov_match(&c, &d), &c.rules[2]);
+
+	/* usb: idVendor:idProduct, a [set] in it */
+	memset(&d, 0, sizeof(d));
+	fmt_s(d.usb, sizeof(d.usb), "0781:5567");
+	assert_ptr_equal(gov_match(&c, &d), &c.rules[3]);
+	fmt_s(d.usb, sizeof(d.usb), "0781:5A67");
+	assert_null(gov_match(&c, &d));
+
+	/* wwn: sysfs's naa. name matches udev's 0x form too */
+	memset(&d, 0, sizeof(d));
+	fmt_s(d.wwn, sizeof(d.wwn), "naa.5000C500A1B2C3D4");
+	assert_ptr_equal(gov_match(&c, &d), &c.rules[4]);
+	fmt_s(d.wwn, sizeof(d.wwn), "eui.5000c500a1b2c3d4");
+	assert_null(gov_match(&c, &d));
+
+	/* two keys: both must match */
+	memset(&d, 0, sizeof(d));
+	fmt_s(d.model, sizeof(d.model), "Samsung SSD 980 PRO 1TB");
+	fmt_s(d.bus, sizeof(d.bus), "ata");
+	assert_null(gov_match(&c, &d));
+	fmt_s(d.bus, sizeof(d.bus), "nvme");
+	assert_ptr_equal(gov_match(&c, &d), &c.rules[5]);
+
+	/* model: sysfs's "vendor model", or udev's ID_MODEL form of it */
+	memset(&d, 0, sizeof(d));
+	fmt_s(d.model, sizeof(d.model), "SanDisk Cruzer Blade");
+	fmt_s(d.model_id, sizeof(d.model_id), "Cruzer_Blade");
+	assert_ptr_equal(gov_match(&c, &d), &c.rules[6]);
+
+	/* serial, devnum: globs too; the first matching section wins */
+	memset(&d, 0, sizeof(d));
+	fmt_s(d.serial, sizeof(d.serial), "S5GXNX0T123456A");
+	d.major = 8;
+	d.minor = 16;
+	assert_ptr_equal(gov_match(&c, &d), &c.rules[7]);
+	d.serial[0] = 0;
+	assert_ptr_equal(gov_match(&c, &d), &c.rules[8]);
+	d.major = 259;
+	assert_null(gov_match(&c, &d));
+
+	/* the keys each section gives */
+	assert_true(gov_config_uses(&c, MATCH_LABEL));
+	assert_true(gov_config_uses(&c, MATCH_UUID));
+	assert_int_equal(config_parse_string("t.conf", "[device a]\nbus = usb\n", &c, err, sizeof(err)), 0);
+	assert_false(gov_config_uses(&c, MATCH_LABEL));
+}
+
+/* The list of a fact: values in order, no duplicate, nothing cut. */
+static void test_knobs_list(void **state)
+{
+	char l[16];
+	const char *p;
+
+	(void)state;
+	memset(l, 0, sizeof(l));
+	assert_null(knobs_list_next(l, sizeof(l), NULL));
+	assert_true(knobs_list_add(l, sizeof(l), "/a b"));
+	assert_false(knobs_list_add(l, sizeof(l), "/a b"));
+	assert_false(knobs_list_add(l, sizeof(l), ""));
+	assert_true(knobs_list_add(l, sizeof(l), "/cd"));
+	assert_false(knobs_list_add(l, sizeof(l), "/toolong")); /* 5 + 4 + 9 + 1 > 16 */
+	assert_true(knobs_list_add(l, sizeof(l), "/e"));
+	p = knobs_list_next(l, sizeof(l), NULL);
+	assert_string_equal(p, "/a b");
+	p = knobs_list_next(l, sizeof(l), p);
+	assert_string_equal(p, "/cd");
+	p = knobs_list_next(l, sizeof(l), p);
+	assert_string_equal(p, "/e");
+	assert_null(knobs_list_next(l, sizeof(l), p));
+}
+
+/* What wbgovd -n warns of: a value in quotes (inih keeps them), and globs
+ * no fact can match; a warning is no error (the parse succeeds) and says
+ * FILE:LINE. Good values give none. */
+static void test_config_warnings(void **state)
+{
+	static const struct {
+		const char *line;
+		const char *want; /* NULL: no warning */
+	} cases[] = {
+		{ "label = \"MY STICK\"", "t.conf:2: warning: label = \"MY STICK\": never matches: the quotes "
+		  "are part of the value (write label = MY STICK)" },
+		{ "model = 'Cruzer Blade'", "t.conf:2: warning: model = 'Cruzer Blade': never matches: the "
+		  "quotes are part of the value (write model = Cruzer Blade)" },
+		{ "usb = 0781-5567", "t.conf:2: warning: usb = 0781-5567: never matches: a USB id is "
+		  "VENDOR:PRODUCT, four hex digits each, like 0781:5567" },
+		{ "usb = 781:5567", "t.conf:2: warning: usb = 781:5567: never matches: a USB id is "
+		  "VENDOR:PRODUCT, four hex digits each, like 0781:5567" },
+		{ "usb = 0781:556g", "t.conf:2: warning: usb = 0781:556g: never matches: a USB id is "
+		  "VENDOR:PRODUCT, four hex digits each, like 0781:5567" },
+		{ "usb = sandisk*", "t.conf:2: warning: usb = sandisk*: never matches: a USB id is "
+		  "VENDOR:PRODUCT, four hex digits each, like 0781:5567" },
+		{ "uuid = 1234_abcd", "t.conf:2: warning: uuid = 1234_abcd: never matches: a filesystem "
+		  "UUID has hex digits and - only" },
+		{ "mount = media/*", "t.conf:2: warning: mount = media/*: never matches: a mount point "
+		  "starts with /" },
+		{ "bus = USB", "t.conf:2: warning: bus = USB: never matches: the buses are usb, ata, nvme, "
+		  "mmc, virtio, loop, virtual, and udev's scsi, ieee1394, memstick (case counts)" },
+		{ "devnum = 8:1x*", "t.conf:2: warning: devnum = 8:1x*: never matches: a device number is "
+		  "MAJOR:MINOR, digits only" },
+		{ "usb = 0781:5567", NULL },
+		{ "usb = 0781:*", NULL },
+		{ "usb = ????:5567", NULL },
+		{ "usb = 0781:55[0-9]?", NULL },
+		{ "usb = 0781:5[5]67", NULL },
+		{ "uuid = 0a1b2c3d-*", NULL },
+		{ "uuid = 1234-ABCD", NULL },
+		{ "mount = /media/*", NULL },
+		{ "mount = */BACKUP", NULL },
+		{ "bus = usb", NULL },
+		{ "bus = [an]*", NULL },
+		{ "devnum = 8:*", NULL },
+		{ "label = MY STICK", NULL },
+		{ "wwn = naa.5000*", NULL },
+	};
+	int failures = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[256], err[256];
+		struct notes n = { "", 0, 0 };
+		struct gov_config c;
+		int r;
+		fmt_s(text, sizeof(text), "[device x]\n%s\nmode = off\n", cases[i].line);
+		r = config_parse_string_notes("t.conf", text, &c, err, sizeof(err), collect, &n);
+		if (r == 0 && !cases[i].want && n.warnings == 0)
+			continue;
+		if (r == 0 && cases[i].want && n.warnings == 1 && !strncmp(n.text, "W ", 2) &&
+		    !strncmp(n.text + 2, cases[i].want, strlen(cases[i].want)) &&
+		    n.text[2 + strlen(cases[i].want)] == '\n')
+			continue;
+		failures++;
+		print_error("case \"%s\": got %d, %d warnings: %s  want %s\n", cases[i].line, r,
+			    n.warnings, n.text, cases[i].want ? cases[i].want : "(none)");
+	}
+	if (failures)
+		fail_msg("%d warning cases gave another answer", failures);
+}
+
+/* label = and uuid = against a real filesystem: libblkid probes an ext4
+ * image file as it would a partition (no root needed). */
+static void test_fsid_probe_image(void **state)
+{
+	char img[PATH_MAX], cmd[PATH_MAX + 128], label[64], uuid[64];
+	struct gov_config c;
+	struct knobs_dev d;
+	char err[256];
+
+	(void)state;
+	file_path(img, sizeof(img), "fs.img");
+	fmt_s(cmd, sizeof(cmd),
+		 "PATH=$PATH:/sbin:/usr/sbin mke2fs -q -F -t ext4 -L 'MY STICK' "
+		 "-U 0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9 '%s' 1024 >/dev/null 2>&1", img);
+	if (system(cmd) != 0)
+		skip(); /* no e2fsprogs */
+	assert_int_equal(fsid_probe(img, label, sizeof(label), uuid, sizeof(uuid)), 0);
+	assert_string_equal(label, "MY STICK");
+	assert_string_equal(uuid, "0a1b2c3d-4e5f-6071-8293-a4b5c6d7e8f9");
+	memset(&d, 0, sizeof(d));
+	knobs_list_add(d.labels, sizeof(d.labels), label);
+	knobs_list_add(d.uuids, sizeof(d.uuids), uuid);
+	assert_int_equal(config_parse_string("t.conf", "[device a]\nlabel = MY*\n"
+					     "uuid = 0A1B2C3D-*\nmode = off\n", &c, err, sizeof(err)), 0);
+	assert_ptr_equal(gov_match(&c, &d), &c.rules[0]);
+	assert_int_equal(config_parse_string("t.conf", "[device a]\nlabel = \"MY STICK\"\nmode = off\n",
+					     &c, err, sizeof(err)), 0);
+	assert_null(gov_match(&c, &d));
+	/* not a filesystem: nothing, no error */
+	write_file(img, "nothing here\n");
+	assert_int_equal(fsid_probe(img, label, sizeof(label), uuid, sizeof(uuid)), 0);
+	assert_string_equal(label, "");
+	assert_string_equal(uuid, "");
+	unlink(img);
+	assert_true(fsid_probe(img, label, sizeof(label), uuid, sizeof(uuid)) < 0);
+}
+
+/* udev's ID_FS_LABEL_ENC: \xNN undone, the rest as it is. */
+static void test_fsid_udev_decode(void **state)
+{
+	char out[64];
+
+	(void)state;
+	fsid_udev_decode("MY\\x20STICK", out, sizeof(out));
+	assert_string_equal(out, "MY STICK");
+	fsid_udev_decode("a\\x2fb\\x5cc\\xzz\\x", out, sizeof(out));
+	assert_string_equal(out, "a/b\\c\\xzz\\x");
+	fsid_udev_decode("\\x00x", out, sizeof(out)); /* no NUL inside */
+	assert_string_equal(out, "\\x00x");
 }
 
 /* The whole of a manual page's source (run from the top of the tree, as
@@ -639,6 +1086,14 @@ int main(void)
 		cmocka_unit_test(test_config_file_errors),
 		cmocka_unit_test(test_config_file_trust),
 		cmocka_unit_test(test_config_directory_is_an_error),
+		cmocka_unit_test(test_config_dropins_order),
+		cmocka_unit_test(test_config_dropins_without_main),
+		cmocka_unit_test(test_config_dropins_errors),
+		cmocka_unit_test(test_config_match_keys),
+		cmocka_unit_test(test_knobs_list),
+		cmocka_unit_test(test_config_warnings),
+		cmocka_unit_test(test_fsid_probe_image),
+		cmocka_unit_test(test_fsid_udev_decode),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -167,10 +167,10 @@ static void test_decide_rules(void **state)
 
 	(void)state;
 	gov_config_defaults(&c);
-	c.rules[0] = (struct gov_rule){ .kind = MATCH_SERIAL, .value = "4C53000", .mode = MODE_FIXED,
+	c.rules[0] = (struct gov_rule){ .match[MATCH_SERIAL] = "4C53000", .mode = MODE_FIXED,
 					.fixed_bytes = 32 * MIB };
-	c.rules[1] = (struct gov_rule){ .kind = MATCH_BUS, .value = "nvme", .mode = MODE_OFF };
-	c.rules[2] = (struct gov_rule){ .kind = MATCH_DEVNUM, .value = "8:16", .mode = MODE_OFF };
+	c.rules[1] = (struct gov_rule){ .match[MATCH_BUS] = "nvme", .mode = MODE_OFF };
+	c.rules[2] = (struct gov_rule){ .match[MATCH_DEVNUM] = "8:16", .mode = MODE_OFF };
 	c.nrules = 3;
 	gov_decide(&c, &usb, &in, &d); /* the first matching section wins */
 	assert_true(d.strict);
@@ -180,11 +180,11 @@ static void test_decide_rules(void **state)
 	gov_decide(&c, &nvme, &none, &d);
 	assert_false(d.govern);
 	assert_int_equal(d.why, WHY_OFF);
-	c.rules[0] = (struct gov_rule){ .kind = MATCH_MODEL, .value = "Cruzer Blade", .mode = MODE_TIME,
+	c.rules[0] = (struct gov_rule){ .match[MATCH_MODEL] = "Cruzer Blade", .mode = MODE_TIME,
 					.target_ms = 3000 };
 	gov_decide(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 15 * MB - GOV_SYNC_SLACK_BYTES);
-	c.rules[0].value[0] = 0; /* an empty value matches nothing */
+	c.rules[0].match[MATCH_MODEL][0] = 0; /* a section without a key matches nothing */
 	usb.model[0] = 0;
 	assert_ptr_equal(gov_match(&c, &usb), &c.rules[2]);
 }
@@ -1432,7 +1432,7 @@ static void test_governor_fast_rule_device_target(void **state)
 		if (k == 0) {
 			c.target_ms = 5000;
 		} else {
-			c.rules[0] = (struct gov_rule){ .kind = MATCH_BUS, .value = "nvme",
+			c.rules[0] = (struct gov_rule){ .match[MATCH_BUS] = "nvme",
 							.mode = MODE_TIME, .target_ms = 5000 };
 			c.nrules = 1;
 		}

@@ -542,10 +542,25 @@ static void test_sysfs_bus_detection(void **state)
 	assert_string_equal(d.bus, "usb");
 	assert_string_equal(d.disk, "sdb");
 	assert_false(d.stacked);
+	/* what [device] usb = and model = match: the USB device's ids (not
+	 * the root hub's), the model in udev's ID_MODEL form too */
+	assert_string_equal(d.usb, "0781:5567");
+	assert_string_equal(d.model, "SanDisk Cruzer Blade");
+	assert_string_equal(d.model_id, "Cruzer_Blade");
+	assert_string_equal(d.wwn, "");
 
 	assert_int_equal(sysfs_device(root, "259:0", &d), 0);
 	assert_string_equal(d.bus, "nvme");
 	assert_string_equal(d.disk, "nvme0n1");
+	assert_string_equal(d.usb, "");
+	assert_string_equal(d.model_id, "Samsung_SSD_980_PRO_1TB");
+	/* a SCSI or ATA disk's wwid is under device/, an NVMe namespace's beside it */
+	fx_write(root, NVME_DISK "/wwid", "eui.0025388b91b2c3d4  \n");
+	assert_int_equal(sysfs_device(root, "259:0", &d), 0);
+	assert_string_equal(d.wwn, "eui.0025388b91b2c3d4");
+	fx_write(root, ATA_SCSI "/wwid", "naa.5000c500a1b2c3d4\n");
+	assert_int_equal(sysfs_device(root, "8:0", &d), 0);
+	assert_string_equal(d.wwn, "naa.5000c500a1b2c3d4");
 
 	/* native NVMe multipath: the disk sits under the virtual subsystem */
 	assert_int_equal(sysfs_device(root, "259:2", &d), 0);
