@@ -19,10 +19,10 @@ LAB_SRC    := $(wildcard src/lab/*.c)
 LIB_SRC    := $(MODEL_SRC) $(POLICY_SRC) $(KNOBS_SRC) $(SIM_SRC) $(LAB_SRC)
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
 # the real system, the daemon's glue and wbgov's commands: only wbgovd, wbgov
-# and their tests link it (libinih, libudev, libblkid)
+# and their tests link it (libinih, libudev, libblkid, libsystemd for sd-bus)
 SYS_SRC    := $(wildcard src/sys/*.c) $(wildcard src/daemon/*.c) $(wildcard src/cli/*.c)
 SYS_OBJ    := $(SYS_SRC:%.c=$(BUILD)/%.o)
-SYS_LIBS   := -linih -ludev -lblkid
+SYS_LIBS   := -linih -ludev -lblkid -lsystemd
 
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)

@@ -26,6 +26,8 @@ struct cli {
 	double interval;
 	bool watching;         /* status as watch shows it: under its time */
 	struct knobs_real *real; /* the machine, under root */
+	const char *bus;       /* notify: where wbgovd is (NULL: the system bus) */
+	uint64_t threshold;    /* notify: data to write worth a notification */
 };
 
 int cli_status(const struct cli *o, FILE *f);
@@ -35,6 +37,7 @@ int cli_eject(const struct cli *o, const char *arg, bool power_off);
 int cli_explain(const struct cli *o, const char *arg);
 int cli_apply(const struct cli *o);
 int cli_restore(const struct cli *o);
+int cli_notify(const struct cli *o);
 
 /* Set by cli_on_int (SIGINT, SIGTERM): watch and sync stop watching. */
 extern volatile sig_atomic_t cli_interrupted;

@@ -29,7 +29,8 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fputs("Usage: wbgovd [-c FILE] [--root DIR] [--state-dir DIR] [--memory FILE|--no-memory] [-v]\n"
+	fputs("Usage: wbgovd [-c FILE] [--root DIR] [--state-dir DIR] [--memory FILE|--no-memory]\n"
+	      "              [--bus system|session|none|ADDRESS] [-v]\n"
 	      "       wbgovd -n [-c FILE]\n"
 	      "       wbgovd --help | --version\n"
 	      "\n"
@@ -43,6 +44,8 @@ static void usage(FILE *f)
 	      "      --memory FILE   device memory: bandwidth measured per device, kept\n"
 	      "                      across runs (default " MEMORY_DEFAULT_PATH ")\n"
 	      "      --no-memory     measure every device anew, keep nothing\n"
+	      "      --bus BUS       publish on D-Bus (" BUS_NAME "): system (the default\n"
+	      "                      when its socket is there), session, none, or an address\n"
 	      "  -v, --verbose       log measurements too\n"
 	      "\n"
 	      "Signals: TERM/INT restore and exit, HUP reloads the configuration.\n"
@@ -62,6 +65,7 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "memory", required_argument, NULL, 'M' },
 		{ "no-memory", no_argument, NULL, 'N' },
+		{ "bus", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -103,6 +107,16 @@ int main(int argc, char **argv)
 				o.memory_path = optarg;
 			break;
 		case 'N': o.memory_path = NULL; break;
+		case 'B': {
+			enum bus_kind k;
+			if (bus_parse_kind(optarg, &k)) {
+				fprintf(stderr, "wbgovd: --bus: want system, session, none or an address "
+						"(unix:path=...): %s\n", optarg);
+				return EX_USAGE;
+			}
+			o.bus = optarg;
+			break;
+		}
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("wbgovd %s\n", VERSION); return 0;
 		default: return EX_USAGE;

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "daemon/bus.h"
 #include "daemon/config.h"
 #include "daemon/memory.h"
 #include "policy/governor.h"
@@ -26,6 +27,7 @@ struct daemon_opts {
 	const char *root;        /* where /proc and /sys are: "/" */
 	const char *state_dir;   /* state, status, pid file */
 	const char *memory_path; /* device memory; NULL: off */
+	const char *bus;         /* --bus: NULL for the default (bus_parse_kind) */
 };
 
 struct daemon {
@@ -55,6 +57,10 @@ struct daemon {
 		int err;
 	} logged[GOV_MAX_DEV];
 	int nlogged;
+	/* D-Bus: the objects follow the devices (a device came, went, or its
+	 * decision moved: bus_changed) */
+	struct bus bus;
+	bool bus_changed;
 };
 
 
