@@ -43,7 +43,7 @@ dbus_config() {
 			[ "$3" = root ] || echo "<policy user=\"$3\"><allow own=\"org.wbgov.Governor1\"/></policy>"
 			echo "<include>$DBUS_POLICY</include>"
 		else
-			echo '<policy context="default"><allow send_destination="*" eavesdrop="true"/>'
+			echo '<policy context="default"><allow user="*"/><allow send_destination="*" eavesdrop="true"/>'
 			echo '<allow eavesdrop="true"/><allow own="*"/></policy>'
 		fi
 		echo '</busconfig>'
