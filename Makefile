@@ -108,6 +108,15 @@ MANDIR    ?= $(PREFIX)/share/man
 # wbgov read /etc/wbgov/wbgov.conf by default, wherever they are installed.
 UNITDIR   ?= $(PREFIX)/lib/systemd/system
 CONF      := /etc/wbgov/wbgov.conf
+# The D-Bus policy goes where dbus-daemon reads it: Debian's reads
+# /usr/share/dbus-1/system.d and /etc/dbus-1/system.d, not
+# /usr/local/share/dbus-1/system.d; so /usr/share for PREFIX=/usr, /etc
+# (the administrator's place) for any other PREFIX.
+DBUSPOLICYDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/dbus-1/system.d,/etc/dbus-1/system.d)
+# XDG autostart (wbgov notify in every desktop session): $XDG_CONFIG_DIRS,
+# /etc/xdg unless a session says otherwise
+SYSCONFDIR ?= /etc
+AUTOSTARTDIR ?= $(SYSCONFDIR)/xdg/autostart
 BIN_PROGS := wbsim wbgovd wbgov
 MAN_SRC   := $(wildcard man/*.scd)
 MAN_PAGES := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
@@ -135,6 +144,13 @@ install: all man
 	chmod 644 '$(DESTDIR)$(UNITDIR)/wbgovd.service'
 	@grep -qx 'ExecStart=$(BINDIR)/wbgovd' '$(DESTDIR)$(UNITDIR)/wbgovd.service' || \
 		{ echo "wbgovd.service: ExecStart was not rewritten to $(BINDIR)/wbgovd" >&2; exit 1; }
+	install -d '$(DESTDIR)$(DBUSPOLICYDIR)' '$(DESTDIR)$(AUTOSTARTDIR)'
+	install -m 644 etc/dbus/org.wbgov.Governor1.conf '$(DESTDIR)$(DBUSPOLICYDIR)/'
+	sed 's|^Exec=/usr/local/bin/wbgov notify$$|Exec=$(BINDIR)/wbgov notify|' etc/xdg/wbgov-notify.desktop \
+		>'$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'
+	chmod 644 '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'
+	@grep -qx 'Exec=$(BINDIR)/wbgov notify' '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop' || \
+		{ echo "wbgov-notify.desktop: Exec was not rewritten to $(BINDIR)/wbgov" >&2; exit 1; }
 # an existing configuration is the administrator's: never overwrite it
 	@if [ -e '$(DESTDIR)$(CONF)' ]; then \
 		echo "keeping $(DESTDIR)$(CONF)"; \
@@ -152,3 +168,4 @@ uninstall:
 	done
 # the configuration stays: it may hold the administrator's edits
 	rm -f '$(DESTDIR)$(UNITDIR)/wbgovd.service'
+	rm -f '$(DESTDIR)$(DBUSPOLICYDIR)/org.wbgov.Governor1.conf' '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'

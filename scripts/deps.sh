@@ -3,9 +3,13 @@
 # Installs the Debian packages wbgov needs to build, test and demo; does
 # nothing when they are all there. Needs root only when something is missing.
 set -eu
-# man-db: tests/cli/install.sh renders the installed pages with `man -l`
+# man-db: tests/cli/install.sh renders the installed pages with `man -l`;
+# libsystemd-dev: sd-bus; dbus-daemon, systemd (busctl), python3-dbus and
+# python3-gi: tests/cli/dbus_*.sh run private buses and a fake
+# notification server
 PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev libblkid-dev scdoc
-gnuplot-nox python3 time e2fsprogs btrfs-progs exfat-fuse exfatprogs fio util-linux kmod man-db"
+gnuplot-nox python3 time e2fsprogs btrfs-progs exfat-fuse exfatprogs fio util-linux kmod man-db
+libsystemd-dev dbus-daemon systemd python3-dbus python3-gi"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
