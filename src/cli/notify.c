@@ -22,7 +22,10 @@
 /* one update a second per device: a notification server animates each */
 #define NOTIFY_EVERY_USEC 1000000ULL
 
+struct agent;
+
 struct ndev {
+	struct agent *owner;
 	char path[160];
 	char name[KNOBS_NAME_MAX];
 	char model[3 * KNOBS_NAME_MAX];
@@ -33,6 +36,7 @@ struct ndev {
 	bool shown;              /* "Writing" is up: "safe to remove" follows */
 	uint32_t id;             /* the server's id of our notification, 0 none */
 	bool in_flight;          /* a Notify is on its way: its id is not known */
+	sd_bus_slot *call;       /* ... its reply's slot (userdata: this entry) */
 	uint64_t sent_usec;
 	char last[512];          /* summary last sent */
 };
@@ -65,6 +69,7 @@ static struct ndev *dev_of(struct agent *a, const char *path, bool add)
 	memset(&a->dev[a->n], 0, sizeof(a->dev[0]));
 	snprintf(a->dev[a->n].path, sizeof(a->dev[0].path), "%s", path);
 	a->dev[a->n].drain_s = -1;
+	a->dev[a->n].owner = a;
 	return &a->dev[a->n++];
 }
 
@@ -125,7 +130,10 @@ static void close_notification(struct agent *a, struct ndev *d)
 static void forget(struct agent *a, int i)
 {
 	close_notification(a, &a->dev[i]);
+	a->dev[i].call = sd_bus_slot_unref(a->dev[i].call); /* its reply is of no use */
 	a->dev[i] = a->dev[--a->n];
+	if (a->dev[i].call) /* the last moved here: its reply comes here */
+		sd_bus_slot_set_userdata(a->dev[i].call, &a->dev[i]);
 }
 
 /* a{sa{sv}}: the interfaces of one object */
@@ -258,11 +266,18 @@ static int on_notified(sd_bus_message *m, void *userdata, sd_bus_error *err)
 
 	(void)err;
 	d->in_flight = false;
+	d->call = sd_bus_slot_unref(d->call);
 	if (sd_bus_message_is_method_error(m, NULL)) {
+		/* no notification server (yet): said once, tried again at the
+		 * next change */
 		const sd_bus_error *e = sd_bus_message_get_error(m);
-		fprintf(stderr, "wbgov notify: Notify: %s\n", e && e->message ? e->message : "failed");
+		if (!d->owner->notify_failed)
+			fprintf(stderr, "wbgov notify: Notify: %s\n",
+				e && e->message ? e->message : "failed");
+		d->owner->notify_failed = true;
 		return 0;
 	}
+	d->owner->notify_failed = false;
 	if (sd_bus_message_read(m, "u", &id) >= 0)
 		d->id = id;
 	return 0;
@@ -297,7 +312,7 @@ static int send_notification(struct agent *a, struct ndev *d, const char *summar
 	if (r >= 0)
 		r = sd_bus_message_append(m, "i", -1);
 	if (r >= 0)
-		r = sd_bus_call_async(a->sess, NULL, m, on_notified, d, 0);
+		r = sd_bus_call_async(a->sess, &d->call, m, on_notified, d, 0);
 	sd_bus_message_unref(m);
 	if (r < 0) {
 		if (!a->notify_failed)
