@@ -66,7 +66,7 @@ dbus_stop() {
 
 dbus_stop_all() {
 	for f in "$tmp"/dbus-*.out; do
-		[ -f "$f" ] && kill "$(sed -n 2p "$f")" 2>/dev/null
+		[ -f "$f" ] || continue
+		kill "$(sed -n 2p "$f")" 2>/dev/null || true
 	done
-	return 0
 }
