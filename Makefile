@@ -19,7 +19,7 @@ LAB_SRC    := $(wildcard src/lab/*.c)
 LIB_SRC    := $(MODEL_SRC) $(POLICY_SRC) $(KNOBS_SRC) $(SIM_SRC) $(LAB_SRC)
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
 # the real system, the daemon's glue and wbgov's commands: only wbgovd, wbgov
-# and their tests link it (libinih, libudev, libblkid, libsystemd)
+# and their tests link it (libinih, libudev, libblkid, libsystemd for sd-bus)
 SYS_SRC    := $(wildcard src/sys/*.c) $(wildcard src/daemon/*.c) $(wildcard src/cli/*.c)
 SYS_OBJ    := $(SYS_SRC:%.c=$(BUILD)/%.o)
 SYS_LIBS   := -linih -ludev -lblkid -lsystemd
@@ -115,6 +115,15 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/vendor-completions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 CONF      := /etc/wbgov/wbgov.conf
+# The D-Bus policy goes where dbus-daemon reads it: Debian's reads
+# /usr/share/dbus-1/system.d and /etc/dbus-1/system.d, not
+# /usr/local/share/dbus-1/system.d; so /usr/share for PREFIX=/usr, /etc
+# (the administrator's place) for any other PREFIX.
+DBUSPOLICYDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/dbus-1/system.d,/etc/dbus-1/system.d)
+# XDG autostart (wbgov notify in every desktop session): $XDG_CONFIG_DIRS,
+# /etc/xdg unless a session says otherwise
+SYSCONFDIR ?= /etc
+AUTOSTARTDIR ?= $(SYSCONFDIR)/xdg/autostart
 BIN_PROGS := wbsim wbgovd wbgov
 MAN_SRC   := $(wildcard man/*.scd)
 MAN_PAGES := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
@@ -148,6 +157,13 @@ install: all man
 	install -m 644 $(BIN_PROGS:%=etc/completions/%.fish) '$(DESTDIR)$(FISHCOMPDIR)/'
 	@grep -qx 'ExecStart=$(BINDIR)/wbgovd' '$(DESTDIR)$(UNITDIR)/wbgovd.service' || \
 		{ echo "wbgovd.service: ExecStart was not rewritten to $(BINDIR)/wbgovd" >&2; exit 1; }
+	install -d '$(DESTDIR)$(DBUSPOLICYDIR)' '$(DESTDIR)$(AUTOSTARTDIR)'
+	install -m 644 etc/dbus/org.wbgov.Governor1.conf '$(DESTDIR)$(DBUSPOLICYDIR)/'
+	sed 's|^Exec=/usr/local/bin/wbgov notify$$|Exec=$(BINDIR)/wbgov notify|' etc/xdg/wbgov-notify.desktop \
+		>'$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'
+	chmod 644 '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'
+	@grep -qx 'Exec=$(BINDIR)/wbgov notify' '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop' || \
+		{ echo "wbgov-notify.desktop: Exec was not rewritten to $(BINDIR)/wbgov" >&2; exit 1; }
 # an existing configuration is the administrator's: never overwrite it
 	@if [ -e '$(DESTDIR)$(CONF)' ]; then \
 		echo "keeping $(DESTDIR)$(CONF)"; \
@@ -167,3 +183,4 @@ uninstall:
 	rm -f '$(DESTDIR)$(UNITDIR)/wbgovd.service'
 	rm -f $(BIN_PROGS:%='$(DESTDIR)$(BASHCOMPDIR)'/%) '$(DESTDIR)$(ZSHCOMPDIR)/_wbgov' \
 		$(BIN_PROGS:%='$(DESTDIR)$(FISHCOMPDIR)'/%.fish)
+	rm -f '$(DESTDIR)$(DBUSPOLICYDIR)/org.wbgov.Governor1.conf' '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'

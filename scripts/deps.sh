@@ -7,10 +7,12 @@ set -eu
 # python3-prometheus-client: the reference parser the metrics tests check
 # wbgov's Prometheus output with; bash-completion, zsh, fish: the
 # completions' tests run them; rsync: bench/real-usb cp compares it with
-# wbgov cp
+# wbgov cp; libsystemd-dev: sd-bus and sd_notify; dbus-daemon, systemd
+# (busctl), python3-dbus and python3-gi: tests/cli/dbus_*.sh run private
+# buses and a fake notification server
 PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev libblkid-dev libsystemd-dev scdoc
 gnuplot-nox python3 time e2fsprogs btrfs-progs exfat-fuse exfatprogs fio util-linux kmod man-db
-python3-prometheus-client bash-completion zsh fish rsync"
+python3-prometheus-client bash-completion zsh fish rsync dbus-daemon systemd python3-dbus python3-gi"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

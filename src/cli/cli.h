@@ -28,6 +28,8 @@ struct cli {
 	double interval;
 	bool watching;         /* status as watch shows it: under its time */
 	struct knobs_real *real; /* the machine, under root */
+	const char *bus;       /* notify: where wbgovd is (NULL: the system bus) */
+	uint64_t threshold;    /* notify: data to write worth a notification */
 };
 
 int cli_status(const struct cli *o, FILE *f);
@@ -39,6 +41,7 @@ int cli_apply(const struct cli *o);
 int cli_restore(const struct cli *o);
 /* wbgov cp SRC... DEST: args[0..n-1] are the SRCs and DEST. */
 int cli_cp(const struct cli *o, int n, char **args);
+int cli_notify(const struct cli *o);
 
 /* Set by cli_on_int (SIGINT, SIGTERM): watch and sync stop watching. */
 extern volatile sig_atomic_t cli_interrupted;

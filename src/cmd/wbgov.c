@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "daemon/config.h"
+#include "model/parse.h"
 
 #define VERSION "0.1"
 
@@ -23,6 +24,7 @@ static void usage(FILE *f)
 	      "       wbgov explain [--json] DEVICE\n"
 	      "       wbgov apply --once [-c FILE]\n"
 	      "       wbgov restore\n"
+	      "       wbgov notify [--bus system|session|ADDRESS] [--threshold SIZE]\n"
 	      "       wbgov --help | --version\n"
 	      "\n"
 	      "Common options: --root DIR (find /proc and /sys there), --state-dir DIR\n"
@@ -72,6 +74,11 @@ static const struct {
 	{ "apply", "apply --once [-c FILE]",
 	  "Without the daemon: give every device the limit the rule gives it now, once,\n"
 	  "recording the knobs it changes for `wbgov restore`. Needs root." },
+	{ "notify", "notify [--bus system|session|ADDRESS] [--threshold SIZE]",
+	  "A desktop session's agent: while a device holds at least SIZE (default 8M)\n"
+	  "still to write, shows \"Writing 120 MiB to SanDisk Cruzer \xe2\x80\x94 24 s left\" through the\n"
+	  "session's notification server, then \"safe to remove\" when it has drained.\n"
+	  "--bus: where wbgovd is (default the system bus). Runs until INT or TERM." },
 	{ "restore", "restore",
 	  "Give back every knob recorded in the state file (after `apply --once`, or a\n"
 	  "wbgovd that was killed). Needs root; refused while wbgovd runs." },
@@ -102,14 +109,16 @@ int main(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "root", required_argument, NULL, 'R' },
 		{ "state-dir", required_argument, NULL, 'S' },
+		{ "bus", required_argument, NULL, 'B' },
+		{ "threshold", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli o = { .root = "/", .state_dir = "/run/wbgov", .config = CONFIG_DEFAULT_PATH,
-			  .interval = 1.0 };
+			  .interval = 1.0, .threshold = 8ULL << 20 };
 	const char *cmd, *arg = NULL;
-	bool interval_set = false;
+	bool interval_set = false, threshold_set = false;
 	int c, first;
 
 	while ((c = getopt_long(argc, argv, "+c:hV", opts, NULL)) != -1) {
@@ -119,7 +128,7 @@ int main(int argc, char **argv)
 		case 'S': o.state_dir = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("wbgov %s\n", VERSION); return 0;
-		case 'j': case 'p': case '1': case 'i': case 'P': case 'q':
+		case 'j': case 'p': case '1': case 'i': case 'P': case 'q': case 'B': case 'T':
 			return cli_bad("that option goes after the command", argv[optind - 1]);
 		default: return EX_USAGE;
 		}
@@ -140,6 +149,12 @@ int main(int argc, char **argv)
 		case '1': o.once = true; break;
 		case 'P': o.no_power_off = true; break;
 		case 'q': o.quiet = true; break;
+		case 'B': o.bus = optarg; break;
+		case 'T':
+			if (parse_size(optarg, &o.threshold) || !o.threshold)
+				return cli_bad("--threshold wants a size above 0 (8M, 512K)", optarg);
+			threshold_set = true;
+			break;
 		case 'i': {
 			char *end;
 			o.interval = strtod(optarg, &end);
@@ -188,6 +203,10 @@ int main(int argc, char **argv)
 			bad = "--no-power-off";
 		else if (o.quiet && strcmp(cmd, "cp"))
 			bad = "--quiet";
+		else if (o.bus && strcmp(cmd, "notify"))
+			bad = "--bus";
+		else if (threshold_set && strcmp(cmd, "notify"))
+			bad = "--threshold";
 		if (bad) {
 			fprintf(stderr, "wbgov %s: %s is not an option of %s; see wbgov %s --help\n", cmd,
 				bad, cmd, cmd);
@@ -218,6 +237,8 @@ int main(int argc, char **argv)
 		return arg ? cli_explain(&o, arg) : cli_bad("explain needs a DEVICE", "e.g. sdb");
 	if (!strcmp(cmd, "apply"))
 		return arg ? cli_bad("apply takes no argument", arg) : cli_apply(&o);
+	if (!strcmp(cmd, "notify"))
+		return arg ? cli_bad("notify takes no argument", arg) : cli_notify(&o);
 	if (!strcmp(cmd, "restore"))
 		return arg ? cli_bad("restore takes no argument", arg) : cli_restore(&o);
 	return cli_bad("unknown command", cmd);

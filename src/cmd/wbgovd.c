@@ -53,7 +53,8 @@ static void on_note(void *ctx, enum config_note level, const char *msg)
 static void usage(FILE *f)
 {
 	fputs("Usage: wbgovd [-c FILE] [--root DIR] [--state-dir DIR] [--memory FILE|--no-memory]\n"
-	      "              [--metrics-file FILE [--metrics-interval SECONDS]] [-v]\n"
+	      "              [--metrics-file FILE [--metrics-interval SECONDS]]\n"
+	      "              [--bus system|session|none|ADDRESS] [-v]\n"
 	      "       wbgovd -n [-c FILE] [-v]\n"
 	      "       wbgovd --help | --version\n"
 	      "\n"
@@ -73,6 +74,8 @@ static void usage(FILE *f)
 	      "                      node_exporter's textfile collector (DIR/wbgov.prom)\n"
 	      "      --metrics-interval SECONDS\n"
 	      "                      how often, 1 to 3600 (default 10)\n"
+	      "      --bus BUS       publish on D-Bus (" BUS_NAME "): system (the default\n"
+	      "                      when its socket is there), session, none, or an address\n"
 	      "  -v, --verbose       log measurements too\n"
 	      "\n"
 	      "Signals: TERM/INT restore and exit, HUP reloads the configuration.\n"
@@ -94,6 +97,7 @@ int main(int argc, char **argv)
 		{ "no-memory", no_argument, NULL, 'N' },
 		{ "metrics-file", required_argument, NULL, 'F' },
 		{ "metrics-interval", required_argument, NULL, 'I' },
+		{ "bus", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -153,6 +157,16 @@ int main(int argc, char **argv)
 				return EX_USAGE;
 			}
 			o.metrics_usec = (uint64_t)(sec * 1e6);
+			break;
+		}
+		case 'B': {
+			enum bus_kind k;
+			if (bus_parse_kind(optarg, &k)) {
+				fprintf(stderr, "wbgovd: --bus: want system, session, none or an address "
+						"(unix:path=...): %s\n", optarg);
+				return EX_USAGE;
+			}
+			o.bus = optarg;
 			break;
 		}
 		case 'h': usage(stdout); return 0;

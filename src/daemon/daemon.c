@@ -236,6 +236,7 @@ static void hook_decided(void *ctx, const struct gov_dev *d)
 	struct daemon *dm = ctx;
 
 	dm->status_dirty = true;
+	dm->bus_changed = true;
 	log_decision(dm, d);
 }
 
@@ -360,6 +361,7 @@ static void hook_gone(void *ctx, const struct gov_dev *d)
 	struct daemon *dm = ctx;
 
 	dm->status_dirty = true;
+	dm->bus_changed = true;
 	log_info("%s (%s): gone", d->info.disk, d->info.bdi);
 	for (int i = 0; i < dm->nlogged; i++)
 		if (!strcmp(dm->logged[i].bdi, d->info.bdi))
@@ -593,6 +595,13 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 		return EX_SOFTWARE;
 	}
 	memory_start(dm);
+	{
+		/* connected before Landlock; the bus socket is not a file it writes */
+		enum bus_kind kind = BUS_OFF;
+		if (bus_parse_kind(o->bus, &kind) == 0 && !o->bus && kind == BUS_OFF)
+			log_info("no system bus (%s): not on D-Bus", BUS_SYSTEM_SOCKET);
+		bus_start(&dm->bus, kind, o->bus, o->root, &dm->real);
+	}
 	confine(dm, o);
 	gov_init(&dm->gov, &dm->cfg, &knobs_real_ops, &dm->real, &hooks);
 	if (!(knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES))
@@ -708,24 +717,38 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 		mon = NULL;
 	}
 	while (!*term) {
-		uint64_t delay = daemon_step(dm, daemon_now_usec());
-		struct pollfd pfd[2] = { { .fd = mon ? uevent_fd(mon) : -1, .events = POLLIN },
-					 { .fd = mfd, .events = POLLPRI } };
+		uint64_t delay = daemon_step(dm, daemon_now_usec()), now = daemon_now_usec();
+		uint64_t bus_delay = bus_update(&dm->bus, &dm->gov, dm->bus_changed, now);
+		struct pollfd pfd[2 + 2 + BUS_MAX_JOBS];
 		struct timespec ts;
+		int n = 0, nbus, umon = -1, umnt = -1;
 
 		/* the first step scanned and decided every device there */
 		notify_status(dm, !ready);
 		ready = true;
-		if (!mon && delay > GOV_POLL_IDLE_USEC)
+		dm->bus_changed = false;
+		if (bus_delay < delay)
+			delay = bus_delay;
+		if (mon) {
+			umon = n;
+			pfd[n++] = (struct pollfd){ .fd = uevent_fd(mon), .events = POLLIN };
+		} else if (delay > GOV_POLL_IDLE_USEC) {
 			delay = GOV_POLL_IDLE_USEC;
+		}
+		if (mfd >= 0) {
+			umnt = n;
+			pfd[n++] = (struct pollfd){ .fd = mfd, .events = POLLPRI };
+		}
+		nbus = bus_pollfds(&dm->bus, pfd + n, (int)(sizeof(pfd) / sizeof(pfd[0])) - n, now, &delay);
 		ts.tv_sec = (time_t)(delay / 1000000);
 		ts.tv_nsec = (long)(delay % 1000000) * 1000;
-		if (ppoll(pfd, 2, &ts, mask) > 0) {
-			if (mon && (pfd[0].revents & POLLIN) && uevent_drain(mon) > 0)
+		if (ppoll(pfd, (nfds_t)(n + nbus), &ts, mask) > 0) {
+			if (umon >= 0 && (pfd[umon].revents & POLLIN) && uevent_drain(mon) > 0)
 				gov_request_rescan(&dm->gov);
-			if (pfd[1].revents & (POLLPRI | POLLERR))
+			if (umnt >= 0 && (pfd[umnt].revents & (POLLPRI | POLLERR)))
 				gov_request_rescan(&dm->gov);
 		}
+		bus_dispatch(&dm->bus, pfd + n, nbus);
 		if (!mon && daemon_now_usec() - last_scan_usec >= GOV_POLL_IDLE_USEC) {
 			/* no uevents: look for devices every second */
 			gov_request_rescan(&dm->gov);
@@ -750,6 +773,8 @@ int daemon_stop(struct daemon *dm)
 	int rc = 0;
 
 	sd_notify(0, "STOPPING=1\nSTATUS=stopping: giving the knobs back");
+	/* off the bus first: nothing answers for the devices from here on */
+	bus_stop(&dm->bus);
 	log_info("stopping: giving the knobs back");
 	gov_last_look(&dm->gov, daemon_now_usec());
 	if (gov_restore(&dm->gov)) {

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "daemon/bus.h"
 #include "daemon/config.h"
 #include "daemon/memory.h"
 #include "policy/governor.h"
@@ -28,6 +29,7 @@ struct daemon_opts {
 	const char *memory_path; /* device memory; NULL: off */
 	const char *metrics_path; /* Prometheus text rewritten every metrics_usec; NULL: off */
 	uint64_t metrics_usec;
+	const char *bus;         /* --bus: NULL for the default (bus_parse_kind) */
 };
 
 /* --metrics-interval: the default, and its range. node_exporter reads the
@@ -70,6 +72,10 @@ struct daemon {
 	int nlogged;
 	/* the last STATUS= sent: devices governed, capped */
 	int notified_governed, notified_capped;
+	/* D-Bus: the objects follow the devices (a device came, went, or its
+	 * decision moved: bus_changed) */
+	struct bus bus;
+	bool bus_changed;
 };
 
 

@@ -3,10 +3,12 @@
 # `make install DESTDIR=... PREFIX=/usr` puts the programs, every man
 # page (man/NAME.N.scd -> share/man/manN/NAME.N), the systemd unit (its
 # ExecStart rewritten to the installed wbgovd), the example config (only
-# if there is none) and the shell completions there and nothing else; the
-# pages render; bash-completion's loader and fish find the completions
-# where they were put; `make uninstall` takes all of it back but the
-# config.
+# if there is none), the shell completions, the D-Bus policy (where
+# dbus-daemon reads it) and the XDG autostart file of wbgov notify (its Exec
+# rewritten) there and nothing else; with PREFIX=/usr/local the policy goes
+# to /etc/dbus-1/system.d; the pages render; bash-completion's loader and
+# fish find the completions where they were put; `make uninstall` takes all
+# of it back but the config.
 set -eu
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
@@ -76,15 +78,24 @@ while IFS= read -r f; do
 	"$root"/usr/share/zsh/vendor-completions/_wbgov | "$root"/usr/share/fish/vendor_completions.d/*.fish)
 		cmp -s "$f" "etc/completions/${f##*/}" || fail "$f is not etc/completions/${f##*/}"
 		;;
+	"$root"/usr/share/dbus-1/system.d/org.wbgov.Governor1.conf)
+		cmp -s "$f" etc/dbus/org.wbgov.Governor1.conf || fail "$f is not etc/dbus/org.wbgov.Governor1.conf"
+		;;
+	"$root"/etc/xdg/autostart/wbgov-notify.desktop)
+		sed 's|^Exec=.*|Exec=/usr/bin/wbgov notify|' etc/xdg/wbgov-notify.desktop | cmp -s - "$f" ||
+			fail "$f is not etc/xdg/wbgov-notify.desktop with Exec rewritten to /usr/bin/wbgov"
+		grep -qx 'Exec=/usr/bin/wbgov notify' "$f" || fail "$f: Exec is not /usr/bin/wbgov notify"
+		;;
 	"$root"/etc/wbgov/wbgov.conf)
 		cmp -s "$f" etc/wbgov.conf || fail "$f is not etc/wbgov.conf"
 		"$root/usr/bin/wbgovd" -n -c "$f" | grep -qx 'configuration OK' || fail "wbgovd -n -c $f"
 		;;
-	*) fail "installed outside \$PREFIX/bin, \$PREFIX/share/man, the unit, the config and the completions: $f" ;;
+	*) fail "installed outside \$PREFIX/bin, \$PREFIX/share/man, the unit, the config, the completions, the D-Bus policy and the autostart file: $f" ;;
 	esac
 done <"$tmp/got"
 grep -qx "$root/usr/bin/wbsim" "$tmp/got" || fail "wbsim is not in \$PREFIX/bin"
-for f in usr/bin/wbgovd usr/lib/systemd/system/wbgovd.service etc/wbgov/wbgov.conf; do
+for f in usr/bin/wbgovd usr/lib/systemd/system/wbgovd.service etc/wbgov/wbgov.conf \
+	usr/share/dbus-1/system.d/org.wbgov.Governor1.conf etc/xdg/autostart/wbgov-notify.desktop; do
 	grep -qx "$root/$f" "$tmp/got" || fail "$f is not installed"
 done
 "$root/usr/bin/wbsim" --version | grep -q '^wbsim ' || fail "the installed wbsim does not run"
@@ -138,6 +149,16 @@ if [ "$renderer" != nothing ]; then
 		grep -q "$want" "$tmp/text" || fail "$renderer wbsim.1 lacks \"$want\""
 	done
 fi
+
+# PREFIX=/usr/local: dbus-daemon does not read /usr/local/share/dbus-1
+"$MAKE" --no-print-directory BUILD="$BUILD" DESTDIR="$tmp/local" PREFIX=/usr/local install >/dev/null
+[ -f "$tmp/local/etc/dbus-1/system.d/org.wbgov.Governor1.conf" ] ||
+	fail "PREFIX=/usr/local: the D-Bus policy is not in /etc/dbus-1/system.d"
+grep -qx 'Exec=/usr/local/bin/wbgov notify' "$tmp/local/etc/xdg/autostart/wbgov-notify.desktop" ||
+	fail "PREFIX=/usr/local: the autostart file's Exec"
+"$MAKE" --no-print-directory BUILD="$BUILD" DESTDIR="$tmp/local" PREFIX=/usr/local uninstall >/dev/null
+[ -z "$(find "$tmp/local" -type f ! -path "$tmp/local/etc/wbgov/wbgov.conf")" ] ||
+	fail "PREFIX=/usr/local: uninstall left $(find "$tmp/local" -type f)"
 
 mk uninstall
 find "$tmp/root" ! -type d ! -path "$root/etc/wbgov/wbgov.conf" >"$tmp/left"

@@ -1,0 +1,796 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <systemd/sd-bus.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon/bus.h"
+#include "sys/fsutil.h"
+#include "sys/log.h"
+
+#define ERR_BUSY "org.wbgov.Governor1.Error.Busy"
+#define ERR_SYNC "org.wbgov.Governor1.Error.SyncFailed"
+#define ERR_GONE "org.wbgov.Governor1.Error.NoSuchDevice"
+
+int bus_parse_kind(const char *arg, enum bus_kind *ret_kind)
+{
+	if (!arg) {
+		*ret_kind = getenv("DBUS_SYSTEM_BUS_ADDRESS") || access(BUS_SYSTEM_SOCKET, F_OK) == 0 ?
+				    BUS_SYSTEM : BUS_OFF;
+		return 0;
+	}
+	if (!strcmp(arg, "system"))
+		*ret_kind = BUS_SYSTEM;
+	else if (!strcmp(arg, "session"))
+		*ret_kind = BUS_SESSION;
+	else if (!strcmp(arg, "none"))
+		*ret_kind = BUS_OFF;
+	else if (strchr(arg, ':') && strchr(arg, '='))
+		*ret_kind = BUS_ADDRESS; /* "unix:path=/run/x", checked when it connects */
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* The length of the UTF-8 sequence at s, 0 if it is not one (overlong
+ * forms, surrogates and code points past U+10FFFF included): the rule
+ * of wbgov status --json, whose bad bytes are U+FFFD too. */
+static int utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0], cp;
+	int n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* sd-bus refuses a string that is not valid UTF-8, and USB firmware
+ * sends Latin-1 models: the object must still be there. */
+void bus_clean_utf8(char *buf, size_t len, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t o = 0;
+
+	if (!len)
+		return;
+	while (*s) {
+		int n = utf8_len(s);
+		if (!n || *s < 0x20 || *s == 0x7f) {
+			if (o + 3 >= len)
+				break;
+			memcpy(buf + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			s++;
+			continue;
+		}
+		if (o + (size_t)n >= len)
+			break;
+		memcpy(buf + o, s, (size_t)n);
+		o += (size_t)n;
+		s += n;
+	}
+	buf[o] = 0;
+}
+
+/* "sdb" for a disk's own bdi, else the bdi ("8:16-fuseblk", "btrfs-1"). */
+static void device_label(const struct knobs_dev *info, char *buf, size_t len)
+{
+	char own[32];
+
+	snprintf(own, sizeof(own), "%u:%u", info->major, info->minor);
+	snprintf(buf, len, "%s", info->disk[0] && !strcmp(own, info->bdi) ? info->disk : info->bdi);
+}
+
+int bus_device_path(const struct knobs_dev *info, char *buf, size_t len)
+{
+	char label[KNOBS_NAME_MAX], *p = NULL;
+	int r;
+
+	device_label(info, label, sizeof(label));
+	r = sd_bus_path_encode(BUS_DEVICE_PREFIX, label, &p);
+	if (r < 0)
+		return r;
+	r = snprintf(buf, len, "%s", p) >= (int)len ? -ENAMETOOLONG : 0;
+	free(p);
+	return r;
+}
+
+/* ------------------------------------------------------------ objects */
+
+static int get_str(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		   sd_bus_message *reply, void *userdata, sd_bus_error *err)
+{
+	(void)bus, (void)path, (void)iface, (void)prop, (void)err;
+	return sd_bus_message_append(reply, "s", (const char *)userdata);
+}
+
+static int get_strp(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		    sd_bus_message *reply, void *userdata, sd_bus_error *err)
+{
+	(void)bus, (void)path, (void)iface, (void)prop, (void)err;
+	return sd_bus_message_append(reply, "s", *(const char *const *)userdata);
+}
+
+static int get_u64(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		   sd_bus_message *reply, void *userdata, sd_bus_error *err)
+{
+	(void)bus, (void)path, (void)iface, (void)prop, (void)err;
+	return sd_bus_message_append(reply, "t", *(const uint64_t *)userdata);
+}
+
+static int get_double(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		      sd_bus_message *reply, void *userdata, sd_bus_error *err)
+{
+	(void)bus, (void)path, (void)iface, (void)prop, (void)err;
+	return sd_bus_message_append(reply, "d", *(const double *)userdata);
+}
+
+static int get_bool(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		    sd_bus_message *reply, void *userdata, sd_bus_error *err)
+{
+	(void)bus, (void)path, (void)iface, (void)prop, (void)err;
+	return sd_bus_message_append(reply, "b", (int)*(const bool *)userdata);
+}
+
+static const char *source_key(int source)
+{
+	switch (source) {
+	case BW_LOWER_BOUND: return "lower-bound";
+	case BW_MEASURED: return "measured";
+	case BW_REMEMBERED: return "remembered";
+	default: return "none";
+	}
+}
+
+static int get_source(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		      sd_bus_message *reply, void *userdata, sd_bus_error *err)
+{
+	(void)bus, (void)path, (void)iface, (void)prop, (void)err;
+	return sd_bus_message_append(reply, "s", source_key(*(const int *)userdata));
+}
+
+static int get_mounts(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		      sd_bus_message *reply, void *userdata, sd_bus_error *err)
+{
+	const struct mount_list *l = userdata;
+	int r;
+
+	(void)bus, (void)path, (void)iface, (void)prop, (void)err;
+	r = sd_bus_message_open_container(reply, 'a', "s");
+	for (const char *m = mount_list_next(l, NULL); r >= 0 && m; m = mount_list_next(l, m))
+		r = sd_bus_message_append(reply, "s", m);
+	return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
+static int get_devices(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		       sd_bus_message *reply, void *userdata, sd_bus_error *err)
+{
+	const struct bus *b = userdata;
+	int r;
+
+	(void)bus, (void)path, (void)iface, (void)prop, (void)err;
+	r = sd_bus_message_open_container(reply, 'a', "o");
+	for (int i = 0; r >= 0 && i < b->ndev; i++)
+		r = sd_bus_message_append(reply, "o", b->dev[i].path);
+	return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
+static struct bus_job *job_free(struct bus *b)
+{
+	for (int i = 0; i < BUS_MAX_JOBS; i++)
+		if (!b->jobs[i].pid)
+			return &b->jobs[i];
+	return NULL;
+}
+
+/* The child of a Sync: syncfs of each file system, as `wbgov sync DEVICE`
+ * does; what fails goes to `fd`. Every other descriptor is closed first:
+ * the pid lock and the bus connection must not outlive the daemon in it. */
+static _Noreturn void sync_child(int fd, const struct mount_list *ml)
+{
+	if (fd > 3)
+		close_range(3, (unsigned)fd - 1, 0);
+	close_range((unsigned)fd + 1, ~0U, 0);
+	if (ml->truncated) {
+		/* more mounts than the list holds: everything */
+		sync();
+		_exit(0);
+	}
+	for (const char *m = mount_list_next(ml, NULL); m; m = mount_list_next(ml, m)) {
+		int mfd = open(m, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (mfd < 0 || syncfs(mfd) < 0) {
+			char c[PATH_MAX];
+			int e = errno;
+			bus_clean_utf8(c, sizeof(c), m);
+			dprintf(fd, "%s: %s", c, strerror(e));
+			_exit(1);
+		}
+		close(mfd);
+	}
+	_exit(0);
+}
+
+/* Sync(): answered when the child has synced every file system of the
+ * device; the daemon's loop goes on meanwhile. */
+static int method_sync(sd_bus_message *m, void *userdata, sd_bus_error *err)
+{
+	struct bus_dev *d = userdata;
+	struct bus *b = d->owner;
+	static struct mount_list ml; /* 4 KiB: not on the stack */
+	struct bus_job *j = job_free(b);
+	int fds[2], r;
+	pid_t pid;
+
+	if (!j)
+		return sd_bus_error_setf(err, ERR_BUSY, "%d syncs are running; try again when one ends",
+					 BUS_MAX_JOBS);
+	memset(&ml, 0, sizeof(ml));
+	r = d->p.disk[0] ? procfs_mounts(b->root, d->p.disk, &ml) : 0;
+	if (r <= 0) /* nothing mounted: nothing to sync */
+		return sd_bus_reply_method_return(m, "");
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return sd_bus_error_set_errno(err, errno);
+	pid = fork();
+	if (pid < 0) {
+		r = errno;
+		close(fds[0]);
+		close(fds[1]);
+		return sd_bus_error_set_errno(err, r);
+	}
+	if (pid == 0)
+		sync_child(fds[1], &ml);
+	close(fds[1]);
+	memset(j, 0, sizeof(*j));
+	j->pid = pid;
+	j->fd = fds[0];
+	j->call = sd_bus_message_ref(m);
+	snprintf(j->path, sizeof(j->path), "%s", d->path);
+	log_info("%s: Sync asked on D-Bus: syncing %d file system%s (pid %d)", d->p.name, ml.n,
+		 ml.n == 1 ? "" : "s", (int)pid);
+	return 1;
+}
+
+static void job_end(struct bus_job *j)
+{
+	int status = 0;
+
+	while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	close(j->fd);
+	j->err[j->errlen] = 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		sd_bus_reply_method_return(j->call, "");
+	else
+		sd_bus_reply_method_errorf(j->call, ERR_SYNC, "%s",
+					   j->errlen ? j->err : "the sync process failed");
+	sd_bus_message_unref(j->call);
+	j->pid = 0;
+}
+
+static const sd_bus_vtable manager_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_PROPERTY("Devices", "ao", get_devices, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+	SD_BUS_SIGNAL_WITH_NAMES("DeviceAdded", "o", SD_BUS_PARAM(device), 0),
+	SD_BUS_SIGNAL_WITH_NAMES("DeviceRemoved", "o", SD_BUS_PARAM(device), 0),
+	SD_BUS_VTABLE_END
+};
+
+#define P(f) offsetof(struct bus_dev, p.f)
+#define CHANGES SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE
+static const sd_bus_vtable device_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_PROPERTY("Name", "s", get_str, P(name), SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_PROPERTY("Bdi", "s", get_str, P(bdi), SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_PROPERTY("Disk", "s", get_str, P(disk), SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_PROPERTY("Model", "s", get_str, P(model), SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_PROPERTY("Bus", "s", get_str, P(busname), SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_PROPERTY("Mounts", "as", get_mounts, P(mounts), CHANGES),
+	SD_BUS_PROPERTY("BandwidthBytesPerSecond", "t", get_u64, P(bw_bps), CHANGES),
+	SD_BUS_PROPERTY("BandwidthSource", "s", get_source, P(source), CHANGES),
+	SD_BUS_PROPERTY("CapBytes", "t", get_u64, P(cap_bytes), CHANGES),
+	SD_BUS_PROPERTY("PendingKnown", "b", get_bool, P(pending_known), CHANGES),
+	SD_BUS_PROPERTY("PendingBytes", "t", get_u64, P(pending_bytes), CHANGES),
+	SD_BUS_PROPERTY("DrainSeconds", "d", get_double, P(drain_s), CHANGES),
+	SD_BUS_PROPERTY("State", "s", get_strp, P(state), CHANGES),
+	SD_BUS_PROPERTY("Why", "s", get_str, P(why), CHANGES),
+	SD_BUS_METHOD("Sync", "", "", method_sync, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_VTABLE_END
+};
+#undef P
+#undef CHANGES
+
+static int find_device(sd_bus *bus, const char *path, const char *iface, void *userdata,
+		       void **ret_found, sd_bus_error *err)
+{
+	struct bus *b = userdata;
+
+	(void)bus, (void)iface, (void)err;
+	for (int i = 0; i < b->ndev; i++)
+		if (!strcmp(b->dev[i].path, path)) {
+			*ret_found = &b->dev[i];
+			return 1;
+		}
+	return 0;
+}
+
+static int list_devices(sd_bus *bus, const char *prefix, void *userdata, char ***ret_nodes,
+			sd_bus_error *err)
+{
+	struct bus *b = userdata;
+	char **v = calloc((size_t)b->ndev + 1, sizeof(*v));
+
+	(void)bus, (void)prefix, (void)err;
+	if (!v)
+		return -ENOMEM;
+	for (int i = 0; i < b->ndev; i++)
+		if (!(v[i] = strdup(b->dev[i].path))) {
+			for (int k = 0; k < i; k++)
+				free(v[k]);
+			free(v);
+			return -ENOMEM;
+		}
+	*ret_nodes = v;
+	return 0;
+}
+
+/* ---------------------------------------------------------- connection */
+
+static uint64_t mono_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000ULL + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static void lost(struct bus *b, const char *what, int r)
+{
+	if (!b->failed_logged)
+		log_warn("D-Bus: %s: %s; governing goes on, trying again every %llu s", what,
+			 strerror(-r), BUS_RETRY_USEC / 1000000);
+	b->failed_logged = true;
+	b->bus = sd_bus_flush_close_unref(b->bus);
+	b->retry_usec = mono_usec() + BUS_RETRY_USEC;
+}
+
+static int connect_bus(struct bus *b)
+{
+	sd_bus *bus = NULL;
+	int r;
+	const char *what = "connecting";
+
+	switch (b->kind) {
+	case BUS_SYSTEM: r = sd_bus_open_system(&bus); break;
+	case BUS_SESSION: r = sd_bus_open_user(&bus); break;
+	case BUS_ADDRESS:
+		r = sd_bus_new(&bus);
+		if (r >= 0)
+			r = sd_bus_set_address(bus, b->address);
+		if (r >= 0)
+			r = sd_bus_set_bus_client(bus, 1);
+		if (r >= 0)
+			r = sd_bus_start(bus);
+		break;
+	default: return 0;
+	}
+	if (r >= 0) {
+		what = "publishing the objects";
+		r = sd_bus_add_object_vtable(bus, NULL, BUS_PATH, BUS_MANAGER_IFACE, manager_vtable, b);
+	}
+	if (r >= 0)
+		r = sd_bus_add_fallback_vtable(bus, NULL, BUS_DEVICE_PREFIX, BUS_DEVICE_IFACE,
+					       device_vtable, find_device, b);
+	if (r >= 0)
+		r = sd_bus_add_node_enumerator(bus, NULL, BUS_DEVICE_PREFIX, list_devices, b);
+	if (r >= 0)
+		r = sd_bus_add_object_manager(bus, NULL, BUS_PATH);
+	if (r >= 0) {
+		what = "taking the name " BUS_NAME;
+		r = sd_bus_request_name(bus, BUS_NAME, 0);
+	}
+	/* what the name request left queued (NameAcquired) */
+	while (r >= 0 && (r = sd_bus_process(bus, NULL)) > 0)
+		;
+	b->bus = bus;
+	if (r < 0) {
+		lost(b, what, r);
+		return r;
+	}
+	log_info("D-Bus: %s on %s", BUS_NAME, b->kind == BUS_SYSTEM ? "the system bus" :
+		 b->kind == BUS_SESSION ? "the session bus" : b->address);
+	b->failed_logged = false;
+	return 0;
+}
+
+void bus_start(struct bus *b, enum bus_kind kind, const char *address, const char *root,
+	       struct knobs_real *real)
+{
+	char p[PATH_MAX];
+
+	memset(b, 0, sizeof(*b));
+	b->kind = kind;
+	b->address = address;
+	b->root = root;
+	b->real = real;
+	b->mountinfo_fd = -1;
+	if (kind == BUS_OFF)
+		return;
+	/* the kernel marks /proc/self/mountinfo POLLPRI when a mount comes
+	 * or goes: Mounts follows without reading the table every second */
+	if (path_at(p, sizeof(p), root, "/proc/self/mountinfo") == 0)
+		b->mountinfo_fd = open(p, O_RDONLY | O_CLOEXEC);
+	connect_bus(b);
+}
+
+/* ------------------------------------------------------------- updates */
+
+static const struct gov_dev *gov_dev_of(const struct governor *g, struct bus_dev *d)
+{
+	if (d->gi < g->ndev && !strcmp(g->dev[d->gi].info.bdi, d->p.bdi))
+		return &g->dev[d->gi];
+	for (int i = 0; i < g->ndev; i++)
+		if (!strcmp(g->dev[i].info.bdi, d->p.bdi)) {
+			d->gi = i;
+			return &g->dev[i];
+		}
+	return NULL;
+}
+
+static void static_props(struct bus_props *p, const struct knobs_dev *info)
+{
+	device_label(info, p->name, sizeof(p->name));
+	bus_clean_utf8(p->name, sizeof(p->name), p->name);
+	bus_clean_utf8(p->bdi, sizeof(p->bdi), info->bdi);
+	bus_clean_utf8(p->disk, sizeof(p->disk), info->disk);
+	bus_clean_utf8(p->model, sizeof(p->model), info->model);
+	bus_clean_utf8(p->busname, sizeof(p->busname), info->bus);
+}
+
+static void read_mounts(struct bus *b, struct bus_props *p)
+{
+	static struct mount_list raw;
+
+	memset(&raw, 0, sizeof(raw));
+	memset(&p->mounts, 0, sizeof(p->mounts));
+	if (!p->disk[0] || procfs_mounts(b->root, p->disk, &raw) <= 0)
+		return;
+	for (const char *m = mount_list_next(&raw, NULL); m; m = mount_list_next(&raw, m)) {
+		char c[PATH_MAX];
+		bus_clean_utf8(c, sizeof(c), m);
+		mount_list_add(&p->mounts, c);
+	}
+}
+
+/* The governor's view of the device, and its data still to write when it
+ * is due, into d->n. */
+static void read_now(struct bus *b, struct bus_dev *d, const struct gov_dev *gd,
+		     uint64_t sys_pending, uint64_t now_usec)
+{
+	struct bus_props *n = &d->n;
+	uint64_t since = now_usec - d->read_usec;
+
+	n->bw_bps = gd->meter.est_bps;
+	n->source = gd->meter.source;
+	n->cap_bytes = gd->decided && gd->dec.govern && gd->dec.strict && !gd->above_global ?
+			       gd->dec.max_bytes : 0;
+	if (gd->err) {
+		n->state = "error";
+		snprintf(n->why, sizeof(n->why), "%s of %s failed: %s",
+			 gd->err_op == GOV_ERR_READ ? "reading" : gd->err_op == GOV_ERR_RECORD ?
+			 "recording the original values" : "writing", bdi_attr_names[gd->err_attr],
+			 strerror(-gd->err));
+	} else if (!gd->decided) {
+		n->state = "deciding";
+		n->why[0] = 0;
+	} else {
+		n->state = gd->above_global || (gd->dec.govern && !gd->dec.strict) ? "uncapped" :
+			   !gd->dec.govern ? "left-alone" : "capped";
+		snprintf(n->why, sizeof(n->why), "%s",
+			 gov_why_text[gd->above_global ? WHY_ABOVE_GLOBAL : gd->dec.why]);
+	}
+	/* debugfs costs about 48 us a read: a device with data is read at
+	 * the pace of the signals, the others each second while the system
+	 * holds data, none on an idle system */
+	if ((d->counters && (!d->read_usec || (n->pending_bytes && since >= BUS_PENDING_USEC - 10000) ||
+			     (sys_pending >= BUS_SYSTEM_PENDING_BYTES && since >= BUS_IDLE_READ_USEC))) ||
+	    (!d->counters && sys_pending >= BUS_SYSTEM_PENDING_BYTES && since >= BUS_RECHECK_USEC)) {
+		struct knobs_bdi_counters c;
+		int r = knobs_real_ops.bdi_counters(b->real, gd->info.bdi, &c);
+		d->read_usec = now_usec ? now_usec : 1;
+		n->pending_known = r == 0;
+		n->pending_bytes = r == 0 ? c.dirty + c.writeback : 0;
+		/* no debugfs, or not this bdi: looked for again each minute
+		 * while the system holds data (debugfs mounted later) */
+		d->counters = r != -ENOTSUP;
+	}
+	if (!n->pending_known)
+		n->drain_s = -1;
+	else if (!n->pending_bytes)
+		n->drain_s = 0;
+	else if (n->bw_bps)
+		n->drain_s = (double)n->pending_bytes / (double)n->bw_bps;
+	else
+		n->drain_s = -1;
+}
+
+/* Material: the bandwidth moved by 5 % or its source changed; data still
+ * to write came or went, moved by 1 % of what was last published, or
+ * its time to drain by a second. */
+static bool bw_moved(const struct bus_props *p, const struct bus_props *n)
+{
+	uint64_t a = p->bw_bps, c = n->bw_bps, d = a > c ? a - c : c - a;
+
+	return p->source != n->source || (!a != !c) || d * 20 > a;
+}
+
+static bool pending_moved(const struct bus_props *p, const struct bus_props *n)
+{
+	uint64_t a = p->pending_bytes, c = n->pending_bytes, d = a > c ? a - c : c - a;
+
+	if (p->pending_known != n->pending_known || !a != !c || (p->drain_s < 0) != (n->drain_s < 0))
+		return true;
+	return (a && d * 100 >= a) || fabs(p->drain_s - n->drain_s) >= 1.0;
+}
+
+static void publish(struct bus *b, struct bus_dev *d, uint64_t now_usec)
+{
+	struct bus_props *p = &d->p, *n = &d->n;
+	char *names[16];
+	int k = 0;
+
+	if (p->mounts.used != n->mounts.used || p->mounts.n != n->mounts.n ||
+	    memcmp(p->mounts.buf, n->mounts.buf, n->mounts.used)) {
+		p->mounts = n->mounts;
+		names[k++] = "Mounts";
+	}
+	if (bw_moved(p, n)) {
+		p->bw_bps = n->bw_bps;
+		p->source = n->source;
+		names[k++] = "BandwidthBytesPerSecond";
+		names[k++] = "BandwidthSource";
+	}
+	if (p->cap_bytes != n->cap_bytes) {
+		p->cap_bytes = n->cap_bytes;
+		names[k++] = "CapBytes";
+	}
+	if (p->state != n->state || strcmp(p->why, n->why)) {
+		p->state = n->state;
+		memcpy(p->why, n->why, sizeof(p->why));
+		names[k++] = "State";
+		names[k++] = "Why";
+	}
+	d->deferred = false;
+	if (pending_moved(p, n)) {
+		if (d->emitted_usec && now_usec - d->emitted_usec < BUS_PENDING_USEC - 10000) {
+			d->deferred = true; /* its turn comes within 250 ms */
+		} else {
+			p->pending_known = n->pending_known;
+			p->pending_bytes = n->pending_bytes;
+			p->drain_s = n->drain_s;
+			d->emitted_usec = now_usec ? now_usec : 1;
+			names[k++] = "PendingKnown";
+			names[k++] = "PendingBytes";
+			names[k++] = "DrainSeconds";
+		}
+	}
+	if (!k)
+		return;
+	names[k] = NULL;
+	sd_bus_emit_properties_changed_strv(b->bus, d->path, BUS_DEVICE_IFACE, names);
+}
+
+static void remove_dev(struct bus *b, int i)
+{
+	char path[sizeof(b->dev[i].path)];
+
+	snprintf(path, sizeof(path), "%s", b->dev[i].path);
+	/* while it is still there: InterfacesRemoved lists its interfaces */
+	sd_bus_emit_object_removed(b->bus, path);
+	b->dev[i] = b->dev[--b->ndev];
+	sd_bus_emit_signal(b->bus, BUS_PATH, BUS_MANAGER_IFACE, "DeviceRemoved", "o", path);
+}
+
+/* Objects for the devices the governor has, none for those it has not. */
+static bool sync_devices(struct bus *b, const struct governor *g, uint64_t sys_pending,
+			 uint64_t now_usec)
+{
+	bool changed = false;
+
+	for (int i = 0; i < b->ndev;) {
+		const struct gov_dev *gd = gov_dev_of(g, &b->dev[i]);
+		struct bus_props s;
+		if (gd) {
+			static_props(&s, &gd->info);
+			if (!strcmp(s.name, b->dev[i].p.name) && !strcmp(s.disk, b->dev[i].p.disk) &&
+			    !strcmp(s.model, b->dev[i].p.model) && !strcmp(s.busname, b->dev[i].p.busname)) {
+				i++;
+				continue;
+			}
+		}
+		/* gone, or another device under the same bdi */
+		remove_dev(b, i);
+		changed = true;
+	}
+	for (int j = 0; j < g->ndev && b->ndev < GOV_MAX_DEV; j++) {
+		const struct gov_dev *gd = &g->dev[j];
+		struct bus_dev *d;
+		int i;
+		for (i = 0; i < b->ndev && strcmp(b->dev[i].p.bdi, gd->info.bdi); i++)
+			;
+		if (i < b->ndev)
+			continue;
+		d = &b->dev[b->ndev];
+		memset(d, 0, sizeof(*d));
+		if (bus_device_path(&gd->info, d->path, sizeof(d->path)) < 0)
+			continue;
+		d->owner = b;
+		d->gi = j;
+		d->counters = true;
+		static_props(&d->n, &gd->info);
+		read_mounts(b, &d->n);
+		read_now(b, d, gd, sys_pending, now_usec);
+		d->p = d->n;
+		d->emitted_usec = now_usec ? now_usec : 1;
+		b->ndev++;
+		sd_bus_emit_object_added(b->bus, d->path);
+		sd_bus_emit_signal(b->bus, BUS_PATH, BUS_MANAGER_IFACE, "DeviceAdded", "o", d->path);
+		changed = true;
+	}
+	if (changed)
+		sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_MANAGER_IFACE, "Devices", NULL);
+	return changed;
+}
+
+uint64_t bus_update(struct bus *b, const struct governor *g, bool changed, uint64_t now_usec)
+{
+	uint64_t sys_pending = g->vm.dirty + g->vm.writeback;
+	bool busy = false;
+
+	if (b->kind == BUS_OFF)
+		return UINT64_MAX;
+	if (!b->bus) {
+		if (now_usec < b->retry_usec)
+			return b->retry_usec - now_usec;
+		if (connect_bus(b) < 0)
+			return BUS_RETRY_USEC;
+		/* a new connection: every object anew */
+		b->ndev = 0;
+		changed = true;
+	}
+	if (changed)
+		sync_devices(b, g, sys_pending, now_usec);
+	if (!changed && !b->mounts_stale && now_usec < b->next_usec)
+		return b->wake ? b->next_usec - now_usec : UINT64_MAX;
+	for (int i = 0; i < b->ndev; i++) {
+		struct bus_dev *d = &b->dev[i];
+		const struct gov_dev *gd = gov_dev_of(g, d);
+		if (!gd)
+			continue; /* the next change removes it */
+		if (b->mounts_stale)
+			read_mounts(b, &d->n);
+		read_now(b, d, gd, sys_pending, now_usec);
+		publish(b, d, now_usec);
+		busy |= d->n.pending_bytes || d->deferred;
+	}
+	b->mounts_stale = false;
+	/* while data drains, every 250 ms; else at the governor's next poll
+	 * past a second (no wakeup of our own) */
+	b->wake = busy;
+	b->next_usec = now_usec + (busy ? BUS_PENDING_USEC : BUS_IDLE_READ_USEC);
+	return busy ? BUS_PENDING_USEC : UINT64_MAX;
+}
+
+int bus_pollfds(struct bus *b, struct pollfd *pfd, int max, uint64_t now_usec,
+		uint64_t *timeout_usec)
+{
+	int n = 0;
+	uint64_t t;
+
+	if (b->bus && n < max) {
+		int fd = sd_bus_get_fd(b->bus), ev = sd_bus_get_events(b->bus);
+		if (fd >= 0 && ev >= 0)
+			pfd[n++] = (struct pollfd){ .fd = fd, .events = (short)ev };
+		if (sd_bus_get_timeout(b->bus, &t) >= 0 && t != UINT64_MAX) {
+			t = t > now_usec ? t - now_usec : 0;
+			if (t < *timeout_usec)
+				*timeout_usec = t;
+		}
+	}
+	if (b->bus && b->mountinfo_fd >= 0 && n < max)
+		pfd[n++] = (struct pollfd){ .fd = b->mountinfo_fd, .events = POLLPRI };
+	for (int i = 0; i < BUS_MAX_JOBS && n < max; i++)
+		if (b->jobs[i].pid)
+			pfd[n++] = (struct pollfd){ .fd = b->jobs[i].fd, .events = POLLIN };
+	if (!b->bus && b->kind != BUS_OFF) {
+		t = b->retry_usec > now_usec ? b->retry_usec - now_usec : 0;
+		if (t < *timeout_usec)
+			*timeout_usec = t;
+	}
+	return n;
+}
+
+void bus_dispatch(struct bus *b, const struct pollfd *pfd, int n)
+{
+	bool process = false;
+	uint64_t t;
+
+	for (int i = 0; i < n; i++) {
+		if (!pfd[i].revents)
+			continue;
+		if (b->bus && pfd[i].fd == sd_bus_get_fd(b->bus)) {
+			process = true;
+			continue;
+		}
+		if (pfd[i].fd == b->mountinfo_fd) {
+			b->mounts_stale = true;
+			continue;
+		}
+		for (int k = 0; k < BUS_MAX_JOBS; k++) {
+			struct bus_job *j = &b->jobs[k];
+			ssize_t got;
+			if (!j->pid || j->fd != pfd[i].fd)
+				continue;
+			got = read(j->fd, j->err + j->errlen, sizeof(j->err) - 1 - j->errlen);
+			if (got > 0)
+				j->errlen += (size_t)got;
+			if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN) ||
+			    j->errlen == sizeof(j->err) - 1)
+				job_end(j);
+		}
+	}
+	if (!b->bus)
+		return;
+	if (sd_bus_get_timeout(b->bus, &t) >= 0 && t != UINT64_MAX)
+		process = true; /* sd-bus decides whether it is due */
+	if (process) {
+		int r;
+		while ((r = sd_bus_process(b->bus, NULL)) > 0)
+			;
+		if (r < 0)
+			lost(b, "the connection was lost", r);
+	}
+}
+
+void bus_stop(struct bus *b)
+{
+	for (int i = 0; i < BUS_MAX_JOBS; i++) {
+		struct bus_job *j = &b->jobs[i];
+		if (!j->pid)
+			continue;
+		/* the child goes on syncing and init reaps it; its caller
+		 * learns it from the connection that closes */
+		close(j->fd);
+		sd_bus_message_unref(j->call);
+		j->pid = 0;
+	}
+	if (b->bus)
+		b->bus = sd_bus_flush_close_unref(b->bus);
+	if (b->mountinfo_fd >= 0)
+		close(b->mountinfo_fd);
+	b->mountinfo_fd = -1;
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* wbgovd on D-Bus (sd-bus): what it knows of each device, for desktops —
+ * name, model, mounts, measured bandwidth, cap, data still to write and
+ * the seconds it takes — as read-only properties with PropertiesChanged
+ * while data drains, and a Sync method. docs/desktop.md is the API:
+ *
+ *   name    org.wbgov.Governor1
+ *   /org/wbgov/Governor1                org.wbgov.Governor1.Manager,
+ *                                       org.freedesktop.DBus.ObjectManager
+ *   /org/wbgov/Governor1/device/<name>  org.wbgov.Governor1.Device
+ *
+ * Governing never waits for the bus: a bus that cannot be reached or goes
+ * away is logged once and tried again now and then; a method that takes
+ * long (Sync) runs in a child process and is answered when it ends. */
+#ifndef WBGOV_DAEMON_BUS_H
+#define WBGOV_DAEMON_BUS_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "policy/governor.h"
+#include "sys/knobs_real.h"
+#include "sys/procfs.h"
+
+#define BUS_NAME "org.wbgov.Governor1"
+#define BUS_PATH "/org/wbgov/Governor1"
+#define BUS_DEVICE_PREFIX "/org/wbgov/Governor1/device"
+#define BUS_MANAGER_IFACE "org.wbgov.Governor1.Manager"
+#define BUS_DEVICE_IFACE "org.wbgov.Governor1.Device"
+#define BUS_SYSTEM_SOCKET "/run/dbus/system_bus_socket"
+
+/* Data still to write is looked at every 250 ms while a device holds
+ * some, and its PropertiesChanged comes at most that often (4 a second:
+ * a progress bar moves smoothly; a file manager redraws no faster). */
+#define BUS_PENDING_USEC 250000ULL
+/* ... and every second for the other devices while the system holds at
+ * least BUS_SYSTEM_PENDING_BYTES dirty or under writeback (a device's
+ * data is part of it); an idle system reads nothing for the bus. */
+#define BUS_IDLE_READ_USEC 1000000ULL
+#define BUS_SYSTEM_PENDING_BYTES (1ULL << 20)
+/* A bdi without counters in debugfs is looked for again this often. */
+#define BUS_RECHECK_USEC 60000000ULL
+/* A lost or refused bus is tried again this often. */
+#define BUS_RETRY_USEC 10000000ULL
+/* Sync calls running at once (each a child process). */
+#define BUS_MAX_JOBS 8
+
+enum bus_kind { BUS_OFF, BUS_SYSTEM, BUS_SESSION, BUS_ADDRESS };
+
+/* What a device object shows; Get and PropertiesChanged give the values
+ * last published, so a client that follows the signals and one that
+ * asks see the same. */
+struct bus_props {
+	char name[KNOBS_NAME_MAX];      /* "sdb", or the bdi when it is not a disk's own */
+	char bdi[KNOBS_NAME_MAX];
+	char disk[KNOBS_NAME_MAX];
+	char model[3 * KNOBS_NAME_MAX]; /* valid UTF-8: a bad byte is U+FFFD */
+	char busname[16];               /* "usb", "ata", ... */
+	struct mount_list mounts;       /* valid UTF-8, as model */
+	uint64_t bw_bps;
+	int source;                     /* enum bw_source */
+	uint64_t cap_bytes;             /* 0: no cap */
+	bool pending_known;             /* the kernel tells (debugfs) */
+	uint64_t pending_bytes;         /* dirty + writeback, 0 when not known */
+	double drain_s;                 /* -1: not known */
+	const char *state;              /* "capped", "uncapped", "left-alone", "error", "deciding" */
+	char why[256];
+};
+
+struct bus;
+
+struct bus_dev {
+	struct bus *owner;
+	char path[160];
+	int gi;                    /* its index in the governor's dev[], checked */
+	struct bus_props p;        /* published */
+	struct bus_props n;        /* read now (scratch) */
+	bool counters;             /* debugfs has this bdi: worth reading */
+	uint64_t read_usec;        /* counters last read */
+	uint64_t emitted_usec;     /* pending last published */
+	bool deferred;             /* a pending change waits for its turn */
+};
+
+struct bus_job {
+	pid_t pid;                 /* 0: free */
+	int fd;                    /* the child's stderr: EOF when it ends */
+	struct sd_bus_message *call;
+	char err[256];
+	size_t errlen;
+	char path[160];
+};
+
+struct bus {
+	enum bus_kind kind;
+	const char *address;       /* BUS_ADDRESS */
+	const char *root;
+	struct knobs_real *real;
+	struct sd_bus *bus;        /* NULL: not connected */
+	bool failed_logged;        /* "cannot reach the bus" said */
+	uint64_t retry_usec;       /* next attempt to connect */
+	uint64_t next_usec;        /* next refresh */
+	bool wake;                 /* ... worth a wakeup of its own */
+	bool mounts_stale;         /* the mount table changed */
+	int mountinfo_fd;          /* POLLPRI when mounts change; -1 */
+	struct bus_dev dev[GOV_MAX_DEV];
+	int ndev;
+	struct bus_job jobs[BUS_MAX_JOBS];
+};
+
+/* "system", "session", "none", or an address ("unix:path=..."): 0, or
+ * -EINVAL for anything else. NULL: the system bus when its socket is
+ * there (or DBUS_SYSTEM_BUS_ADDRESS says where it is), else none. */
+int bus_parse_kind(const char *arg, enum bus_kind *ret_kind);
+
+/* Connect and take the name; a failure is logged and tried again later
+ * (BUS_RETRY_USEC). Call before the daemon confines itself. */
+void bus_start(struct bus *b, enum bus_kind kind, const char *address, const char *root,
+	       struct knobs_real *real);
+
+/* Bring the objects in line with the governor's devices (`changed`: the
+ * set or a decision moved), read what is due and publish what moved
+ * materially. Returns how long until it wants to be called again, in
+ * microseconds (UINT64_MAX: not before something happens). */
+uint64_t bus_update(struct bus *b, const struct governor *g, bool changed, uint64_t now_usec);
+
+/* ppoll: the descriptors the bus wants watched, at most `max`, into pfd;
+ * how many. *timeout_usec is lowered to what the bus needs. */
+int bus_pollfds(struct bus *b, struct pollfd *pfd, int max, uint64_t now_usec,
+		uint64_t *timeout_usec);
+
+/* After ppoll: handle what arrived on the descriptors of bus_pollfds (the
+ * same pfd and count), and what is queued on the connection. */
+void bus_dispatch(struct bus *b, const struct pollfd *pfd, int n);
+
+void bus_stop(struct bus *b);
+
+/* The object path of a device ("/org/wbgov/Governor1/device/sdb"), from
+ * its name escaped as sd_bus_path_encode does (udisks' way: dm-0 ->
+ * dm_2d0). 0 or -errno. */
+int bus_device_path(const struct knobs_dev *info, char *buf, size_t len);
+
+/* `s` as valid UTF-8 into buf: every byte that is not part of a valid
+ * sequence becomes U+FFFD, control characters too; cut to fit. */
+void bus_clean_utf8(char *buf, size_t len, const char *s);
+
+#endif

@@ -1,0 +1,256 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# wbgovd on D-Bus, over the fixture tree (run as nobody when the test runs
+# as root, as wbgovd_fixture.sh does) and a private dbus-daemon that plays
+# the system bus: Debian's system policy with etc/dbus's file included.
+# The object tree and the properties hold the fixture's values (the stick's
+# remembered 5 MB/s, its cap, its mounts, its Latin-1 model as valid UTF-8);
+# when the debugfs counters of the stick change, PropertiesChanged says so
+# (the latency is printed), at most 4 times a second while they move; Sync
+# syncs its file systems and answers when done, or says which one failed;
+# another user may read but not Sync, and nobody may set a property; when
+# the bus goes away wbgovd goes on governing and comes back on a new one.
+set -eu
+PROG=wbgovd
+. "$(dirname "$0")/../lib/cli.sh"
+. "$(dirname "$0")/../lib/dbus.sh"
+command -v busctl >/dev/null 2>&1 || { echo "$me: no busctl (scripts/deps.sh)" >&2; exit 77; }
+/usr/bin/python3 -c 'import dbus, gi' 2>/dev/null || { echo "$me: no python3-dbus or python3-gi (scripts/deps.sh)" >&2; exit 77; }
+FX=$tmp/fx
+ST=$tmp/st
+LOG=$tmp/log
+DEV=/org/wbgov/Governor1/device
+IFACE=org.wbgov.Governor1.Device
+cli_fixture "$FX"
+# the stick's counters in debugfs, and the system's in /proc/vmstat
+mkdir -p "$FX/sys/kernel/debug/bdi/8:16"
+stats() { # WRITEBACK_KB RECLAIMABLE_KB
+	printf 'BdiWriteback:       %10s kB\nBdiReclaimable:     %10s kB\nBdiDirtyThresh:         123456 kB\n' "$1" "$2" \
+		>"$FX/sys/kernel/debug/bdi/8:16/stats.new"
+	mv "$FX/sys/kernel/debug/bdi/8:16/stats.new" "$FX/sys/kernel/debug/bdi/8:16/stats"
+}
+stats 0 0
+printf 'nr_dirty 0\nnr_writeback 0\nnr_dirtied 1000\nnr_written 1000\n' >"$FX/proc/vmstat"
+# a file system of the stick where one can be synced: this test's own
+mkdir "$tmp/mnt"
+MOUNTS=$FX/proc/self/mountinfo
+cp "$MOUNTS" "$tmp/mountinfo.fixture"
+printf '42 22 8:17 / %s rw,nosuid shared:4 - vfat /dev/sdb1 rw\n' "$tmp/mnt" >>"$MOUNTS"
+# the stick measured at 5 MB/s in an earlier run
+mkdir "$tmp/mem"
+echo "v1 5000000 m $(date +%s) serial:SanDisk_Cruzer___Blade:4C530001190823115393" >"$tmp/mem/devices"
+AS=
+OWNER=$(id -un)
+if [ "$(id -u)" = 0 ]; then
+	chown -R nobody "$tmp"
+	chmod 755 "$tmp"
+	AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+	OWNER=nobody
+fi
+D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
+PID=
+trap 'for p in $PID; do kill -KILL "$p" 2>/dev/null || true; done; dbus_stop_all; rm -rf "$tmp"' EXIT
+dbus_private sys system "$OWNER"
+A=$(dbus_addr sys)
+bc() { busctl --address="$A" "$@"; }
+get() { bc get-property org.wbgov.Governor1 "$DEV/sdb" "$IFACE" "$1"; }
+wait_for() { # SECONDS COMMAND...
+	n=$(($1 * 20))
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		n=$((n - 1))
+		[ "$n" -gt 0 ] || return 1
+		sleep 0.05
+	done
+}
+
+# without the guid: the next dbus-daemon at that path has another
+$AS "$D" --root "$FX" --state-dir "$ST" --memory "$tmp/mem/devices" --bus "${A%%,guid=*}" >"$LOG" 2>&1 &
+PID=$!
+wait_for 5 grep -q "^<6>D-Bus: org.wbgov.Governor1 on unix:path=" "$LOG" || fail "wbgovd is not on the bus: $(cat "$LOG")"
+wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start: $(cat "$LOG")"
+
+# --- the objects: one per device of the governor, under its kernel name
+bc tree --list org.wbgov.Governor1 >"$tmp/tree" || fail "busctl tree: $(cat "$tmp/tree")"
+for p in /org/wbgov/Governor1 "$DEV/sdb" "$DEV/nvme0n1" "$DEV/btrfs_2d1" "$DEV/_38_3a16_2dfuseblk"; do
+	grep -qx "$p" "$tmp/tree" || fail "no object $p: $(cat "$tmp/tree")"
+done
+bc get-property org.wbgov.Governor1 /org/wbgov/Governor1 org.wbgov.Governor1.Manager Devices >"$tmp/devices"
+grep -q "\"$DEV/sdb\"" "$tmp/devices" || fail "Devices does not list sdb: $(cat "$tmp/devices")"
+bc call org.wbgov.Governor1 /org/wbgov/Governor1 org.freedesktop.DBus.ObjectManager GetManagedObjects >"$tmp/managed"
+grep -q "\"$DEV/sdb\" [0-9]* .*\"$IFACE\" [0-9]* \"Name\" s \"sdb\"" "$tmp/managed" || fail "GetManagedObjects lacks sdb: $(head -c 300 "$tmp/managed")"
+
+# --- the properties hold the fixture's values
+check() { # PROPERTY EXPECTED
+	got=$(get "$1") || fail "Get $1 failed"
+	[ "$got" = "$2" ] || fail "$1: got $got, want $2"
+}
+check Name 's "sdb"'
+check Bdi 's "8:16"'
+check Disk 's "sdb"'
+check Bus 's "usb"'
+check Model 's "SanDisk Cruzer \357\277\275 Blade"' # U+FFFD for the Latin-1 byte
+check Mounts "as 3 \"/media/user/NO NAME\" \"/media/user/Caf\\303\\251\" \"$tmp/mnt\""
+check BandwidthBytesPerSecond 't 5000000'
+check BandwidthSource 's "remembered"'
+# a second of 5 MB/s less 256 KiB of sync slack, as the status file says
+grep -q "^bdi=8:16 bw=5000000 .*max_bytes=4737856 strict=1" "$ST/status" || fail "status: $(grep 8:16 "$ST/status")"
+check CapBytes 't 4737856'
+check State 's "capped"'
+check Why 's "measured bandwidth x target, less 256 KiB of sync slack"'
+check PendingKnown 'b true'
+check PendingBytes 't 0'
+check DrainSeconds 'd 0'
+check_dev() { # OBJECT PROPERTY EXPECTED
+	got=$(bc get-property org.wbgov.Governor1 "$DEV/$1" "$IFACE" "$2") || fail "Get $1 $2 failed"
+	[ "$got" = "$3" ] || fail "$1 $2: got $got, want $3"
+}
+check_dev nvme0n1 PendingKnown 'b false' # no counters in debugfs for it
+check_dev nvme0n1 DrainSeconds 'd -1'
+check_dev nvme0n1 BandwidthSource 's "none"'
+check_dev _38_3a16_2dfuseblk Name 's "8:16-fuseblk"'
+
+# --- PropertiesChanged as the stick's data comes and drains: 120 MiB at
+# 5 MB/s is 25.2 s; then a burst of changes every 50 ms for 2 s (each 2 %
+# of what is left): at most 4 signals a second; then clean
+cat >"$tmp/watch.py" <<'PY'
+import os, sys, time
+import dbus, dbus.mainloop.glib
+from gi.repository import GLib
+addr, path, fx = sys.argv[1:4]
+dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+bus = dbus.bus.BusConnection(addr)
+seen = []
+bus.add_signal_receiver(lambda i, c, inv: seen.append((time.monotonic(), dict(c))),
+                        "PropertiesChanged", "org.freedesktop.DBus.Properties",
+                        "org.wbgov.Governor1", path)
+bus.get_name_owner("org.wbgov.Governor1")  # the match is in place
+ctx = GLib.MainContext.default()
+def stats(wb_kb, rc_kb):
+    p = fx + "/sys/kernel/debug/bdi/8:16/stats"
+    with open(p + ".new", "w") as f:
+        f.write("BdiWriteback: %d kB\nBdiReclaimable: %d kB\nBdiDirtyThresh: 123456 kB\n" % (wb_kb, rc_kb))
+    os.rename(p + ".new", p)
+def vmstat(kb):  # in place: wbgovd keeps it open
+    with open(fx + "/proc/vmstat", "w") as f:
+        f.write("nr_dirty %d\nnr_writeback 0\nnr_dirtied 1000\nnr_written 1000\n" % (kb // 4))
+def run(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        ctx.iteration(False) or time.sleep(0.005)
+def until(pred, what, limit=5.0):
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < limit:
+        for t, c in seen:
+            if pred(c):
+                return t
+        run(0.01)
+    sys.exit("no PropertiesChanged with %s within %.0f s; seen: %s" % (what, limit, seen))
+# 1. 120 MiB: 20 MiB under writeback, 100 MiB dirty
+t0 = time.monotonic()
+stats(20480, 102400)
+vmstat(122880)
+t = until(lambda c: c.get("PendingBytes") == 120 << 20, "PendingBytes 120 MiB")
+c = [c for _, c in seen if c.get("PendingBytes") == 120 << 20][0]
+if not (25.1 < c["DrainSeconds"] < 25.3) or c["PendingKnown"] != True:
+    sys.exit("with 120 MiB: %s, want DrainSeconds 25.2" % c)
+print("up %.3f" % (t - t0))
+# 2. from 120 MiB, a change of 10 %
+del seen[:]
+t0 = time.monotonic()
+stats(20480, 90112)
+t = until(lambda c: c.get("PendingBytes") == 108 << 20, "PendingBytes 108 MiB")
+print("moved %.3f" % (t - t0))
+# 3. a change of less than 1 % (and of less than a second): no signal
+del seen[:]
+stats(20480, 90112 - 800)
+run(1.0)
+if any("PendingBytes" in c for _, c in seen):
+    sys.exit("a change of 0.7 %% was signalled: %s" % seen)
+# 4. 40 changes in 2 s, 2 % each: the signals follow, 4 a second at most
+del seen[:]
+kb = 110000
+t0 = time.monotonic()
+for i in range(40):
+    kb = kb * 98 // 100
+    stats(0, kb)
+    run(0.05)
+run(0.3)
+n = len([1 for t, c in seen if "PendingBytes" in c and t - t0 < 2.0])
+if n < 4 or n > 9:
+    sys.exit("%d signals for 40 changes in 2 s, want 4 to 9" % n)
+times = [t for t, c in seen if "PendingBytes" in c]
+gaps = [b - a for a, b in zip(times, times[1:])]
+if gaps and min(gaps) < 0.2:
+    sys.exit("two signals %.3f s apart" % min(gaps))
+last = [c for _, c in seen if "PendingBytes" in c][-1]
+if last["PendingBytes"] != kb * 1024:
+    sys.exit("the last signal says %d, the counters %d" % (last["PendingBytes"], kb * 1024))
+print("burst %d" % n)
+# 5. clean
+del seen[:]
+t0 = time.monotonic()
+stats(0, 0)
+vmstat(0)
+t = until(lambda c: c.get("PendingBytes") == 0 and c.get("DrainSeconds") == 0, "PendingBytes 0")
+print("down %.3f" % (t - t0))
+PY
+/usr/bin/python3 "$tmp/watch.py" "$A" "$DEV/sdb" "$FX" >"$tmp/watch" 2>&1 || fail "PropertiesChanged: $(cat "$tmp/watch")"
+echo "$me: change -> PropertiesChanged: $(tr '\n' ' ' <"$tmp/watch")" >&2
+check PendingBytes 't 0'
+
+# --- Sync: syncs the stick's file systems, answered when done; one that
+# cannot be opened is named in the error
+grep -v " 8:17 " "$tmp/mountinfo.fixture" >"$MOUNTS"
+printf '42 22 8:17 / %s rw,nosuid shared:4 - vfat /dev/sdb1 rw\n' "$tmp/mnt" >>"$MOUNTS"
+bc call org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || fail "Sync as root: $(cat "$tmp/sync")"
+wait_for 5 grep -q "sdb: Sync asked on D-Bus: syncing 1 file system " "$LOG" || fail "no Sync in the log: $(tail -n 3 "$LOG")"
+cp "$tmp/mountinfo.fixture" "$MOUNTS"
+rc=0
+bc call org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || rc=$?
+[ "$rc" -ne 0 ] || fail "Sync of a file system that is not there succeeded"
+grep -q "/media/user/NO NAME: No such file or directory" "$tmp/sync" || fail "Sync's error: $(cat "$tmp/sync")"
+# nothing mounted: nothing to do
+bc call org.wbgov.Governor1 "$DEV/nvme1n1" "$IFACE" Sync >"$tmp/sync" 2>&1 || fail "Sync of an unmounted disk: $(cat "$tmp/sync")"
+kill -0 "$PID" || fail "wbgovd died"
+[ -z "$(ps -o pid= --ppid "$PID")" ] || fail "a Sync child was left: $(ps -o pid,comm --ppid "$PID")"
+
+# --- the policy: no one sets a property; another user reads, but may not Sync
+rc=0
+bc set-property org.wbgov.Governor1 "$DEV/sdb" "$IFACE" CapBytes t 0 >"$tmp/set" 2>&1 || rc=$?
+[ "$rc" -ne 0 ] || fail "a property could be set"
+if [ -n "$AS" ]; then
+	OTHER="setpriv --reuid=1 --regid=1 --clear-groups"
+	got=$($OTHER busctl --address="$A" get-property org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Name 2>&1) ||
+		fail "another user cannot Get: $got"
+	[ "$got" = 's "sdb"' ] || fail "another user reads $got"
+	$OTHER busctl --address="$A" tree --list org.wbgov.Governor1 2>&1 | grep -qx "$DEV/sdb" ||
+		fail "another user cannot introspect"
+	rc=0
+	$OTHER busctl --address="$A" call org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/other" 2>&1 || rc=$?
+	[ "$rc" -ne 0 ] || fail "another user could Sync"
+	grep -qi "access denied\|rejected send message" "$tmp/other" || fail "another user's Sync: $(cat "$tmp/other")"
+else
+	echo "$me: not root: the other user's part is not run" >&2
+fi
+
+# --- the bus goes away: wbgovd governs on, and comes back on a new one
+dbus_stop sys
+wait_for 5 grep -q "^<4>D-Bus: the connection was lost" "$LOG" || fail "the loss is not logged: $(tail -n 3 "$LOG")"
+sleep 0.5
+kill -0 "$PID" || fail "wbgovd died with the bus"
+kill -HUP "$PID"
+wait_for 5 grep -q "configuration reloaded" "$LOG" || fail "wbgovd does not answer after the bus went: $(tail -n 3 "$LOG")"
+dbus_private sys system "$OWNER"
+A=$(dbus_addr sys)
+wait_for 15 bc get-property org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Name ||
+	fail "wbgovd did not come back on a new bus: $(tail -n 3 "$LOG")"
+[ "$(grep -c "D-Bus: org.wbgov.Governor1 on" "$LOG")" = 2 ] || fail "not logged once per connection"
+[ "$(grep -c "connection was lost" "$LOG")" = 1 ] || fail "the loss logged more than once"
+
+kill -TERM "$PID"
+rc=0
+wait "$PID" || rc=$?
+PID=
+[ "$rc" -eq 0 ] || fail "wbgovd exited $rc on SIGTERM: $(tail -n 5 "$LOG")"
+exit 0

@@ -1,0 +1,175 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# wbgov notify against a fake notification server: wbgovd over the fixture
+# tree on a private bus that plays the system bus, the agent (as nobody
+# when the test runs as root) and a fake org.freedesktop.Notifications on
+# a private session bus. While the stick holds 120 MiB it shows "Writing
+# 120 MiB to SanDisk Cruzer ... — 25 s left", updated in place (the same
+# id) at most once a second; when the data has drained, "safe to remove";
+# a device with less than the threshold shows nothing; SIGTERM closes
+# what it shows and ends it with 0.
+set -eu
+PROG=wbgov
+. "$(dirname "$0")/../lib/cli.sh"
+. "$(dirname "$0")/../lib/dbus.sh"
+/usr/bin/python3 -c 'import dbus, gi' 2>/dev/null || { echo "$me: no python3-dbus or python3-gi (scripts/deps.sh)" >&2; exit 77; }
+FX=$tmp/fx
+cli_fixture "$FX"
+mkdir -p "$FX/sys/kernel/debug/bdi/8:16"
+stats() { # WRITEBACK_KB RECLAIMABLE_KB
+	printf 'BdiWriteback: %s kB\nBdiReclaimable: %s kB\nBdiDirtyThresh: 123456 kB\n' "$1" "$2" \
+		>"$FX/sys/kernel/debug/bdi/8:16/stats.new"
+	mv "$FX/sys/kernel/debug/bdi/8:16/stats.new" "$FX/sys/kernel/debug/bdi/8:16/stats"
+}
+vmstat() { # KB, in place: wbgovd keeps it open
+	printf 'nr_dirty %s\nnr_writeback 0\nnr_dirtied 1000\nnr_written 1000\n' $(($1 / 4)) >"$FX/proc/vmstat"
+}
+stats 0 0
+vmstat 0
+mkdir "$tmp/mem"
+echo "v1 5000000 m $(date +%s) serial:SanDisk_Cruzer___Blade:4C530001190823115393" >"$tmp/mem/devices"
+AS=
+OWNER=$(id -un)
+if [ "$(id -u)" = 0 ]; then
+	chown -R nobody "$tmp"
+	chmod 755 "$tmp"
+	AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+	OWNER=nobody
+fi
+D=$(cd "$(dirname "$W")" && pwd)
+PID= APID= SPID=
+trap 'for p in $PID $APID $SPID; do kill -KILL "$p" 2>/dev/null || true; done; dbus_stop_all; rm -rf "$tmp"' EXIT
+wait_for() { # SECONDS COMMAND...
+	n=$(($1 * 20))
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		n=$((n - 1))
+		[ "$n" -gt 0 ] || return 1
+		sleep 0.05
+	done
+}
+
+# --- usage
+"$W" notify --help | grep -q "^Usage: wbgov \[OPTIONS\] notify \[--bus system|session|ADDRESS\] \[--threshold SIZE\]" ||
+	fail "wbgov notify --help: $("$W" notify --help)"
+rc=0
+"$W" notify --threshold 0 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 64 ] && grep -q "threshold" "$tmp/err" || fail "--threshold 0: exit $rc, $(cat "$tmp/err")"
+rc=0
+"$W" status --bus system 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 64 ] && grep -q "\-\-bus is not an option of status" "$tmp/err" || fail "status --bus: exit $rc, $(cat "$tmp/err")"
+rc=0
+DBUS_SESSION_BUS_ADDRESS=unix:path=$tmp/nothing "$W" notify --bus "unix:path=$tmp/nothing" 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 69 ] && grep -q "cannot reach the unix:path=$tmp/nothing bus" "$tmp/err" || fail "no bus: exit $rc, $(cat "$tmp/err")"
+
+dbus_private sys system "$OWNER"
+dbus_private sess session
+SYS=$(dbus_addr sys)
+SESS=$(dbus_addr sess)
+
+# the fake notification server: each call a line of JSON in $tmp/notes
+cat >"$tmp/server.py" <<'PY'
+import json, sys, time
+import dbus, dbus.service, dbus.mainloop.glib
+from gi.repository import GLib
+addr, out = sys.argv[1:3]
+dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+bus = dbus.bus.BusConnection(addr)
+class Server(dbus.service.Object):
+    last = 0
+    def log(self, **kw):
+        kw["t"] = time.monotonic()
+        with open(out, "a") as f:
+            f.write(json.dumps(kw) + "\n")
+    @dbus.service.method("org.freedesktop.Notifications", in_signature="susssasa{sv}i", out_signature="u")
+    def Notify(self, app, replaces, icon, summary, body, actions, hints, timeout):
+        if not replaces:
+            Server.last += 1
+        nid = replaces or Server.last
+        self.log(call="Notify", app=str(app), replaces=int(replaces), id=nid, summary=str(summary),
+                 body=str(body), urgency=int(hints.get("urgency", -1)))
+        return nid
+    @dbus.service.method("org.freedesktop.Notifications", in_signature="u")
+    def CloseNotification(self, nid):
+        self.log(call="CloseNotification", id=int(nid))
+    @dbus.service.method("org.freedesktop.Notifications", out_signature="as")
+    def GetCapabilities(self):
+        return ["body"]
+name = dbus.service.BusName("org.freedesktop.Notifications", bus)
+Server(bus, "/org/freedesktop/Notifications")
+print("ready", flush=True)
+GLib.MainLoop().run()
+PY
+/usr/bin/python3 "$tmp/server.py" "$SESS" "$tmp/notes" >"$tmp/server.log" 2>&1 &
+SPID=$!
+wait_for 5 grep -q ready "$tmp/server.log" || fail "the fake server did not start: $(cat "$tmp/server.log")"
+: >"$tmp/notes"
+[ -n "$AS" ] && chown nobody "$tmp/notes"
+
+$AS "$D/wbgovd" --root "$FX" --state-dir "$tmp/st" --memory "$tmp/mem/devices" --bus "$SYS" >"$tmp/log" 2>&1 &
+PID=$!
+wait_for 5 grep -q "^<6>D-Bus: org.wbgov.Governor1 on" "$tmp/log" || fail "wbgovd is not on the bus: $(cat "$tmp/log")"
+DBUS_SESSION_BUS_ADDRESS=$SESS $AS "$D/wbgov" notify --bus "$SYS" >"$tmp/agent" 2>&1 &
+APID=$!
+sleep 1
+kill -0 "$APID" || fail "wbgov notify ended: $(cat "$tmp/agent")"
+
+# notes FIELD...: the notes as "summary|id|replaces" lines
+notes() {
+	/usr/bin/python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    n = json.loads(l)
+    print("|".join(str(n.get(k, "")) for k in ["call", "summary", "id", "replaces"]))' "$tmp/notes"
+}
+has() { notes | grep -q "$1"; }
+
+# --- below the threshold: nothing
+stats 0 4096
+vmstat 4096
+sleep 1.5
+[ ! -s "$tmp/notes" ] || fail "4 MiB made a notification: $(notes)"
+
+# --- 120 MiB at 5 MB/s: "Writing ... — 25 s left"
+stats 20480 102400
+vmstat 122880
+WRITING="^Notify|Writing 120 MiB to SanDisk Cruzer \357\277\275 Blade \342\200\224 25 s left|1|0\$"
+wait_for 5 has "$(printf "$WRITING")" || fail "no \"Writing 120 MiB\": $(notes; cat "$tmp/agent")"
+# its data drains in steps 0.3 s apart: one update a second, in place
+for kb in 100000 80000 60000 40000 20000; do
+	stats 0 "$kb"
+	sleep 0.3
+done
+sleep 1.2
+/usr/bin/python3 -c 'import json, sys
+ns = [json.loads(l) for l in open(sys.argv[1])]
+w = [n for n in ns if n["call"] == "Notify"]
+if len(w) < 2 or len(w) > 4:
+    sys.exit("%d notifications for 5 changes in 1.5 s, want 2 to 4: %s" % (len(w), w))
+if any(n["id"] != 1 for n in w) or any(n["replaces"] != 1 for n in w[1:]):
+    sys.exit("not updated in place: %s" % w)
+gaps = [b["t"] - a["t"] for a, b in zip(w, w[1:])]
+if min(gaps) < 0.95:
+    sys.exit("two updates %.3f s apart" % min(gaps))
+if w[-1]["summary"] != "Writing 20 MiB to SanDisk Cruzer \ufffd Blade \u2014 4 s left":
+    sys.exit("the last update: %s" % w[-1]["summary"])' "$tmp/notes" || fail "updates: $(notes)"
+
+# --- drained: "safe to remove" in place of it
+stats 0 0
+vmstat 0
+wait_for 5 has "$(printf "^Notify|SanDisk Cruzer \357\277\275 Blade: all written, safe to remove once unmounted|1|1\$")" ||
+	fail "no \"safe to remove\": $(notes)"
+n=$(notes | wc -l)
+sleep 1.5
+[ "$(notes | wc -l)" = "$n" ] || fail "notifications after \"safe to remove\": $(notes)"
+
+# --- SIGTERM: what is shown is closed, exit 0
+stats 0 51200
+vmstat 51200
+wait_for 5 has "^Notify|Writing 50 MiB to" || fail "no second \"Writing\": $(notes)"
+kill -TERM "$APID"
+rc=0
+wait "$APID" || rc=$?
+APID=
+[ "$rc" -eq 0 ] || fail "wbgov notify exited $rc on SIGTERM: $(cat "$tmp/agent")"
+has "^CloseNotification||1|" || fail "not closed on SIGTERM: $(notes)"
+exit 0
