@@ -6,10 +6,12 @@ set -eu
 # man-db: tests/cli/install.sh renders the installed pages with `man -l`;
 # python3-prometheus-client: the reference parser the metrics tests check
 # wbgov's Prometheus output with; bash-completion, zsh, fish: the
-# completions' tests run them
+# completions' tests run them; debhelper dpkg-dev fakeroot lintian: the
+# Debian package (make check-pkg)
 PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev libblkid-dev scdoc
 gnuplot-nox python3 time e2fsprogs btrfs-progs exfat-fuse exfatprogs fio util-linux kmod man-db
-python3-prometheus-client bash-completion zsh fish"
+python3-prometheus-client bash-completion zsh fish
+debhelper dpkg-dev fakeroot lintian"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

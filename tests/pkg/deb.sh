@@ -40,6 +40,11 @@ cleanup() {
 		kill -TERM "$dpid"
 		wait "$dpid"
 	fi
+	# a killed wbgovd's knobs, if the package is gone already: the tool the
+	# package would have used gives them back
+	if [ -e /run/wbgov/state ] && [ ! -x /usr/bin/wbgov ] && [ -x "$tmp/wbgov/build/wbgov" ]; then
+		"$tmp/wbgov/build/wbgov" restore || rc=1
+	fi
 	if [ "$installed" = yes ] && dpkg-query -W -f='${Status}' wbgov 2>/dev/null | grep -qv not-installed; then
 		apt-get purge -y -q wbgov >"$tmp/cleanup.log" 2>&1 ||
 			{ cat "$tmp/cleanup.log" >&2; echo "$me: could not purge wbgov" >&2; rc=1; }
@@ -67,10 +72,18 @@ for d in /etc/wbgov /var/lib/wbgov /run/wbgov/wbgovd.pid /run/wbgov/state; do
 	[ ! -e "$d" ] || fail "$d exists (make install, or a wbgovd run?): the purge would remove it; move it away first"
 done
 
+# The disk wbgovd is made to hold (see pin.conf below)
+pin=$(stat -c '%Hd:%Ld' /)
+[ ! -e "/sys/dev/block/$pin/partition" ] || pin=$(cat "/sys/dev/block/$pin/../dev")
+[ -e "/sys/class/bdi/$pin/strict_limit" ] ||
+	fail "/ is on $pin, which has no bdi with per-device knobs (a btrfs or network root, or Linux < 6.2): nothing to pin"
+
 # One real-kernel test at a time (tests/lib/system.sh): the knobs read
 # before must be the knobs read after, and a second wbgovd would hold them.
 exec 9>/run/wbgov-system-tests.lock
+t0=$(date +%s)
 flock -w 3600 9 || fail "another real-kernel test held /run/wbgov-system-tests.lock for an hour"
+[ "$(($(date +%s) - t0))" -le 1 ] || echo "$me: waited $(($(date +%s) - t0)) s for /run/wbgov-system-tests.lock"
 tmp=$(mktemp -d /tmp/wbgov-deb.XXXXXX)
 
 # --- build, from a copy without build products or .git
@@ -146,7 +159,7 @@ grep -qx 'ExecStart=/usr/bin/wbgovd' /lib/systemd/system/wbgovd.service ||
 	fail "the installed unit does not run /usr/bin/wbgovd"
 dpkg-query -W -f='${Conffiles}\n' wbgov | grep -q '^ /etc/wbgov/wbgov.conf ' ||
 	fail "/etc/wbgov/wbgov.conf is not a conffile"
-/usr/bin/wbgovd -n >"$tmp/n.out" 2>&1 || { cat "$tmp/n.out" >&2; fail "wbgovd -n: exit $?"; }
+/usr/bin/wbgovd -n >"$tmp/n.out" 2>&1 || { cat "$tmp/n.out" >&2; fail "wbgovd -n failed on the installed config"; }
 grep -qx 'configuration OK' "$tmp/n.out" || fail "wbgovd -n does not say the installed config is OK: $(cat "$tmp/n.out")"
 /usr/bin/wbgov --help >"$tmp/help" || fail "wbgov --help: exit $?"
 grep -q 'restore' "$tmp/help" || fail "wbgov --help does not list restore"
@@ -158,35 +171,65 @@ if [ "$systemd" = no ]; then
 	# no systemd as PID 1: the install must not have started anything
 	[ -z "$(installed_wbgovd)" ] || fail "the install started wbgovd without systemd: pid $(installed_wbgovd)"
 	[ ! -e /run/wbgov/wbgovd.pid ] || fail "the install left /run/wbgov/wbgovd.pid without systemd"
-	echo "$me: installed; no systemd as PID 1, so nothing was started"
+	echo "$me: installed; no systemd as PID 1, so nothing was started (at $(($(date +%s) - t0)) s)"
 else
 	systemctl is-active --quiet wbgovd || fail "systemd runs, but wbgovd.service is not active after the install"
 	echo "$me: installed; wbgovd.service is active"
 fi
 
-# --- wbgovd running when the package is removed
-if [ "$systemd" = no ]; then
-	# as the unit would run it: defaults everywhere (/etc/wbgov/wbgov.conf,
-	# /run/wbgov, /var/lib/wbgov/devices)
-	/usr/bin/wbgovd >"$tmp/wbgovd.log" 2>&1 &
-	dpid=$!
-fi
-# wait until it has changed a knob (a device not measured yet gets the
-# start cap at once): without a change, putting back proves nothing
-i=0
-while :; do
-	snapshot >"$tmp/knobs.during"
-	[ -s /run/wbgov/state ] && ! cmp -s "$tmp/knobs.before" "$tmp/knobs.during" && break
-	i=$((i + 1))
-	[ "$i" -le 100 ] || { cat "$tmp/wbgovd.log" >&2 2>/dev/null; fail "wbgovd changed no knob within 10 s"; }
-	[ -z "$dpid" ] || kill -0 "$dpid" 2>/dev/null || { cat "$tmp/wbgovd.log" >&2; fail "wbgovd exited at start"; }
-	sleep 0.1
-done
-echo "$me: wbgovd runs and changed:"
-diff "$tmp/knobs.before" "$tmp/knobs.during" | sed -n 's/^> /  /p'
-[ -d /var/lib/wbgov ] || fail "wbgovd made no /var/lib/wbgov (its device memory)"
+# pin: the disk under / (its whole disk when / is on a partition), and a
+# configuration that pins it (mode = fixed, a 256 MiB cap, mild beside the
+# kernel's gigabytes): so wbgovd holds a knob changed until it is stopped.
+# With the defaults a disk gets the start cap at once, but is let go as soon
+# as it is measured fast, maybe before the package is removed, and from
+# device memory at the next start: then the removal would prove nothing.
+printf '[global]\n[device pinned]\ndevnum = %s\nmode = fixed\nmax_bytes = 256M\n' "$pin" >"$tmp/pin.conf"
 
-apt-get remove -y -q wbgov >"$tmp/remove.log" 2>&1 || { cat "$tmp/remove.log" >&2; fail "apt-get remove wbgov failed"; }
+# start_wbgovd: where systemd does not run, start wbgovd as root as the unit
+# would (/run/wbgov, /var/lib/wbgov/devices), but with pin.conf, as our
+# child; then wait until it has changed a knob.
+start_wbgovd() {
+	if [ "$systemd" = no ]; then
+		/usr/bin/wbgovd -c "$tmp/pin.conf" >"$tmp/wbgovd.log" 2>&1 &
+		dpid=$!
+	fi
+	i=0
+	while :; do
+		snapshot >"$tmp/knobs.during"
+		[ -s /run/wbgov/state ] && ! cmp -s "$tmp/knobs.before" "$tmp/knobs.during" && break
+		i=$((i + 1))
+		[ "$i" -le 100 ] || { cat "$tmp/wbgovd.log" >&2 2>/dev/null; fail "wbgovd changed no knob within 10 s"; }
+		[ -z "$dpid" ] || kill -0 "$dpid" 2>/dev/null || { cat "$tmp/wbgovd.log" >&2; fail "wbgovd exited at start"; }
+		sleep 0.1
+	done
+	echo "$me: wbgovd runs and changed:"
+	diff "$tmp/knobs.before" "$tmp/knobs.during" | sed -n 's/^> /  /p'
+	[ -d /var/lib/wbgov ] || fail "wbgovd made no /var/lib/wbgov (its device memory)"
+}
+
+# remove_wbgov: apt-get remove; then no wbgovd runs, every knob is as
+# before wbgovd started, the conffile stays
+remove_wbgov() {
+	# apt-get gives dpkg a terminal: lines end in CR LF
+	apt-get remove -y -q wbgov >"$tmp/remove.raw" 2>&1 ||
+		{ cat "$tmp/remove.raw" >&2; fail "apt-get remove wbgov failed"; }
+	tr -d '\r' <"$tmp/remove.raw" >"$tmp/remove.log"
+	[ -z "$(installed_wbgovd)" ] || fail "wbgovd still runs after apt-get remove: pid $(installed_wbgovd)"
+	snapshot >"$tmp/knobs.after"
+	if ! cmp -s "$tmp/knobs.before" "$tmp/knobs.after"; then
+		diff "$tmp/knobs.before" "$tmp/knobs.after" >&2 || true
+		fail "after apt-get remove the knobs are not as before wbgovd started"
+	fi
+	[ ! -e /run/wbgov/state ] || fail "/run/wbgov/state is left after the removal: knobs not given back"
+	[ ! -e /usr/bin/wbgovd ] || fail "/usr/bin/wbgovd is left after apt-get remove"
+	dpkg-query -W -f='${Status}\n' wbgov | grep -qx 'deinstall ok config-files' ||
+		fail "wbgov is not in config-files after remove: $(dpkg-query -W -f='${Status}' wbgov)"
+	[ -f /etc/wbgov/wbgov.conf ] || fail "apt-get remove took /etc/wbgov/wbgov.conf (a conffile stays until purge)"
+}
+
+# --- removed while wbgovd runs: stopping it (SIGTERM) gives the knobs back
+start_wbgovd
+remove_wbgov
 if [ -n "$dpid" ]; then
 	grep -q '^Stopping wbgovd (pid [0-9]*)' "$tmp/remove.log" ||
 		{ cat "$tmp/remove.log" >&2; fail "the prerm did not say it stopped wbgovd"; }
@@ -195,20 +238,29 @@ if [ -n "$dpid" ]; then
 	wait "$dpid" || rc=$?
 	dpid=""
 	[ "$rc" -eq 0 ] || { cat "$tmp/wbgovd.log" >&2; fail "wbgovd exited $rc when the package was removed"; }
-	grep -q '^<6>stopping: giving the knobs back' "$tmp/wbgovd.log" || fail "wbgovd's log does not say it gave the knobs back"
+	sed -n '/^<6>stopping: giving the knobs back/,$p' "$tmp/wbgovd.log" | grep -q "^<6>$pin: knobs given back" ||
+		{ cat "$tmp/wbgovd.log" >&2; fail "wbgovd's log does not say it gave $pin's knobs back when it was stopped"; }
 fi
-[ -z "$(installed_wbgovd)" ] || fail "wbgovd still runs after apt-get remove: pid $(installed_wbgovd)"
-snapshot >"$tmp/knobs.after"
-if ! cmp -s "$tmp/knobs.before" "$tmp/knobs.after"; then
-	diff "$tmp/knobs.before" "$tmp/knobs.after" >&2
-	fail "the knobs are not as before wbgovd started after apt-get remove"
+echo "$me: removed; wbgovd stopped and every knob is as before ($(grep -c '^bdi' "$tmp/knobs.after") bdis, 6 vm.dirty_*) (at $(($(date +%s) - t0)) s)"
+
+# --- removed after wbgovd was killed (SIGKILL: its knobs stay set, recorded
+# in /run/wbgov/state): the prerm's wbgov restore gives them back. Installed
+# again over the kept conffile. Under systemd the unit would restart it.
+if [ "$systemd" = no ]; then
+	apt-get install -y -q --no-install-recommends "$deb" >"$tmp/install.log" 2>&1 ||
+		{ cat "$tmp/install.log" >&2; fail "apt-get install ${deb##*/} again (config-files) failed"; }
+	start_wbgovd
+	kill -KILL "$dpid"
+	{ wait "$dpid"; } 2>/dev/null || true
+	dpid=""
+	snapshot >"$tmp/knobs.killed"
+	! cmp -s "$tmp/knobs.before" "$tmp/knobs.killed" || fail "the knobs went back when wbgovd was killed?"
+	[ -s /run/wbgov/state ] || fail "no /run/wbgov/state after wbgovd was killed"
+	remove_wbgov
+	grep -q '^restored \([0-9]*\) of \1$' "$tmp/remove.log" ||
+		{ cat "$tmp/remove.log" >&2; fail "the prerm did not run wbgov restore"; }
+	echo "$me: removed after SIGKILL; the prerm's wbgov restore put every knob back (at $(($(date +%s) - t0)) s)"
 fi
-echo "$me: removed; wbgovd stopped and every knob is as before ($(grep -c '^bdi' "$tmp/knobs.after") bdis, 6 vm.dirty_*)"
-[ ! -e /run/wbgov/state ] || fail "/run/wbgov/state is left after the removal: knobs not given back"
-[ ! -e /usr/bin/wbgovd ] || fail "/usr/bin/wbgovd is left after apt-get remove"
-dpkg-query -W -f='${Status}\n' wbgov | grep -qx 'deinstall ok config-files' ||
-	fail "wbgov is not in config-files after remove: $(dpkg-query -W -f='${Status}' wbgov)"
-[ -f /etc/wbgov/wbgov.conf ] || fail "apt-get remove took /etc/wbgov/wbgov.conf (a conffile stays until purge)"
 
 # --- purge
 apt-get purge -y -q wbgov >"$tmp/purge.log" 2>&1 || { cat "$tmp/purge.log" >&2; fail "apt-get purge wbgov failed"; }
@@ -218,5 +270,5 @@ for d in /etc/wbgov /var/lib/wbgov /run/wbgov /etc/systemd/system/multi-user.tar
 done
 dpkg-query -W -f='${Status}\n' wbgov 2>/dev/null | grep -qv 'not-installed' &&
 	fail "dpkg still knows wbgov after purge: $(dpkg-query -W -f='${Status}' wbgov)"
-echo "$me: purged; /etc/wbgov, /var/lib/wbgov and /run/wbgov are gone"
+echo "$me: purged; /etc/wbgov, /var/lib/wbgov and /run/wbgov are gone (at $(($(date +%s) - t0)) s)"
 echo "$me: ok"
