@@ -139,7 +139,8 @@ dpkg -L wbgov >"$tmp/files"
 for f in /usr/bin/wbgovd /usr/bin/wbgov /usr/bin/wbsim /lib/systemd/system/wbgovd.service \
 	/etc/wbgov/wbgov.conf /usr/share/man/man8/wbgovd.8.gz /usr/share/man/man8/wbgov.8.gz \
 	/usr/share/man/man5/wbgov.conf.5.gz /usr/share/man/man1/wbsim.1.gz \
-	/usr/share/doc/wbgov/copyright; do
+	/usr/share/doc/wbgov/copyright /usr/share/bash-completion/completions/wbgov \
+	/usr/share/zsh/vendor-completions/_wbgov /usr/share/fish/vendor_completions.d/wbgov.fish; do
 	grep -qx "$f" "$tmp/files" || fail "dpkg -L wbgov does not list $f"
 	[ -f "$f" ] || fail "$f is not installed"
 done
@@ -151,8 +152,10 @@ while IFS= read -r f; do
 	[ -d "$f" ] && continue
 	case "$f" in
 	/usr/bin/wb* | /usr/share/man/man[158]/*.gz | /usr/share/doc/wbgov/* | \
+		/usr/share/bash-completion/completions/wb* | /usr/share/zsh/vendor-completions/_wbgov | \
+		/usr/share/fish/vendor_completions.d/wb*.fish | \
 		/lib/systemd/system/wbgovd.service | /etc/wbgov/wbgov.conf) ;;
-	*) fail "dpkg -L wbgov lists $f, outside the programs, manuals, docs, unit and config" ;;
+	*) fail "dpkg -L wbgov lists $f, outside the programs, manuals, docs, completions, unit and config" ;;
 	esac
 done <"$tmp/files"
 grep -qx 'ExecStart=/usr/bin/wbgovd' /lib/systemd/system/wbgovd.service ||
