@@ -27,7 +27,7 @@ SYS_LIBS   := -linih -ludev -lblkid -lsystemd
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all analyze check check-system demo fuzz fuzz-bins clean install man uninstall
+.PHONY: all analyze check check-pkg check-system demo fuzz fuzz-bins clean install man uninstall
 all: $(BUILD)/wbsim $(BUILD)/wbgovd $(BUILD)/wbgov
 .SECONDARY:
 
@@ -63,6 +63,11 @@ check: all $(UNIT_BIN)
 
 check-system: all $(UNIT_BIN)
 	@BUILD=$(BUILD) SYSTEM=yes sh tests/run.sh
+
+# check-pkg: the Debian package built (from a copy of the tree), lintian,
+# installed, removed with wbgovd running, purged: root, system-wide, minutes
+check-pkg:
+	@sh tests/pkg/deb.sh
 
 demo: all
 	@sh scripts/demo.sh $(BUILD)

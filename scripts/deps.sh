@@ -9,10 +9,12 @@ set -eu
 # completions' tests run them; rsync: bench/real-usb cp compares it with
 # wbgov cp; libsystemd-dev: sd-bus and sd_notify; dbus-daemon, systemd
 # (busctl), python3-dbus and python3-gi: tests/cli/dbus_*.sh run private
-# buses and a fake notification server
+# buses and a fake notification server; debhelper dpkg-dev fakeroot
+# lintian: the Debian package (make check-pkg)
 PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev libblkid-dev libsystemd-dev scdoc
 gnuplot-nox python3 time e2fsprogs btrfs-progs exfat-fuse exfatprogs fio util-linux kmod man-db
-python3-prometheus-client bash-completion zsh fish rsync dbus-daemon systemd python3-dbus python3-gi"
+python3-prometheus-client bash-completion zsh fish rsync dbus-daemon systemd python3-dbus python3-gi
+debhelper dpkg-dev fakeroot lintian"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
