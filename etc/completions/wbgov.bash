@@ -80,7 +80,7 @@ _wbgov_device_arg()
 _wbgov()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-	local commands="status watch sync eject explain apply restore"
+	local commands="status watch sync eject cp explain apply restore notify"
 	local global="--root --state-dir --config -c --help --version"
 	local root=/ cmd= nargs=0 i w
 	COMPREPLY=()
@@ -89,7 +89,7 @@ _wbgov()
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
 		case $w in
-		--root | --state-dir | --config | -c | --interval)
+		--root | --state-dir | --config | -c | --interval | --bus | --threshold)
 			((i + 1 < COMP_CWORD)) && [[ $w == --root ]] && { _wbgov_dequote "${COMP_WORDS[i+1]}"; root=$REPLY; }
 			((i++)) ;;
 		--root=*) _wbgov_dequote "${w#--root=}"; root=$REPLY ;;
@@ -110,6 +110,12 @@ _wbgov()
 	--interval)
 		COMPREPLY=($(compgen -W "0.5 1 2 5" -- "$cur"))
 		return ;;
+	--bus)
+		COMPREPLY=($(compgen -W "system session" -- "$cur"))
+		return ;;
+	--threshold)
+		COMPREPLY=($(compgen -W "512K 8M 64M" -- "$cur"))
+		return ;;
 	esac
 
 	if [[ -z $cmd ]]; then
@@ -128,6 +134,8 @@ _wbgov()
 	eject) opts+=" --no-power-off" ;;
 	explain) opts+=" --json" ;;
 	apply) opts+=" --once" ;;
+	cp) opts+=" --quiet -q --json" ;;
+	notify) opts+=" --bus --threshold" ;;
 	esac
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
@@ -135,6 +143,9 @@ _wbgov()
 	fi
 	case $cmd in
 	sync | eject | explain) ((nargs == 0)) && _wbgov_device_arg "$root" "$cur" ;;
+	cp)
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		compopt -o filenames 2>/dev/null ;;
 	esac
 }
 complete -F _wbgov wbgov
@@ -155,9 +166,12 @@ _wbgovd()
 	--metrics-interval)
 		COMPREPLY=($(compgen -W "5 10 15 30 60" -- "$cur"))
 		return ;;
+	--bus)
+		COMPREPLY=($(compgen -W "system session none" -- "$cur"))
+		return ;;
 	esac
 	COMPREPLY=($(compgen -W "--config -c --check -n --root --state-dir --memory --no-memory
-		--metrics-file --metrics-interval --verbose -v --help --version" -- "$cur"))
+		--metrics-file --metrics-interval --bus --verbose -v --help --version" -- "$cur"))
 }
 complete -F _wbgovd wbgovd
 

@@ -62,12 +62,14 @@ function __wbgov_devices
     end <$root/proc/self/mountinfo | sort -u
 end
 
-set -l commands status watch sync eject explain apply restore
+set -l commands status watch sync eject cp explain apply restore notify
 complete -c wbgov -f
 complete -c wbgov -n __wbgov_no_command -a status -d 'each device: bandwidth, limit, dirty data'
 complete -c wbgov -n __wbgov_no_command -a watch -d 'status again every second'
 complete -c wbgov -n __wbgov_no_command -a sync -d 'write out dirty data, with progress'
 complete -c wbgov -n __wbgov_no_command -a eject -d 'sync, unmount and power off a disk'
+complete -c wbgov -n __wbgov_no_command -a cp -d 'copy, returning when the data is on the device'
+complete -c wbgov -n __wbgov_no_command -a notify -d 'desktop notifications of data still to write'
 complete -c wbgov -n __wbgov_no_command -a explain -d 'why a device has the limit it has'
 complete -c wbgov -n __wbgov_no_command -a apply -d 'apply the limits once, without wbgovd'
 complete -c wbgov -n __wbgov_no_command -a restore -d 'give back every recorded knob'
@@ -81,4 +83,9 @@ complete -c wbgov -n '__wbgov_using status' -l prometheus -d "Prometheus's text 
 complete -c wbgov -n '__wbgov_using watch' -l interval -x -a '0.5 1 2 5' -d 'seconds between tables'
 complete -c wbgov -n '__wbgov_using eject' -l no-power-off -d 'unmount and flush only'
 complete -c wbgov -n '__wbgov_using apply' -l once -d 'required'
+complete -c wbgov -n '__wbgov_using cp' -s q -l quiet -d 'no progress'
+complete -c wbgov -n '__wbgov_using cp' -l json -d 'progress as JSON lines'
+complete -c wbgov -n '__wbgov_using cp' -F
+complete -c wbgov -n '__wbgov_using notify' -l bus -x -a 'system session' -d 'where wbgovd is'
+complete -c wbgov -n '__wbgov_using notify' -l threshold -x -a '512K 8M 64M' -d 'data worth a notification'
 complete -c wbgov -n '__wbgov_using sync; or __wbgov_using eject; or __wbgov_using explain' -a '(__wbgov_devices)'

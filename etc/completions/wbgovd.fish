@@ -9,6 +9,7 @@ complete -c wbgovd -l memory -r -F -d 'device memory file'
 complete -c wbgovd -l no-memory -d 'keep no device memory'
 complete -c wbgovd -l metrics-file -r -F -d "Prometheus textfile (node_exporter's)"
 complete -c wbgovd -l metrics-interval -x -a '5 10 15 30 60' -d 'seconds between metrics writes'
+complete -c wbgovd -l bus -x -a 'system session none' -d 'where to publish on D-Bus'
 complete -c wbgovd -s v -l verbose -d 'log measurements too'
 complete -c wbgovd -s h -l help -d 'usage'
 complete -c wbgovd -s V -l version -d 'version'

@@ -39,6 +39,9 @@ comp() {
 	printf '%s\n' "${COMPREPLY[@]}"
 }
 comp wbgov s
+comp wbgov c
+comp wbgov notify --bus ''
+comp wbgov cp -
 comp wbgov --root "$FX" sync /media/user/N
 comp wbgov --root "$FX" sync '/media/user/NO\ N'
 comp wbgov --root "$FX" sync '"/media/user/NO N'
@@ -50,6 +53,7 @@ comp wbgov --root "$FX" explain sdb ''
 comp wbgov status --p
 comp wbgov explain --
 comp wbgovd --metrics-
+comp wbgovd --b
 comp "$B/wbsim" run ''
 comp "$B/wbsim" run usb-iso --policy wb
 EOF
@@ -66,6 +70,17 @@ for c in wbgov wbgovd wbsim; do
 done
 want "wbgov s" "status
 sync"
+want "wbgov c" "cp"
+want "wbgov notify --bus " "system
+session"
+want "wbgov cp -" "--root
+--state-dir
+--config
+-c
+--help
+--quiet
+-q
+--json"
 want "wbgov --root $FX sync /media/user/N" "/media/user/NO NAME"
 want "wbgov --root $FX sync /media/user/NO\\ N" "/media/user/NO NAME"
 want "wbgov --root $FX sync \"/media/user/NO N" "/media/user/NO NAME"
@@ -86,6 +101,7 @@ want "wbgov explain --" "--root
 --json"
 want "wbgovd --metrics-" "--metrics-file
 --metrics-interval"
+want "wbgovd --b" "--bus"
 "$B/wbsim" list | awk '/^scenarios:/ { p = 1; next } /^[^ ]/ { p = 0 } p { print $1 }' >"$tmp/scenarios"
 [ -s "$tmp/scenarios" ] || fail "wbsim list shows no scenario"
 want "$B/wbsim run " "$(cat "$tmp/scenarios")"
@@ -100,6 +116,8 @@ sync" ] || fail "fish: wbgov s: $(fc wbgov 'wbgov s')"
 	fail "fish: a mount point with a blank: $(fc wbgov "wbgov --root $FX sync /media/user/N")"
 fc wbgov "wbgov --root $FX explain /dev/sd" | grep -qx /dev/sdb1 || fail "fish: /dev/sdb1"
 fc wbgov "wbgov status --" | grep -qx -- --prometheus || fail "fish: status --prometheus"
+fc wbgov "wbgov n" | grep -qx notify || fail "fish: wbgov notify"
+fc wbgov "wbgov cp --" | grep -qx -- --quiet || fail "fish: wbgov cp --quiet"
 fc wbgovd "wbgovd --metrics-" | grep -qx -- --metrics-interval || fail "fish: wbgovd --metrics-interval"
 [ "$(fc wbsim "$B/wbsim run " | sort)" = "$(sort "$tmp/scenarios")" ] || fail "fish: wbsim's scenarios"
 
