@@ -40,35 +40,6 @@ int bus_parse_kind(const char *arg, enum bus_kind *ret_kind)
 	return 0;
 }
 
-/* The length of the UTF-8 sequence at s, 0 if it is not one (overlong
- * forms, surrogates and code points past U+10FFFF included): the rule
- * of wbgov status --json, whose bad bytes are U+FFFD too. */
-static int utf8_len(const unsigned char *s)
-{
-	unsigned c = s[0], cp;
-	int n;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, cp = c & 0x07;
-	else
-		return 0;
-	for (int i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 /* sd-bus refuses a string that is not valid UTF-8, and USB firmware
  * sends Latin-1 models: the object must still be there. */
 void bus_clean_utf8(char *buf, size_t len, const char *str)
@@ -79,7 +50,7 @@ void bus_clean_utf8(char *buf, size_t len, const char *str)
 	if (!len)
 		return;
 	while (*s) {
-		int n = utf8_len(s);
+		int n = text_utf8_len((const char *)s);
 		if (!n || *s < 0x20 || *s == 0x7f) {
 			if (o + 3 >= len)
 				break;
