@@ -54,15 +54,6 @@ dbus_private sys system "$OWNER"
 A=$(dbus_addr sys)
 bc() { busctl --address="$A" "$@"; }
 get() { bc get-property org.wbgov.Governor1 "$DEV/sdb" "$IFACE" "$1"; }
-wait_for() { # SECONDS COMMAND...
-	n=$(($1 * 20))
-	shift
-	while ! "$@" >/dev/null 2>&1; do
-		n=$((n - 1))
-		[ "$n" -gt 0 ] || return 1
-		sleep 0.05
-	done
-}
 
 # without the guid: the next dbus-daemon at that path has another
 $AS "$D" --root "$FX" --state-dir "$ST" --memory "$tmp/mem/devices" --bus "${A%%,guid=*}" >"$LOG" 2>&1 &

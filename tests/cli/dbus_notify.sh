@@ -39,15 +39,6 @@ fi
 D=$(cd "$(dirname "$W")" && pwd)
 PID= APID= SPID=
 trap 'for p in $PID $APID $SPID; do kill -KILL "$p" 2>/dev/null || true; done; dbus_stop_all; rm -rf "$tmp"' EXIT
-wait_for() { # SECONDS COMMAND...
-	n=$(($1 * 20))
-	shift
-	while ! "$@" >/dev/null 2>&1; do
-		n=$((n - 1))
-		[ "$n" -gt 0 ] || return 1
-		sleep 0.05
-	done
-}
 
 # --- usage
 "$W" notify --help | grep -q "^Usage: wbgov \[OPTIONS\] notify \[--bus system|session|ADDRESS\] \[--threshold SIZE\]" ||

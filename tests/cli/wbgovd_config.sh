@@ -82,15 +82,6 @@ D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
 WB=${D%/*}/wbgov
 PID= LPID=
 trap 'for p in $PID $LPID; do kill -KILL "$p" 2>/dev/null || true; done; rm -rf "$tmp"' EXIT
-wait_for() { # SECONDS COMMAND...: until COMMAND succeeds
-	n=$(($1 * 20))
-	shift
-	while ! "$@" 2>/dev/null; do
-		n=$((n - 1))
-		[ "$n" -gt 0 ] || return 1
-		sleep 0.05
-	done
-}
 check() { # -n, its exit status in rc, stdout and stderr in $tmp/out, $tmp/err
 	rc=0
 	$AS "$D" -n -c "$CONF" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?

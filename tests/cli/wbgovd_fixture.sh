@@ -42,15 +42,6 @@ knobs() {
 		[ -f "$f" ] && echo "$f $(cat "$f")"
 	done
 }
-wait_for() { # SECONDS COMMAND...: until COMMAND succeeds
-	n=$(($1 * 20))
-	shift
-	while ! "$@" 2>/dev/null; do
-		n=$((n - 1))
-		[ "$n" -gt 0 ] || return 1
-		sleep 0.05
-	done
-}
 start() {
 	: >"$LOG"
 	$AS "$D" --root "$FX" --state-dir "$ST" --no-memory -c "$CONF" >>"$LOG" 2>&1 &

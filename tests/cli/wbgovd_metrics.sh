@@ -34,15 +34,6 @@ D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
 G=$(cd "$(dirname "$W")" && pwd)/wbgov
 PID=
 trap '[ -n "$PID" ] && kill -KILL "$PID" 2>/dev/null; rm -rf "$tmp"' EXIT
-wait_for() { # SECONDS COMMAND...: until COMMAND succeeds
-	n=$(($1 * 20))
-	shift
-	while ! "$@" 2>/dev/null; do
-		n=$((n - 1))
-		[ "$n" -gt 0 ] || return 1
-		sleep 0.05
-	done
-}
 daemon() { (umask 077 && exec $AS "$D" --root "$FX" --state-dir "$ST" --no-memory -c "$tmp/wbgov.conf" "$@"); }
 knobs() { cat "$FX"/sys/devices/virtual/bdi/*/strict_limit "$FX"/sys/devices/virtual/bdi/*/max_ratio_fine; }
 knobs >"$tmp/before"

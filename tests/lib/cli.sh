@@ -12,6 +12,18 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' HUP INT TERM
 
+# wait_for SECONDS COMMAND...: until COMMAND succeeds (its output
+# dropped), polled every 50 ms; 1 if it never does
+wait_for() {
+	n=$(($1 * 20))
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		n=$((n - 1))
+		[ "$n" -gt 0 ] || return 1
+		sleep 0.05
+	done
+}
+
 # ok NAME ARG...: wbsim ARG... must exit 0; stdout goes to $tmp/NAME
 ok() {
 	name=$1
