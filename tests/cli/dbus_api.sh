@@ -39,14 +39,7 @@ printf '42 22 8:17 / %s rw,nosuid shared:4 - vfat /dev/sdb1 rw\n' "$tmp/mnt" >>"
 # the stick measured at 5 MB/s in an earlier run
 mkdir "$tmp/mem"
 echo "v1 5000000 m $(date +%s) serial:SanDisk_Cruzer___Blade:4C530001190823115393" >"$tmp/mem/devices"
-AS=
-OWNER=$(id -un)
-if [ "$(id -u)" = 0 ]; then
-	chown -R nobody "$tmp"
-	chmod 755 "$tmp"
-	AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
-	OWNER=nobody
-fi
+as_nobody
 D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
 PID=
 trap 'for p in $PID; do kill -KILL "$p" 2>/dev/null || true; done; dbus_stop_all; rm -rf "$tmp"' EXIT

@@ -28,14 +28,7 @@ stats 0 0
 vmstat 0
 mkdir "$tmp/mem"
 echo "v1 5000000 m $(date +%s) serial:SanDisk_Cruzer___Blade:4C530001190823115393" >"$tmp/mem/devices"
-AS=
-OWNER=$(id -un)
-if [ "$(id -u)" = 0 ]; then
-	chown -R nobody "$tmp"
-	chmod 755 "$tmp"
-	AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
-	OWNER=nobody
-fi
+as_nobody
 D=$(cd "$(dirname "$W")" && pwd)
 PID= APID= SPID=
 trap 'for p in $PID $APID $SPID; do kill -KILL "$p" 2>/dev/null || true; done; dbus_stop_all; rm -rf "$tmp"' EXIT

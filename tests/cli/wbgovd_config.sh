@@ -72,12 +72,7 @@ max_bytes = 12M
 EOF
 echo "not a configuration" >"$DROP/README"
 
-AS=
-if [ "$(id -u)" = 0 ]; then
-	chown -R nobody "$tmp"
-	chmod 755 "$tmp"
-	AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
-fi
+as_nobody
 D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
 WB=${D%/*}/wbgov
 PID= LPID=

@@ -24,12 +24,7 @@ cli_fixture "$FX"
 BDI=$FX/sys/class/bdi/8:16
 [ -f "$BDI/strict_limit" ] || fail "no bdi 8:16 in the fixture"
 printf '[global]\ninitial = 4M\n' >"$CONF"
-AS=
-if [ "$(id -u)" = 0 ]; then
-	chown -R nobody "$tmp"
-	chmod 755 "$tmp" # as /run is: other users may look
-	AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
-fi
+as_nobody
 D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
 # whatever happens, no daemon of ours outlives the test: a failure exits
 # with wbgovd (and the other user's flock) still running

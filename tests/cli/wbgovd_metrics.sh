@@ -24,12 +24,7 @@ LOG=$tmp/log
 cli_fixture "$FX"
 printf '[global]\ninitial = 4M\n' >"$tmp/wbgov.conf"
 mkdir "$MD"
-AS=
-if [ "$(id -u)" = 0 ]; then
-	chown -R nobody "$tmp"
-	chmod 755 "$tmp"
-	AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
-fi
+as_nobody
 D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
 G=$(cd "$(dirname "$W")" && pwd)/wbgov
 PID=

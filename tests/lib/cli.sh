@@ -24,6 +24,21 @@ wait_for() {
 	done
 }
 
+# as_nobody: as root, $tmp becomes nobody's (readable by all, as /run
+# is) and $AS the command prefix that runs a program as nobody, so a
+# daemon under test holds no privilege the real one would lack; $OWNER
+# names who runs it. Otherwise both say the caller.
+as_nobody() {
+	AS=
+	OWNER=$(id -un)
+	if [ "$(id -u)" = 0 ]; then
+		chown -R nobody "$tmp"
+		chmod 755 "$tmp"
+		AS="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+		OWNER=nobody
+	fi
+}
+
 # ok NAME ARG...: wbsim ARG... must exit 0; stdout goes to $tmp/NAME
 ok() {
 	name=$1

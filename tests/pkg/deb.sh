@@ -16,6 +16,8 @@
 # 0, 1) last.
 set -eu
 cd "$(dirname "$0")/../.."
+# sys_snapshot: every knob, as the real-kernel tests record them
+. tests/lib/system.sh
 me=deb.sh
 tmp=""
 dpid=""
@@ -106,17 +108,6 @@ cat "$tmp/lintian.log"
 [ -s "$tmp/lintian.log" ] || echo "$me: lintian: nothing"
 
 # --- install
-snapshot() {
-	for d in /sys/class/bdi/*; do
-		[ -e "$d/strict_limit" ] || continue
-		printf 'bdi %s %s %s %s\n' "${d##*/}" "$(cat "$d/strict_limit")" \
-			"$(cat "$d/max_ratio_fine")" "$(cat "$d/min_ratio_fine")"
-	done
-	for k in dirty_ratio dirty_background_ratio dirty_bytes dirty_background_bytes \
-		dirty_expire_centisecs dirty_writeback_centisecs; do
-		printf 'vm %s %s\n' "$k" "$(cat /proc/sys/vm/$k)"
-	done
-}
 # processes running /usr/bin/wbgovd, whoever started them (" (deleted)"
 # once the package is removed under it)
 installed_wbgovd() {
@@ -129,7 +120,7 @@ installed_wbgovd() {
 }
 systemd=no
 [ -d /run/systemd/system ] && systemd=yes
-snapshot >"$tmp/knobs.before"
+sys_snapshot >"$tmp/knobs.before"
 installed=yes
 apt-get install -y -q --no-install-recommends "$deb" >"$tmp/install.log" 2>&1 ||
 	{ cat "$tmp/install.log" >&2; fail "apt-get install ${deb##*/} failed"; }
@@ -198,7 +189,7 @@ start_wbgovd() {
 	fi
 	i=0
 	while :; do
-		snapshot >"$tmp/knobs.during"
+		sys_snapshot >"$tmp/knobs.during"
 		[ -s /run/wbgov/state ] && ! cmp -s "$tmp/knobs.before" "$tmp/knobs.during" && break
 		i=$((i + 1))
 		[ "$i" -le 100 ] || { cat "$tmp/wbgovd.log" >&2 2>/dev/null; fail "wbgovd changed no knob within 10 s"; }
@@ -218,7 +209,7 @@ remove_wbgov() {
 		{ cat "$tmp/remove.raw" >&2; fail "apt-get remove wbgov failed"; }
 	tr -d '\r' <"$tmp/remove.raw" >"$tmp/remove.log"
 	[ -z "$(installed_wbgovd)" ] || fail "wbgovd still runs after apt-get remove: pid $(installed_wbgovd)"
-	snapshot >"$tmp/knobs.after"
+	sys_snapshot >"$tmp/knobs.after"
 	if ! cmp -s "$tmp/knobs.before" "$tmp/knobs.after"; then
 		diff "$tmp/knobs.before" "$tmp/knobs.after" >&2 || true
 		fail "after apt-get remove the knobs are not as before wbgovd started"
@@ -256,7 +247,7 @@ if [ "$systemd" = no ]; then
 	kill -KILL "$dpid"
 	{ wait "$dpid"; } 2>/dev/null || true
 	dpid=""
-	snapshot >"$tmp/knobs.killed"
+	sys_snapshot >"$tmp/knobs.killed"
 	! cmp -s "$tmp/knobs.before" "$tmp/knobs.killed" || fail "the knobs went back when wbgovd was killed?"
 	[ -s /run/wbgov/state ] || fail "no /run/wbgov/state after wbgovd was killed"
 	remove_wbgov
