@@ -131,7 +131,8 @@ for f in /usr/bin/wbgovd /usr/bin/wbgov /usr/bin/wbsim /lib/systemd/system/wbgov
 	/etc/wbgov/wbgov.conf /usr/share/man/man8/wbgovd.8.gz /usr/share/man/man8/wbgov.8.gz \
 	/usr/share/man/man5/wbgov.conf.5.gz /usr/share/man/man1/wbsim.1.gz \
 	/usr/share/doc/wbgov/copyright /usr/share/bash-completion/completions/wbgov \
-	/usr/share/zsh/vendor-completions/_wbgov /usr/share/fish/vendor_completions.d/wbgov.fish; do
+	/usr/share/zsh/vendor-completions/_wbgov /usr/share/fish/vendor_completions.d/wbgov.fish \
+	/usr/share/dbus-1/system.d/org.wbgov.Governor1.conf /etc/xdg/autostart/wbgov-notify.desktop; do
 	grep -qx "$f" "$tmp/files" || fail "dpkg -L wbgov does not list $f"
 	[ -f "$f" ] || fail "$f is not installed"
 done
@@ -145,8 +146,9 @@ while IFS= read -r f; do
 	/usr/bin/wb* | /usr/share/man/man[158]/*.gz | /usr/share/doc/wbgov/* | \
 		/usr/share/bash-completion/completions/wb* | /usr/share/zsh/vendor-completions/_wbgov | \
 		/usr/share/fish/vendor_completions.d/wb*.fish | \
-		/lib/systemd/system/wbgovd.service | /etc/wbgov/wbgov.conf) ;;
-	*) fail "dpkg -L wbgov lists $f, outside the programs, manuals, docs, completions, unit and config" ;;
+		/lib/systemd/system/wbgovd.service | /etc/wbgov/wbgov.conf | \
+		/usr/share/dbus-1/system.d/org.wbgov.Governor1.conf | /etc/xdg/autostart/wbgov-notify.desktop) ;;
+	*) fail "dpkg -L wbgov lists $f, outside the programs, manuals, docs, completions, unit, config, D-Bus policy and autostart file" ;;
 	esac
 done <"$tmp/files"
 grep -qx 'ExecStart=/usr/bin/wbgovd' /lib/systemd/system/wbgovd.service ||
