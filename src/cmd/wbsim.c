@@ -197,6 +197,13 @@ int main(int argc, char **argv)
 		if (r)
 			return bad("malformed param value", params[i]);
 	}
+	{
+		char err[160];
+		if (sim_params_check(&p.sim, err, sizeof(err))) {
+			fprintf(stderr, "wbsim: %s\n", err);
+			return EX_USAGE;
+		}
+	}
 	if (!strcmp(cmd, "list")) {
 		list();
 		return 0;
