@@ -196,7 +196,7 @@ _wbsim()
 		return ;;
 	--param)
 		compopt -o nospace 2>/dev/null
-		COMPREPLY=($(compgen -W "mem= speed= size= hz= bits= memory= limit= target= floor=
+		COMPREPLY=($(compgen -W "mem= used= kernel= speed= size= hz= bits= memory= limit= target= floor=
 			ceiling= initial= fast_target= global_drain=" -- "$cur"))
 		return ;;
 	--format)

@@ -17,7 +17,7 @@ complete -c wbsim -n __wbsim_no_command -a table -d 'every scenario under every 
 complete -c wbsim -n '__fish_seen_subcommand_from run; and test (count (commandline -opc)) -eq 2' -a '(__wbsim_list scenarios)'
 complete -c wbsim -n '__fish_seen_subcommand_from run' -l policy -x -a '(__wbsim_list policies)' -d policy
 complete -c wbsim -n '__fish_seen_subcommand_from run table' -l config -r -F -d 'a wbgov.conf'
-complete -c wbsim -n '__fish_seen_subcommand_from run table' -l param -x -a 'mem= speed= size= hz= bits= memory= limit= target= floor= ceiling= initial= fast_target= global_drain=' -d KEY=VALUE
+complete -c wbsim -n '__fish_seen_subcommand_from run table' -l param -x -a 'mem= used= kernel= speed= size= hz= bits= memory= limit= target= floor= ceiling= initial= fast_target= global_drain=' -d KEY=VALUE
 complete -c wbsim -n '__fish_seen_subcommand_from run table' -l format -x -a 'table csv json'
 complete -c wbsim -n '__fish_seen_subcommand_from run' -l plot -r -F -d 'FILE.png or FILE.svg'
 complete -c wbsim -s h -l help -d usage

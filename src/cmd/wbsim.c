@@ -28,6 +28,7 @@ static void usage(FILE *f)
 	      "seeds' scenarios under each proposal. `run` without --policy runs them all.\n"
 	      "\n"
 	      "Params: mem=16G  speed=5MB/s  size=4G  hz=250  bits=64  memory=on  limit=6h\n"
+	      "        memory in use: used=min(1.5G,mem/8)  kernel=min(96M,mem/16)\n"
 	      "        wbgov's, as in wbgov.conf: target=1s  floor=256K  ceiling=256M\n"
 	      "        initial=4M  fast_target=2s  global_drain=10s\n"
 	      "        (sizes binary K/M/G, speeds decimal)\n"
@@ -196,6 +197,13 @@ int main(int argc, char **argv)
 		}
 		if (r)
 			return bad("malformed param value", params[i]);
+	}
+	{
+		char err[160];
+		if (sim_params_check(&p.sim, err, sizeof(err))) {
+			fprintf(stderr, "wbsim: %s\n", err);
+			return EX_USAGE;
+		}
 	}
 	if (!strcmp(cmd, "list")) {
 		list();

@@ -10,8 +10,12 @@ const struct proposal proposals[] = {
 	{ "cap-1g", "Linus, mail 004 patch", "ratios over at most 1 GiB of dirtyable memory", false },
 	{ "per-file", "Dilger, mail 003", "start writeout of a file at 16 MiB dirty; no new throttling",
 	  false },
-	{ "time-1", "Gorman, mail 002", "per-device limit = 1 s of estimated bandwidth", false },
-	{ "time-3", "Gorman, mail 002", "per-device limit = 3 s of estimated bandwidth", false },
+	/* The kernel's estimate (avg_write_bandwidth), not the device's speed:
+	 * it starts at 100 MiB/s and adapts over seconds (kernel.c: proposal_cap). */
+	{ "time-1", "Gorman, mail 002",
+	  "per-device limit = 1 s of the kernel's bandwidth estimate (starts at 100 MiB/s)", false },
+	{ "time-3", "Gorman, mail 002",
+	  "per-device limit = 3 s of the kernel's bandwidth estimate (starts at 100 MiB/s)", false },
 	{ "writethrough", "Chinner, article",
 	  "tiny limit + early I/O for slow devices and sequential streams", false },
 	{ "udev-16m", "distributions' udev rules", "strict_limit + 16 MiB max_bytes on USB disks",

@@ -92,28 +92,64 @@ static struct sim_task_cfg copy_task(int dev, uint64_t total, uint64_t file_byte
 	return t;
 }
 
+/* Memory in use by default: a continuous, increasing share of the machine,
+ * so that dirtyable memory grows with mem and has no step. At 16 GiB (every
+ * built-in scenario) it is what the scenarios were written for: 96 MiB of
+ * kernel memory and 1.5 GiB of applications. Below that both scale with the
+ * machine: the kernel's own memory as 1/16 of it up to 96 MiB (reached at
+ * 1.5 GiB), the applications as 1/8 of it up to 1.5 GiB (reached at 12 GiB;
+ * 1/8 is what small machines had before). An idle 2 GiB machine then has
+ * 2048 - 96 - 256 - 64 (reserve) = 1632 MiB dirtyable. */
+void sim_params_memory(const struct sim_params *p, uint64_t *ret_mem, uint64_t *ret_kernel,
+		       uint64_t *ret_used)
+{
+	uint64_t mem = or_default(p->mem_bytes, 16 * GIB);
+
+	*ret_mem = mem;
+	*ret_kernel = p->kernel_set ? p->kernel_bytes : (mem / 16 < 96 * MIB ? mem / 16 : 96 * MIB);
+	*ret_used = p->used_set ? p->used_bytes : (mem / 8 < 1536 * MIB ? mem / 8 : 1536 * MIB);
+}
+
+int sim_params_check(const struct sim_params *p, char *err, size_t len)
+{
+	uint64_t mem, kernel, used;
+
+	sim_params_memory(p, &mem, &kernel, &used);
+	if (kernel + used < mem)
+		return 0;
+	if (err && len)
+		snprintf(err, len,
+			 "used=%llu MiB + kernel=%llu MiB of memory in use do not fit in mem=%llu MiB: "
+			 "make used or kernel smaller, or mem larger",
+			 (unsigned long long)(used / MIB), (unsigned long long)(kernel / MIB),
+			 (unsigned long long)(mem / MIB));
+	return -EINVAL;
+}
+
 int scenario_build(const char *name, const struct sim_params *p, struct scenario *sc)
 {
 	int id = -1;
+	uint64_t mem, kernel, used;
 
 	for (int i = 0; i < scenario_count; i++)
 		if (!strcmp(name, scenario_names[i]))
 			id = i;
 	if (id < 0)
 		return -ENOENT;
+	if (sim_params_check(p, NULL, 0))
+		return -EINVAL;
+	sim_params_memory(p, &mem, &kernel, &used);
 	memset(sc, 0, sizeof(*sc));
 	sc->name = scenario_names[id];
 	sc->summary = summaries[id];
 	sc->kernel = (struct sim_kernel_cfg){
 		.k = { .hz = or_default(p->hz, 250), .long_bits = or_default(p->bits, 64), .ncpus = 4 },
-		.mem_bytes = or_default(p->mem_bytes, 16 * GIB),
-		.kernel_bytes = 96 * MIB,
-		.anon_bytes = 1536 * MIB,
+		.mem_bytes = mem,
+		.kernel_bytes = kernel,
+		.anon_bytes = used,
 		.reserve_bytes = 64 * MIB,
 		.lowmem_bytes = 896 * MIB,
 	};
-	if (sc->kernel.mem_bytes < 2 * GIB) /* small machines: scale the apps down */
-		sc->kernel.anon_bytes = sc->kernel.mem_bytes / 8;
 
 	switch (id) {
 	case 0: /* usb-iso */
@@ -228,6 +264,17 @@ int sim_param_set(struct sim_params *p, const char *kv)
 		if (parse_size(val, &v) || v < 64 * MIB)
 			return -EINVAL;
 		p->mem_bytes = v;
+	} else if (KEY("used") || KEY("kernel")) {
+		/* whether it fits in mem is sim_params_check's: mem may come later */
+		if (parse_size(val, &v) || v > 1024 * GIB)
+			return -EINVAL;
+		if (KEY("used")) {
+			p->used_bytes = v;
+			p->used_set = true;
+		} else {
+			p->kernel_bytes = v;
+			p->kernel_set = true;
+		}
 	} else if (KEY("size")) {
 		if (parse_size(val, &v) || v < PAGE_SIZE || v > 1024 * GIB)
 			return -EINVAL;

@@ -60,6 +60,11 @@ bad_input "nokey.conf:1: this [device] section has no match key" table --config 
 bad_input "$tmp/none.conf" run usb-iso --config "$tmp/none.conf"
 bad_input "--config goes with run or table" list --config "$tmp/nokey.conf"
 bad_input mem=bogus table --param mem=bogus
+bad_input used=abc run usb-iso --param used=abc
+# memory in use larger than memory: refused whichever order the keys come in
+bad_input used=3072 run usb-iso --param used=3G --param mem=2G
+bad_input used=3072 table --param mem=2G --param used=3G
+bad_input kernel=17408 run usb-iso --param kernel=17G
 # no command at all: the one line must say that a command is wanted
 bad_input command
 

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -290,6 +291,88 @@ static void test_params(void **state)
 	assert_int_equal(sim_param_set(&p, "speed=0"), -EINVAL);
 }
 
+/* Dirtyable memory when usb-iso starts on a machine of `mem` (a size as
+ * --param takes it), pages; `extra` is one more key=value or NULL. */
+static uint64_t start_dirtyable(const char *mem, const char *extra)
+{
+	struct sim_params p = { 0 };
+	struct scenario sc;
+	struct sim_kernel *s;
+	char kv[64];
+	uint64_t thresh, bg, avail;
+
+	snprintf(kv, sizeof(kv), "mem=%s", mem);
+	assert_int_equal(sim_param_set(&p, kv), 0);
+	if (extra)
+		assert_int_equal(sim_param_set(&p, extra), 0);
+	assert_int_equal(scenario_build("usb-iso", &p, &sc), 0);
+	s = sim_kernel_new(&sc.kernel, sc.dev, sc.ndev, sc.task, sc.ntask);
+	assert_non_null(s);
+	sim_global_limits(s, &thresh, &bg, &avail);
+	sim_kernel_free(s);
+	return avail;
+}
+
+/* Memory in use is a continuous function of mem: 1 MiB less memory must
+ * not mean 4 times less dirtyable (it once did, at 2 GiB), and more memory
+ * never means less dirtyable. */
+static void test_memory_in_use_has_no_cliff(void **state)
+{
+	static const char *const sweep[] = {
+		"256M", "512M", "768M", "1G", "1500M", "1536M", "1537M", "2047M", "2G", "2049M",
+		"3G", "4G", "8G", "12G", "12289M", "16G", "24G", "32G", "64G",
+	};
+	uint64_t a = start_dirtyable("2047M", NULL), b = start_dirtyable("2G", NULL), prev = 0;
+
+	(void)state;
+	assert_true(b >= a && (b - a) * 100 <= a); /* within 1 % */
+	for (size_t i = 0; i < sizeof(sweep) / sizeof(sweep[0]); i++) {
+		uint64_t d = start_dirtyable(sweep[i], NULL);
+		assert_true(d > prev);
+		prev = d;
+	}
+	/* the built-in scenarios' 16 GiB machine: 16384 - 96 - 1536 - 64 (reserve) MiB */
+	assert_int_equal(start_dirtyable("16G", NULL), 14688 * (MIB / PAGE_SIZE) + 1);
+}
+
+static void test_memory_in_use_params(void **state)
+{
+	struct sim_params p = { 0 };
+	char err[160];
+
+	(void)state;
+	/* used= and kernel= are taken as given: 1 GiB more in use, 1 GiB less dirtyable */
+	assert_int_equal(start_dirtyable("4G", "used=512M") - start_dirtyable("4G", "used=1536M"),
+			 GIB / PAGE_SIZE);
+	assert_int_equal(start_dirtyable("4G", "kernel=0") - start_dirtyable("4G", "kernel=1G"),
+			 GIB / PAGE_SIZE);
+	/* used=0 is a value, not the default */
+	assert_int_equal(start_dirtyable("4G", "used=0"),
+			 (4 * GIB - 96 * MIB - 64 * MIB) / PAGE_SIZE + 1);
+	assert_int_equal(sim_param_set(&p, "used=abc"), -EINVAL);
+	assert_int_equal(sim_param_set(&p, "kernel=-1"), -EINVAL);
+	assert_int_equal(sim_param_set(&p, "used=2000G"), -EINVAL);
+	/* memory in use must fit in memory, whichever order the keys come in */
+	assert_int_equal(sim_param_set(&p, "used=3G"), 0);
+	assert_int_equal(sim_params_check(&p, err, sizeof(err)), 0); /* mem=16G by default */
+	assert_int_equal(sim_param_set(&p, "mem=2G"), 0);
+	assert_int_equal(sim_params_check(&p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "used=3072 MiB"));
+	assert_non_null(strstr(err, "kernel=96 MiB"));
+	assert_non_null(strstr(err, "mem=2048 MiB"));
+	{
+		struct scenario sc;
+		assert_int_equal(scenario_build("usb-iso", &p, &sc), -EINVAL);
+	}
+	assert_int_equal(sim_param_set(&p, "used=1952M"), 0); /* 1952 + 96 = 2048: nothing free */
+	assert_int_equal(sim_params_check(&p, err, sizeof(err)), -EINVAL);
+	assert_int_equal(sim_param_set(&p, "used=1951M"), 0);
+	assert_int_equal(sim_params_check(&p, err, sizeof(err)), 0);
+	assert_int_equal(sim_param_set(&p, "kernel=2G"), 0);
+	assert_int_equal(sim_params_check(&p, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "kernel=2048 MiB"));
+}
+
 /* wbgov's keys in wbsim are wbgov.conf's: the same names, ranges and
  * messages (policy/tunables.c), all six of them. */
 static void test_lab_params(void **state)
@@ -434,6 +517,8 @@ int main(void)
 		cmocka_unit_test(test_delete_cancels_dirty),
 		cmocka_unit_test(test_parsers),
 		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_memory_in_use_has_no_cliff),
+		cmocka_unit_test(test_memory_in_use_params),
 		cmocka_unit_test(test_lab_params),
 		cmocka_unit_test(test_proposals_do_what_they_say),
 		cmocka_unit_test(test_runs_are_deterministic),
