@@ -135,8 +135,8 @@ static int save_orig(struct governor *g, struct gov_dev *d)
 	return 0;
 }
 
-/* Put a bdi's knobs back as they were found. */
-/* Give a device's knobs back; on failure, `failed` says which knob. */
+/* Put a bdi's knobs back as they were found; on failure, `failed` says
+ * which knob could not be. */
 static int restore_dev(struct governor *g, struct gov_dev *d, enum bdi_attr *failed)
 {
 	int r;
