@@ -24,6 +24,7 @@
 
 #include "cli/cli.h"
 #include "model/units.h"
+#include "sys/fsutil.h"
 
 /* Chunk and window, measured with bench/cp-window (48 MiB from tmpfs, two
  * runs each): to a 5 MB/s device, a throttled loop or a stick, every chunk
@@ -249,24 +250,6 @@ static int write_full(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-/* DEST's directory and name: "a/b" -> "a", "b"; "b" -> ".", "b";
- * "/b" -> "/", "b". */
-static void split(const char *path, char *dir, size_t dlen, const char **base)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash) {
-		snprintf(dir, dlen, ".");
-		*base = path;
-	} else if (slash == path) {
-		snprintf(dir, dlen, "/");
-		*base = slash + 1;
-	} else {
-		snprintf(dir, dlen, "%.*s", (int)(slash - path), path);
-		*base = slash + 1;
-	}
-}
-
 /* The exit status for an errno of the destination: no room or an I/O
  * error is EX_IOERR, anything else (permission, a read-only file system)
  * EX_CANTCREAT. */
@@ -286,7 +269,7 @@ static int copy_one(struct job *j, const struct src *s, int index)
 	uint64_t off = 0, done = 0, counted = s->size;
 	int in, out = -1, dfd, err = 0, status = 0;
 
-	split(s->dst, dir, sizeof(dir), &base);
+	path_split(s->dst, dir, sizeof(dir), &base);
 	in = open(s->path, O_RDONLY | O_CLOEXEC);
 	if (in < 0 || fstat(in, &st) < 0) {
 		end_line(j);
@@ -448,7 +431,7 @@ static int plan(struct src *srcs, int n, const char *dest, uint64_t *total)
 		*total += s->size;
 		if (dest_dir) {
 			/* DEST/the source's name (a file's path ends in no '/') */
-			split(s->path, dir, sizeof(dir), &base);
+			path_split(s->path, dir, sizeof(dir), &base);
 			s->dst_buf = malloc(PATH_MAX);
 			if (!s->dst_buf) {
 				fprintf(stderr, "wbgov cp: out of memory\n");
@@ -473,7 +456,7 @@ static int plan(struct src *srcs, int n, const char *dest, uint64_t *total)
 				return EX_USAGE;
 			}
 		}
-		split(s->dst, dir, sizeof(dir), &base);
+		path_split(s->dst, dir, sizeof(dir), &base);
 		if (!base[0] || faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) < 0) {
 			fprintf(stderr, "wbgov cp: cannot write in %s: %s\n", dir,
 				base[0] ? strerror(errno) : "no file name");

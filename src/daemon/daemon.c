@@ -444,19 +444,6 @@ static int take_lock(struct daemon *dm)
 	return fd; /* kept open: the lock lives as long as the process */
 }
 
-/* The directory of a file path: "." for a bare name, "/" for one in /. */
-static void metrics_dir(const char *path, char *buf, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		snprintf(buf, len, ".");
-	else if (slash == path)
-		snprintf(buf, len, "/");
-	else
-		snprintf(buf, len, "%.*s", (int)(slash - path), path);
-}
-
 struct metrics_ctx {
 	struct daemon *dm;
 	bool up;
@@ -519,7 +506,7 @@ static void confine(struct daemon *dm, const struct daemon_opts *o)
 	/* the metrics file's directory: its temporary file is made there and
 	 * renamed over it */
 	if (dm->metrics_path[0]) {
-		metrics_dir(dm->metrics_path, met, sizeof(met));
+		path_split(dm->metrics_path, met, sizeof(met), NULL);
 		dirs[nd++] = met;
 	}
 	r = sandbox_writes(knobs, dirs);
@@ -570,7 +557,7 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 		struct stat st;
 		snprintf(dm->metrics_path, sizeof(dm->metrics_path), "%s", o->metrics_path);
 		dm->metrics_usec = o->metrics_usec ? o->metrics_usec : METRICS_DEFAULT_USEC;
-		metrics_dir(dm->metrics_path, dir, sizeof(dir));
+		path_split(dm->metrics_path, dir, sizeof(dir), NULL);
 		const char *why = stat(dir, &st) < 0 ? strerror(errno) :
 				  !S_ISDIR(st.st_mode) ? "not a directory" : NULL;
 		if (why) {

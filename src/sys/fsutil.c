@@ -331,3 +331,17 @@ int text_utf8_len(const char *str)
 		return 0;
 	return n;
 }
+
+void path_split(const char *path, char *dir, size_t dlen, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		snprintf(dir, dlen, ".");
+	else if (slash == path)
+		snprintf(dir, dlen, "/");
+	else
+		snprintf(dir, dlen, "%.*s", (int)(slash - path), path);
+	if (base)
+		*base = slash ? slash + 1 : path;
+}

@@ -76,4 +76,8 @@ int text_utf8_len(const char *s);
 /* Parse an unsigned decimal number that fills the whole string. */
 int parse_u64(const char *s, uint64_t *ret);
 
+/* A path's directory and last name: "a/b" -> "a", "b"; "b" -> ".", "b";
+ * "/b" -> "/", "b". `base` (may be NULL) points into `path`. */
+void path_split(const char *path, char *dir, size_t dlen, const char **base);
+
 #endif

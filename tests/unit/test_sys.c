@@ -1692,6 +1692,26 @@ static void test_state_malformed(void **state)
 /* The state directory: ours, writable by no one else, and no one can swap
  * it for a link later: no link on its path, no directory above it that
  * others can change (a sticky one, as /tmp, is fine). */
+/* A path's directory and last name, as cp and the metrics file take them. */
+static void test_path_split(void **state)
+{
+	static const struct { const char *path, *dir, *base; } cases[] = {
+		{ "a/b", "a", "b" }, { "b", ".", "b" }, { "/b", "/", "b" },
+		{ "/x/y z/f.prom", "/x/y z", "f.prom" }, { "dir/", "dir", "" },
+	};
+	char dir[64];
+	const char *base;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		path_split(cases[i].path, dir, sizeof(dir), &base);
+		assert_string_equal(dir, cases[i].dir);
+		assert_string_equal(base, cases[i].base);
+	}
+	path_split("a/b", dir, sizeof(dir), NULL);
+	assert_string_equal(dir, "a");
+}
+
 static void test_dir_of_ours(void **state)
 {
 	char root[PATH_MAX], p[PATH_MAX], q[PATH_MAX];
@@ -2729,6 +2749,7 @@ int main(void)
 		cmocka_unit_test(test_state_malformed),
 		cmocka_unit_test(test_state_malformed_negative),
 		cmocka_unit_test(test_state_trust),
+		cmocka_unit_test(test_path_split),
 		cmocka_unit_test(test_dir_of_ours),
 		cmocka_unit_test(test_state_put_bdi),
 		cmocka_unit_test(test_state_restore_bdi),
