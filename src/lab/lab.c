@@ -50,7 +50,7 @@ static uint64_t recall(void *ctx, const struct knobs_dev *info, bool *ret_known)
 		knobs_sim_bdi_name(c->s, d, name, sizeof(name));
 		if (!strcmp(name, info->bdi) && sim_dev_cfg(c->s, d)->known) {
 			*ret_known = true;
-			return sim_dev_cfg(c->s, d)->fast_bps;
+			return sim_dev_cfg(c->s, d)->bw[0].bps;
 		}
 	}
 	return 0;

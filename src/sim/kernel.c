@@ -46,6 +46,8 @@ struct device {
 	uint64_t submitted;       /* pages, cumulative */
 	uint64_t completed;
 	uint64_t busy_usec;
+	int seg;                  /* the stretch of cfg.bw[] it is in */
+	uint64_t seg_bytes, seg_usec; /* completed bytes and time when it began */
 };
 
 enum work_kind { W_NONE, W_SYNC, W_START_ALL, W_PERFILE, W_KUPDATE, W_BACKGROUND };
@@ -340,11 +342,22 @@ static void wb_update_bandwidth(struct sim_kernel *s, struct wb *w)
 
 /* ------------------------------------------------------------- devices */
 
-static uint64_t dev_rate(const struct device *d)
+/* The speed of the stretch of bw[] the device is in. A stretch with
+ * for_bytes ends once that much more has completed, one with for_usec once
+ * that much more time has passed; the next begins there. */
+static uint64_t dev_rate(const struct sim_kernel *s, struct device *d)
 {
-	if (d->cfg.fast_bytes && pages_to_bytes(d->completed) < d->cfg.fast_bytes)
-		return d->cfg.fast_bps;
-	return d->cfg.slow_bps;
+	uint64_t done = pages_to_bytes(d->completed), now = sim_now_usec(s);
+
+	while (d->seg < d->cfg.nbw - 1) {
+		const struct sim_bw_seg *g = &d->cfg.bw[d->seg];
+		if (g->for_bytes ? done < d->seg_bytes + g->for_bytes : now < d->seg_usec + g->for_usec)
+			break;
+		d->seg++;
+		d->seg_bytes = done;
+		d->seg_usec = now;
+	}
+	return d->cfg.bw[d->seg].bps;
 }
 
 static uint64_t dev_room(const struct device *d)
@@ -445,7 +458,7 @@ static void dev_tick(struct sim_kernel *s, struct device *d)
 		d->credit = 0;
 		return;
 	}
-	rate = dev_rate(d);
+	rate = dev_rate(s, d);
 	d->credit += rate * dt;
 	bytes = d->credit / 1000000ULL;
 	d->credit %= 1000000ULL;
@@ -1249,6 +1262,9 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 	if (ndev < 1 || ndev > SIM_MAX_DEV || ntask > SIM_MAX_TASK || cfg->k.ncpus > 64 ||
 	    !cfg->k.hz)
 		return NULL;
+	for (int d = 0; d < ndev; d++)
+		if (devs[d].nbw < 1 || devs[d].nbw > SIM_MAX_BW_SEG || !devs[d].bw[devs[d].nbw - 1].bps)
+			return NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;

@@ -21,6 +21,21 @@
 
 #define SIM_MAX_DEV 6
 #define SIM_MAX_TASK 8
+#define SIM_MAX_BW_SEG 8
+
+/* One stretch of a device's write speed: `bps` for `for_bytes` completed
+ * or `for_usec` elapsed since the stretch began (whichever is set; the
+ * last stretch has neither and lasts for ever). */
+struct sim_bw_seg {
+	uint64_t bps;
+	uint64_t for_bytes;
+	uint64_t for_usec;
+};
+
+/* The kernel a scenario describes, where behaviour differs: 6.1 has no
+ * per-bdi strict_limit/max_bytes (added in 6.2); 6.12 has no idle floor in
+ * __wb_calc_thresh (6.13/6.14); 6.18 is the model's reference. */
+enum sim_kver { KVER_6_18 = 0, KVER_6_12, KVER_6_1 };
 
 enum sim_bus { BUS_USB, BUS_SATA, BUS_NVME, BUS_VIRTUAL };
 
@@ -31,10 +46,10 @@ struct sim_dev_cfg {
 	enum sim_bus bus;
 	bool removable;
 	bool rotational;
-	uint64_t fast_bps;   /* bytes/s while the burst lasts */
-	uint64_t fast_bytes; /* burst size (an SLC cache); 0 = constant rate */
-	uint64_t slow_bps;   /* bytes/s after the burst */
+	struct sim_bw_seg bw[SIM_MAX_BW_SEG]; /* write speed over time, in order */
+	int nbw;             /* stretches in bw[], at least 1 */
 	uint64_t queue_bytes; /* what the block layer holds in flight */
+	uint64_t bio_bytes;  /* largest bio; its pages complete together (0: page by page) */
 	bool known;          /* wbgovd measured it before (device memory): the
 				machine's own disks, seen every day */
 };
@@ -48,6 +63,7 @@ enum sim_limit_mode {
 
 struct sim_kernel_cfg {
 	struct kcfg k;
+	enum sim_kver kver;
 	uint64_t mem_bytes;
 	uint64_t kernel_bytes;   /* kernel memory: neither free nor file LRU */
 	uint64_t anon_bytes;     /* applications */

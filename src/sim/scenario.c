@@ -33,7 +33,7 @@ static struct sim_dev_cfg stick(uint64_t bps)
 	struct sim_dev_cfg d = {
 		.name = "sdb", .model = "Cruzer Blade", .serial = "4C530001190823115393",
 		.bus = BUS_USB, .removable = true, .rotational = false,
-		.fast_bps = bps, .slow_bps = bps, .queue_bytes = 16 * MIB,
+		.bw = { { .bps = bps } }, .nbw = 1, .queue_bytes = 16 * MIB,
 	};
 	return d;
 }
@@ -42,7 +42,7 @@ static struct sim_dev_cfg ssd(uint64_t bps)
 {
 	struct sim_dev_cfg d = {
 		.name = "sda", .model = "Samsung SSD 870 EVO", .serial = "S6PNNS0T512345",
-		.bus = BUS_SATA, .fast_bps = bps, .slow_bps = bps, .queue_bytes = 64 * MIB,
+		.bus = BUS_SATA, .bw = { { .bps = bps } }, .nbw = 1, .queue_bytes = 64 * MIB,
 		.known = true,
 	};
 	return d;
@@ -52,7 +52,7 @@ static struct sim_dev_cfg nvme(uint64_t bps)
 {
 	struct sim_dev_cfg d = {
 		.name = "nvme0n1", .model = "WD Black SN850X", .serial = "23123K800123",
-		.bus = BUS_NVME, .fast_bps = bps, .slow_bps = bps, .queue_bytes = 128 * MIB,
+		.bus = BUS_NVME, .bw = { { .bps = bps } }, .nbw = 1, .queue_bytes = 128 * MIB,
 		.known = true,
 	};
 	return d;
@@ -64,7 +64,7 @@ static struct sim_dev_cfg unknown_kind(uint64_t bps)
 {
 	struct sim_dev_cfg d = {
 		.name = "mmcblk0", .model = "SD card", .serial = "0x1234abcd",
-		.bus = BUS_VIRTUAL, .fast_bps = bps, .slow_bps = bps, .queue_bytes = 4 * MIB,
+		.bus = BUS_VIRTUAL, .bw = { { .bps = bps } }, .nbw = 1, .queue_bytes = 4 * MIB,
 	};
 	return d;
 }
@@ -229,8 +229,9 @@ int scenario_build(const char *name, const struct sim_params *p, struct scenario
 	case 7: { /* slc-cliff */
 		uint64_t slow = or_default(p->speed_bps, 8 * MB);
 		sc->dev[0] = stick(slow);
-		sc->dev[0].fast_bps = 60 * MB;
-		sc->dev[0].fast_bytes = GIB;
+		sc->dev[0].bw[0] = (struct sim_bw_seg){ .bps = 60 * MB, .for_bytes = GIB };
+		sc->dev[0].bw[1] = (struct sim_bw_seg){ .bps = slow };
+		sc->dev[0].nbw = 2;
 		sc->dev[1] = ssd(500 * MB);
 		sc->ndev = 2;
 		add_task(sc, copy_task(0, or_default(p->size_bytes, 2 * GIB), 0, 1000 * MB), ROLE_MAIN);

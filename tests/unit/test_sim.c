@@ -28,7 +28,7 @@ static struct sim_kernel_cfg machine(void)
 
 static struct sim_dev_cfg disk(uint64_t bps)
 {
-	struct sim_dev_cfg d = { .name = "sdx", .bus = BUS_USB, .fast_bps = bps, .slow_bps = bps,
+	struct sim_dev_cfg d = { .name = "sdx", .bus = BUS_USB, .bw = { { .bps = bps } }, .nbw = 1,
 				 .queue_bytes = 16 * MIB };
 	return d;
 }
