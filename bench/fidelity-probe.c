@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * bench/fidelity's two probes, one static binary so that a busybox guest
+ * runs it as is (a shell loop forking awk every 100 ms would itself load a
+ * TCG guest's CPU and skew what it measures):
+ *
+ *   fidelity-probe sample OUT    every 100 ms, "UPTIME_S DIRTY_KIB WRITEBACK_KIB"
+ *                                from /proc/meminfo to OUT, until SIGTERM
+ *   fidelity-probe fsync FILE    a 4 KiB pwrite at offset 0 + fdatasync every
+ *                                10 ms (started on the period, as wbsim's
+ *                                fsync-loop), until SIGTERM; then prints
+ *                                "fsync n N p50_ms X p99_ms Y max_ms Z"
+ *   fidelity-probe now           the time in seconds, to the microsecond
+ *
+ * Times are CLOCK_BOOTTIME, the clock of /proc/uptime, so that the samples
+ * line up with the shell's timestamps of dd and sync.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* 10 minutes of 10 ms periods: more than any run of the bench */
+#define MAX_LAT 60000
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static uint64_t now_usec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static void sleep_until(uint64_t t)
+{
+	uint64_t n = now_usec();
+
+	if (t > n) {
+		struct timespec d = { .tv_sec = (time_t)((t - n) / 1000000),
+				      .tv_nsec = (long)((t - n) % 1000000) * 1000 };
+		nanosleep(&d, NULL);
+	}
+}
+
+static int meminfo(FILE *f, long *dirty, long *wb)
+{
+	char line[128];
+	int got = 0;
+
+	rewind(f);
+	fflush(f);
+	while (fgets(line, sizeof(line), f) && got != 3) {
+		if (sscanf(line, "Dirty: %ld kB", dirty) == 1)
+			got |= 1;
+		else if (sscanf(line, "Writeback: %ld kB", wb) == 1)
+			got |= 2;
+	}
+	return got == 3 ? 0 : -EIO;
+}
+
+static int sample(const char *out)
+{
+	FILE *m = fopen("/proc/meminfo", "r");
+	FILE *o = fopen(out, "w");
+	uint64_t t0 = now_usec();
+
+	if (!m || !o) {
+		fprintf(stderr, "fidelity-probe: cannot open %s: %s\n", m ? out : "/proc/meminfo",
+			strerror(errno));
+		return 1;
+	}
+	setvbuf(m, NULL, _IONBF, 0);
+	for (uint64_t i = 1; !stop; i++) {
+		long d, w;
+		uint64_t t = now_usec();
+
+		if (meminfo(m, &d, &w)) {
+			fprintf(stderr, "fidelity-probe: no Dirty/Writeback in /proc/meminfo\n");
+			return 1;
+		}
+		fprintf(o, "%llu.%03llu %ld %ld\n", (unsigned long long)(t / 1000000),
+			(unsigned long long)(t % 1000000 / 1000), d, w);
+		fflush(o);
+		sleep_until(t0 + i * 100000);
+	}
+	return fclose(o) ? 1 : 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* the nearest-rank percentile, as wbsim's percentile() */
+static double pct_ms(const uint64_t *v, int n, int p)
+{
+	int k;
+
+	if (!n)
+		return 0;
+	k = (n * p + 99) / 100 - 1;
+	if (k < 0)
+		k = 0;
+	return (double)v[k] / 1e3;
+}
+
+static int fsync_loop(const char *path)
+{
+	static uint64_t lat[MAX_LAT];
+	static char buf[4096];
+	int fd = open(path, O_WRONLY | O_CREAT, 0644);
+	int n = 0;
+
+	if (fd < 0) {
+		fprintf(stderr, "fidelity-probe: cannot open %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	memset(buf, 'f', sizeof(buf));
+	while (!stop && n < MAX_LAT) {
+		uint64_t t0 = now_usec();
+
+		if (pwrite(fd, buf, sizeof(buf), 0) != (ssize_t)sizeof(buf) || fdatasync(fd)) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "fidelity-probe: %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+		lat[n++] = now_usec() - t0;
+		/* a period after this one began: at once after one that overran */
+		sleep_until(t0 + 10000);
+	}
+	close(fd);
+	qsort(lat, (size_t)n, sizeof(lat[0]), cmp_u64);
+	printf("fsync n %d p50_ms %.2f p99_ms %.2f max_ms %.2f\n", n, pct_ms(lat, n, 50),
+	       pct_ms(lat, n, 99), n ? (double)lat[n - 1] / 1e3 : 0.0);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = on_term };
+
+	/* no SA_RESTART: SIGTERM ends a sleep or an fdatasync wait at once */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	if (argc == 2 && !strcmp(argv[1], "now")) {
+		uint64_t t = now_usec();
+
+		printf("%llu.%06llu\n", (unsigned long long)(t / 1000000),
+		       (unsigned long long)(t % 1000000));
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "sample"))
+		return sample(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "fsync"))
+		return fsync_loop(argv[2]);
+	fprintf(stderr, "usage: fidelity-probe sample OUT | fsync FILE | now\n");
+	return 64;
+}
