@@ -10,7 +10,7 @@
 B=$(pwd)/bench
 D=$tmp/res
 mkdir -p "$D/traces"
-printf 'host\tdefaults\twrite_return_s\t0.500\nhost\tdefaults\tsync_after_s\t26.000\nhost\tbytes\twrite_return_s\t20.000\nhost\tstrict1s\tsync_after_s\t1.000\n' >"$D/real.tsv"
+printf 'host\tdefaults\twrite_return_s\t0.500\nhost\tdefaults\tsync_after_s\t26.000\nhost\tbytes\twrite_return_s\t20.000\nhost\tstrict1s\tsync_after_s\t1.000\nhost\tstrict16m\tsync_after_s\tn/a\n' >"$D/real.tsv"
 cat >"$D/host.facts" <<'EOF'
 mem_kib=2019100
 used_kib=12444
@@ -62,8 +62,10 @@ grep -q -- "--knob slow.max_bytes=10000000 --knob slow.strict_limit=1" "$tmp/cal
 grep -q "^host	defaults	write_return_s	0.500	0.55	1.10$" "$D/results.tsv" || fail "results: $(cat "$D/results.tsv")"
 grep -q "^host	bytes	write_return_s	20.000	30	1.50$" "$D/results.tsv" || fail "results: $(cat "$D/results.tsv")"
 grep -q "^host	strict1s	sync_after_s	1.000	1.2	1.20$" "$D/results.tsv" || fail "results: $(cat "$D/results.tsv")"
-# only the real figures are compared: 4 and the header
-[ "$(wc -l <"$D/results.tsv")" = 5 ] || fail "results: $(cat "$D/results.tsv")"
+# only the real figures are compared: 5 and the header; n/a (a knob the
+# kernel lacks) is not simulated
+[ "$(wc -l <"$D/results.tsv")" = 6 ] || fail "results: $(cat "$D/results.tsv")"
+grep -q "^host	strict16m	sync_after_s	n/a	n/a	n/a$" "$D/results.tsv" || fail "results: $(cat "$D/results.tsv")"
 grep -q "^host  *bytes  *20.000  *30  *1.50$" "$tmp/out" || fail "the table: $(cat "$tmp/out")"
 
 # --check: 1.50 is outside 0.8-1.25
@@ -77,6 +79,8 @@ printf '#!/bin/sh\n[ "$1" = --help ] && exit 0\necho "wbsim: no" >&2; exit 64\n'
 chmod +x "$tmp/bad"
 WBSIM=$tmp/bad "$B/fidelity" --from "$D" --check >/dev/null 2>"$tmp/err" && fail "--check passed without simulated figures"
 grep -q "wbsim host defaults failed: wbsim: no" "$tmp/err" || fail "no word of wbsim's failure: $(cat "$tmp/err")"
+
+grep -q "n/a" "$tmp/err" && fail "--check counted n/a as outside: $(cat "$tmp/err")"
 
 # usage
 "$B/fidelity" --rigs host,nope >/dev/null 2>"$tmp/err"; [ $? = 64 ] || fail "an unknown rig is not a usage error"
@@ -94,6 +98,7 @@ grep -q '^| host | 6.18.1-test | 1971 | 12 / 36 | 73 | 2 | 250 | 10000000 | 1638
 	fail "the report's facts: $(cat "$tmp/doc.md")"
 [ "$(head -n 1 "$tmp/doc.md")" = before ] && [ "$(tail -n 1 "$tmp/doc.md")" = after ] || fail "the text around the table: $(cat "$tmp/doc.md")"
 grep -q '^old$' "$tmp/doc.md" && fail "the old table stayed"
+grep -q '^| host | strict16m | - | n/a | - | - | - |$' "$tmp/doc.md" || fail "the report's n/a: $(cat "$tmp/doc.md")"
 if command -v gnuplot >/dev/null; then
 	[ -s "$tmp/p.png" ] || fail "no plot"
 fi
