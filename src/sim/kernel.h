@@ -110,7 +110,7 @@ struct sim_task_stats {
 
 /* A device's /sys/block/X/stat as far as wbgov reads it. */
 struct sim_dev_stat {
-	uint64_t writes;          /* completed requests, counted as 128 KiB each */
+	uint64_t writes;          /* completed requests: bios, or 128 KiB each without */
 	uint64_t sectors_written;
 	uint64_t io_ticks_ms;
 	uint64_t inflight;
