@@ -903,7 +903,7 @@ static uint64_t balance_dirty_pages(struct sim_kernel *s, struct task *t, struct
 		wb_dirty_limits(s, w, &d);
 	d.dirty_exceeded = wb_dirty_exceeded(&d, strict);
 	d.limit = hard_dirty_limit(&s->dom, d.thresh);
-	wb_position_ratio(&d, strict, w->bw.avg_write_bandwidth);
+	wb_position_ratio_kver(&d, strict, w->bw.avg_write_bandwidth, s->k.kver);
 	w->dirty_exceeded = d.dirty_exceeded;
 	if (s->jif > w->bw.bw_time_stamp + bandwidth_interval_jif(&s->k))
 		wb_update_bandwidth_at(&s->k, &w->bw, &s->dom, &d, strict, true, w->dirtied,
@@ -1311,7 +1311,7 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 	uint32_t nino = 0;
 
 	if (ndev < 1 || ndev > SIM_MAX_DEV || ntask > SIM_MAX_TASK || cfg->k.ncpus > 64 ||
-	    !cfg->k.hz)
+	    !cfg->k.hz || cfg->kver > KVER_6_1)
 		return NULL;
 	for (int d = 0; d < ndev; d++)
 		if (devs[d].nbw < 1 || devs[d].nbw > SIM_MAX_BW_SEG || !devs[d].bw[devs[d].nbw - 1].bps)
@@ -1321,6 +1321,7 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 		return NULL;
 	s->cfg = *cfg;
 	s->k = cfg->k;
+	s->k.kver = cfg->kver; /* the model's arithmetic reads it from kcfg */
 	s->start_jif = s->jif = cfg->k.hz; /* jiffy 0 means "unset" in places */
 	vm_sysctl_defaults(&s->vm);
 	fprop_global_init(&s->completions);

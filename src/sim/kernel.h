@@ -32,10 +32,10 @@ struct sim_bw_seg {
 	uint64_t for_usec;
 };
 
-/* The kernel a scenario describes, where behaviour differs: 6.1 has no
- * per-bdi strict_limit/max_bytes (added in 6.2); 6.12 has no idle floor in
- * __wb_calc_thresh (6.13/6.14); 6.18 is the model's reference. */
-enum sim_kver { KVER_6_18 = 0, KVER_6_12, KVER_6_1 };
+/* The kernel a scenario describes (enum sim_kver, model/units.h, where the
+ * arithmetic lives): 6.1 has no per-bdi strict_limit/max_bytes (added in
+ * 6.2); 6.12 has no idle floor in __wb_calc_thresh (6.13/6.14); 6.18 is the
+ * model's reference. */
 
 enum sim_bus { BUS_USB, BUS_SATA, BUS_NVME, BUS_VIRTUAL };
 
