@@ -1341,9 +1341,12 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 		if (devs[d].bio_bytes && !dv->bio_pages)
 			dv->bio_pages = 1;
 		dv->open_inode = -1;
-		/* a device takes at least one whole bio */
-		dv->queue_limit_pages = max_u64(max_u64(1, bytes_to_pages(devs[d].queue_bytes)),
-						dv->bio_pages);
+		/* a device takes at least one whole bio; queue_bytes 0 is a
+		 * queue without bound (blk-throttle holds bios above the request
+		 * queue, however many) */
+		dv->queue_limit_pages = devs[d].queue_bytes ?
+			max_u64(max_u64(1, bytes_to_pages(devs[d].queue_bytes)), dv->bio_pages) :
+			UINT64_MAX;
 		dv->qcap = 64;
 		dv->q = malloc(sizeof(*dv->q) * dv->qcap);
 		bdi_knobs_init(&w->knobs);

@@ -48,7 +48,11 @@ struct sim_dev_cfg {
 	bool rotational;
 	struct sim_bw_seg bw[SIM_MAX_BW_SEG]; /* write speed over time, in order */
 	int nbw;             /* stretches in bw[], at least 1 */
-	uint64_t queue_bytes; /* what the block layer holds in flight */
+	uint64_t queue_bytes; /* what the block layer holds in flight: nr_requests x
+				 the request size, plus the bio the flusher is
+				 blocked on; 0: no bound (a throttled loop or
+				 cgroup io.max: blk-throttle queues whole bios
+				 above the request queue) */
 	uint64_t bio_bytes;  /* largest bio; its pages complete together (0: page by page) */
 	bool known;          /* wbgovd measured it before (device memory): the
 				machine's own disks, seen every day */

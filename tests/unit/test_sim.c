@@ -307,6 +307,37 @@ static void test_bio_zero_unchanged(void **state)
 	sim_kernel_free(s);
 }
 
+/* queue_bytes bounds what is under writeback; 0 bounds nothing (blk-throttle:
+ * on 6.18 a sync of 256 MiB to a throttled loop put it all under writeback). */
+static uint64_t peak_writeback(uint64_t queue_bytes)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(10 * MB);
+	struct sim_task_cfg t = writer(64 * MIB, END_SYNC);
+	struct sim_kernel *s;
+	uint64_t peak = 0;
+
+	d.queue_bytes = queue_bytes;
+	d.bio_bytes = MIB;
+	s = sim_kernel_new(&k, &d, 1, &t, 1);
+	while (!(sim_done(s, false) && sim_global_writeback(s) == 0)) {
+		if (sim_dev_writeback(s, 0) > peak)
+			peak = sim_dev_writeback(s, 0);
+		sim_step(s);
+	}
+	sim_kernel_free(s);
+	return pages_to_bytes(peak);
+}
+
+static void test_queue_bounds_writeback(void **state)
+{
+	(void)state;
+	assert_int_equal(peak_writeback(16 * MIB), 16 * MIB);
+	assert_int_equal(peak_writeback(0), 64 * MIB);
+	/* at least one whole bio, however small the queue */
+	assert_int_equal(peak_writeback(4096), MIB);
+}
+
 /* The kernel version: 6.12 gives an idle device no floor in its threshold
  * (6.18: (thresh - dirty) / 8); an unknown version is refused. */
 static void test_kver_idle_floor(void **state)
@@ -628,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_bio_completes_whole),
 		cmocka_unit_test(test_bio_never_across_files),
 		cmocka_unit_test(test_bio_zero_unchanged),
+		cmocka_unit_test(test_queue_bounds_writeback),
 		cmocka_unit_test(test_kver_idle_floor),
 		cmocka_unit_test(test_parsers),
 		cmocka_unit_test(test_params),
