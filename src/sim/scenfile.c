@@ -1138,7 +1138,7 @@ bool scenfile_is_path(const char *arg)
 {
 	size_t n = strlen(arg), s = strlen(".scenario");
 
-	return strchr(arg, '/') || (n >= s && !strcmp(arg + n - s, ".scenario"));
+	return strchr(arg, '/') || (n > s && !strcmp(arg + n - s, ".scenario"));
 }
 
 int scenfile_load(const char *path, struct scenario *sc, char *err, size_t len)
