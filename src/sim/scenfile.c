@@ -157,10 +157,11 @@ static bool name_ok(const char *s, size_t max, const char *extra)
 	return true;
 }
 
-/* Text a file can hold on a line of its own: no control characters. */
+/* Text a file can hold on a line of its own: no control characters, and
+ * no ';' first (written back after "key = ", it would start a comment). */
 static bool text_ok(const char *s, size_t max)
 {
-	if (strlen(s) > max)
+	if (strlen(s) > max || *s == ';')
 		return false;
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
@@ -650,8 +651,8 @@ static int scenario_key(struct ctx *x, const char *key, const char *v)
 		x->name_set = true;
 	} else if (k == 1) {
 		if (!text_ok(v, SCEN_SUMMARY_MAX - 1))
-			return fail(x, "summary = \"%s\": want one line of at most %d characters",
-				    v, SCEN_SUMMARY_MAX - 1);
+			return fail(x, "summary = \"%s\": want one line of at most %d characters, "
+				       "not starting with ;", v, SCEN_SUMMARY_MAX - 1);
 		snprintf(sc->summary, sizeof(sc->summary), "%s", v);
 	} else {
 		char buf[LINE_MAX_CHARS + 1], *save = NULL;
@@ -755,8 +756,8 @@ static int device_key(struct ctx *x, const char *key, const char *v)
 	case D_MODEL:
 	case D_SERIAL:
 		if (!*v || !text_ok(v, sizeof(d->model) - 1))
-			return fail(x, "%s = \"%s\": want one line of 1 to %zu characters", key, v,
-				    sizeof(d->model) - 1);
+			return fail(x, "%s = \"%s\": want one line of 1 to %zu characters, not "
+				       "starting with ;", key, v, sizeof(d->model) - 1);
 		snprintf(k == D_MODEL ? d->model : d->serial, sizeof(d->model), "%s", v);
 		break;
 	case D_BUS:

@@ -375,7 +375,10 @@ static void test_errors(void **state)
 		  "t.scenario:2: name = \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\": want a-z, 0-9 and -, 1 to 31 "
 		  "characters, like usb-iso" },
 		{ "[scenario]\nsummary = \x01\n", "t.scenario:2: summary = \"\x01\": want one line of at "
-						  "most 127 characters" },
+						  "most 127 characters, not starting with ;" },
+		/* written back as "summary = ;x", it would be a comment */
+		{ "[scenario]\nsummary =;x\n", "t.scenario:2: summary = \";x\": want one line of at most 127 "
+						 "characters, not starting with ;" },
 		{ "[scenario]\npolicies = linux-64 nosuch\n",
 		  "t.scenario:2: policies: unknown policy \"nosuch\" (see wbsim list)" },
 		{ "[scenario]\npolicies = wbgov wbgov\n", "t.scenario:2: policies: \"wbgov\" is named twice" },
@@ -408,7 +411,8 @@ static void test_errors(void **state)
 		  "t.scenario:2: unknown key \"speed\" in [device sdb] (model, serial, bus, removable, "
 		  "rotational, known, bandwidth, queue, bio, main)" },
 		{ "[device sdb]\nmodel = aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
-		  "t.scenario:2: model = \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\": want one line of 1 to 31 characters" },
+		  "t.scenario:2: model = \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\": want one line of 1 to 31 characters, "
+		  "not starting with ;" },
 		{ "[device sdb]\nbus = scsi\n", "t.scenario:2: bus = \"scsi\": want usb, sata, nvme or virtual" },
 		{ "[device sdb]\nremovable = true\n", "t.scenario:2: removable = \"true\": want yes or no" },
 		{ "[device sdb]\nbandwidth = 5XB/s\n",
