@@ -1491,6 +1491,9 @@ int sim_bdi_write(struct sim_kernel *s, int dev, enum bdi_attr attr, uint64_t va
 	struct bdi_knobs *b = &s->wb[dev].knobs;
 	uint64_t thresh, bg, avail;
 
+	/* 6.1 has only max_ratio and min_ratio: the rest came with 6.2 */
+	if (s->cfg.kver == KVER_6_1 && attr != BDI_MAX_RATIO && attr != BDI_MIN_RATIO)
+		return -ENOENT;
 	global_limits(s, &thresh, &bg, &avail);
 	switch (attr) {
 	case BDI_STRICT_LIMIT:

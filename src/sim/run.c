@@ -132,11 +132,6 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 	s = sim_kernel_new(&kc, sc->dev, sc->ndev, sc->task, sc->ntask);
 	if (!s)
 		return -ENOMEM;
-	/* what a governor must give back when the run ends */
-	for (int d = 0; d < sc->ndev; d++) {
-		found[d][0] = sim_bdi_read(s, d, BDI_STRICT_LIMIT);
-		found[d][1] = sim_bdi_read(s, d, BDI_MAX_RATIO_FINE);
-	}
 	snprintf(r->scenario, sizeof(r->scenario), "%s", sc->name);
 	snprintf(r->policy, sizeof(r->policy), "%s", pr->name);
 	r->ndev = sc->ndev;
@@ -151,6 +146,19 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 		r->series->step_usec = 10000;
 	}
 	err = proposal_start(pr, s);
+	/* the scenario's own knobs, after the policy's, in the file's order */
+	for (int k = 0; k < sc->nknob && !err; k++) {
+		const struct scen_knob *kn = &sc->knob[k];
+		err = kn->bdi ? sim_bdi_write(s, kn->dev, (enum bdi_attr)kn->attr, kn->value)
+			      : sim_vm_write(s, (enum vm_knob)kn->attr, kn->value);
+		if (err)
+			r->refused = kn;
+	}
+	/* what a governor must give back when the run ends */
+	for (int d = 0; d < sc->ndev; d++) {
+		found[d][0] = sim_bdi_read(s, d, BDI_STRICT_LIMIT);
+		found[d][1] = sim_bdi_read(s, d, BDI_MAX_RATIO_FINE);
+	}
 	if (!err && pr->governor)
 		err = ctl->attach(ctl->ctx, s, p);
 	while (!err) {

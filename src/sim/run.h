@@ -48,12 +48,16 @@ struct run_result {
 	int ndev;
 	char devname[SIM_MAX_DEV][16];
 	struct run_series *series; /* NULL unless asked for */
+	/* the scenario's start-up knob write the kernel refused (the run
+	 * failed with its error), or NULL */
+	const struct scen_knob *refused;
 };
 
 /* 0, -ENOENT (unknown policy), -EINVAL (a policy without its controller),
  * -ENOMEM, -ETIMEDOUT (still writing after RUN_LIMIT_HOURS),
  * -ENOTRECOVERABLE (a governor left a bdi's knob changed when the run
- * ended), or what a start-up knob write returned. */
+ * ended), or what a start-up knob write returned (a scenario's own:
+ * ret->refused names it). */
 int sim_run(const struct scenario *sc, const char *policy, const struct sim_params *p,
 	    const struct sim_controller *ctl, bool want_series, struct run_result *ret);
 void run_result_free(struct run_result *r);
