@@ -1409,6 +1409,7 @@ void sim_kernel_free(struct sim_kernel *s)
 
 /* ------------------------------------------------------------ accessors */
 
+enum sim_kver sim_kver(const struct sim_kernel *s) { return s->k.kver; }
 int sim_ndev(const struct sim_kernel *s) { return s->ndev; }
 int sim_ntask(const struct sim_kernel *s) { return s->ntask; }
 const struct sim_dev_cfg *sim_dev_cfg(const struct sim_kernel *s, int dev) { return &s->dev[dev].cfg; }

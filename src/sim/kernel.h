@@ -135,6 +135,7 @@ uint64_t sim_now_jif(const struct sim_kernel *s);
 bool sim_done(const struct sim_kernel *s, bool until_clean);
 
 int sim_ndev(const struct sim_kernel *s);
+enum sim_kver sim_kver(const struct sim_kernel *s);
 int sim_ntask(const struct sim_kernel *s);
 const struct sim_dev_cfg *sim_dev_cfg(const struct sim_kernel *s, int dev);
 const struct sim_task_stats *sim_task_stats(const struct sim_kernel *s, int task);

@@ -794,8 +794,11 @@ static int device_key(struct ctx *x, const char *key, const char *v)
 		}
 		break;
 	case D_QUEUE:
-		if (parse_size_range(v, PAGE_SIZE, 4 * GIB, &d->queue_bytes))
-			return fail(x, "queue = \"%s\": want a size from 4K to 4G, like 16M", v);
+		/* 0: no bound, as on a blk-throttled device whose bios wait above
+		 * the request queue however many there are */
+		if (parse_size_range(v, 0, 4 * GIB, &d->queue_bytes) ||
+		    (d->queue_bytes && d->queue_bytes < PAGE_SIZE))
+			return fail(x, "queue = \"%s\": want 0 (no bound) or a size from 4K to 4G, like 16M", v);
 		break;
 	case D_BIO:
 		if (parse_size_range(v, 0, GIB, &d->bio_bytes) || d->bio_bytes % PAGE_SIZE)

@@ -437,7 +437,7 @@ static void test_errors(void **state)
 		  "1MB/s for 1s, 1MB/s for 1s, 1MB/s for 1s, 1MB/s for 1s, 1MB/s\n",
 		  "t.scenario:2: bandwidth = \"1MB/s for 1s, 1MB/s for 1s, 1MB/s for 1s, 1MB/s for 1s, "
 		  "1MB/s for 1s, 1MB/s for 1s, 1MB/s for 1s, 1MB/s for 1s, 1MB/s\": want at most 8 stretches" },
-		{ "[device sdb]\nqueue = 1K\n", "t.scenario:2: queue = \"1K\": want a size from 4K to 4G, like 16M" },
+		{ "[device sdb]\nqueue = 1K\n", "t.scenario:2: queue = \"1K\": want 0 (no bound) or a size from 4K to 4G, like 16M" },
 		{ "[device sdb]\nbio = 6K\n", "t.scenario:2: bio = \"6K\": want 0 or a multiple of 4K up to 1G, "
 					      "like 1M" },
 		{ "[device a]\nmain = yes\n[device b]\nmain = yes\n",
