@@ -16,9 +16,13 @@ struct sim_controller {
 	void (*detach)(void *ctx);
 };
 
+/* CSV column order; a new column goes last, so that scripts reading the CSV
+ * by position keep working. COL_PEAK_DIRTY is Dirty + Writeback (what the
+ * whole page cache holds unwritten), COL_PEAK_NR_DIRTY Dirty alone
+ * (NR_FILE_DIRTY, /proc/meminfo's "Dirty:"). */
 enum run_col {
 	COL_WRITE_RETURN, COL_DURABLE, COL_SYNC_AFTER, COL_PEAK_DIRTY, COL_OTHER_MAX_PAUSE,
-	COL_FSYNC_P99, COL_FAST_WRITE, COL_DEVICE_WRITTEN, COL_COUNT
+	COL_FSYNC_P99, COL_FAST_WRITE, COL_DEVICE_WRITTEN, COL_PEAK_NR_DIRTY, COL_COUNT
 };
 extern const char *const run_col_names[COL_COUNT];
 
