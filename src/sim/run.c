@@ -79,6 +79,7 @@ static void series_end(struct run_series *se, const struct sim_kernel *s, const 
 	int mt = main_task(sc);
 	const struct sim_task_stats *st = sim_task_stats(s, mt);
 
+	se->writer_dev = sc->task[mt].dev;
 	se->end = END_NONE;
 	if (sc->task[mt].end == END_NONE || !st->end_call_usec)
 		return;

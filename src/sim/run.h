@@ -47,7 +47,8 @@ struct run_series {
 	float global_dirty_mib[SERIES_MAX];     /* NR_FILE_DIRTY */
 	float global_writeback_mib[SERIES_MAX]; /* NR_WRITEBACK */
 	float written_mib[SERIES_MAX];  /* the main writer's write() progress */
-	float durable_mib[SERIES_MAX];  /* what reached the main device */
+	float durable_mib[SERIES_MAX];  /* what reached the main writer's device */
+	int writer_dev;                 /* ... that device */
 	/* the main writer's sync() or fsync() after its last write (END_NONE:
 	 * none, or it was never called): called and returned, seconds */
 	enum sim_task_end end;
