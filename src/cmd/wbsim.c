@@ -206,7 +206,7 @@ int main(int argc, char **argv)
 		case 's':
 			if (strcmp(cmd, "run"))
 				return bad("--series goes with run", optarg);
-			if (!*optarg)
+			if (!optarg || !*optarg)
 				return bad("--series needs a file name", "''");
 			series = optarg;
 			break;
