@@ -6,12 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sysexits.h>
+#include <unistd.h>
 
 #include "daemon/config.h"
 #include "lab/lab.h"
 #include "lab/plot.h"
 #include "lab/report.h"
+#include "lab/series.h"
 #include "sim/scenfile.h"
 
 #define VERSION "0.1"
@@ -24,6 +27,7 @@ static void usage(FILE *f)
 	      "       wbsim run SCENARIO|FILE [--policy P]... [--config FILE] [--param KEY=VALUE]...\n"
 	      "                 [--sysctl vm.KEY=VALUE]... [--knob DEV.ATTR=VALUE]...\n"
 	      "                 [--format table|csv|json] [--plot FILE.png|FILE.svg]\n"
+	      "                 [--series FILE]\n"
 	      "       wbsim table [--config FILE] [--param KEY=VALUE]... [--format table|csv|json]\n"
 	      "       wbsim show SCENARIO|FILE [--param KEY=VALUE]... [--sysctl vm.KEY=VALUE]...\n"
 	      "                 [--knob DEV.ATTR=VALUE]...\n"
@@ -44,10 +48,12 @@ static void usage(FILE *f)
 	      "starts, after the policy's and the file's own.\n"
 	      "--config FILE: wbgov's settings from a wbgov.conf, [global] and [device]\n"
 	      "sections (matched against the scenario's devices); --param after it.\n"
+	      "--series FILE: every run's samples as TSV (policy, t_s, per device dirty,\n"
+	      "writeback and thresh, written, durable, global dirty and writeback, MiB).\n"
 	      "\n"
 	      "Exit status: 0 ok, 64 bad usage or input, 65 a run still writing after its limit\n"
-	      "(6 h), 69 gnuplot missing, 70 internal error, 71 out of memory, 73 the plot could\n"
-	      "not be written, 74 output error. See wbsim(1).\n",
+	      "(6 h), 69 gnuplot missing, 70 internal error, 71 out of memory, 73 the plot or\n"
+	      "the series could not be written, 74 output error. See wbsim(1).\n",
 	      f);
 }
 
@@ -158,6 +164,31 @@ static int load_scenarios(const char *arg, const struct lab_params *p, const cha
 	return 0;
 }
 
+/* --series FILE: written whole or, as a regular file, removed. */
+static int write_series(const char *file, const struct run_result *res, int n)
+{
+	FILE *f = fopen(file, "w");
+	struct stat st;
+	int r, err;
+
+	if (!f) {
+		fprintf(stderr, "wbsim: %s: cannot write the series: %s\n", file, strerror(errno));
+		return EX_CANTCREAT;
+	}
+	r = series_write(f, res, n);
+	err = errno;
+	if (fclose(f) && !r) {
+		r = -EIO;
+		err = errno;
+	}
+	if (!r)
+		return 0;
+	fprintf(stderr, "wbsim: %s: writing the series: %s\n", file, strerror(r == -EIO ? err : -r));
+	if (!stat(file, &st) && S_ISREG(st.st_mode))
+		unlink(file);
+	return EX_CANTCREAT;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -168,6 +199,7 @@ int main(int argc, char **argv)
 		{ "plot", required_argument, NULL, 'o' },
 		{ "sysctl", required_argument, NULL, 's' },
 		{ "knob", required_argument, NULL, 'k' },
+		{ "series", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -175,7 +207,7 @@ int main(int argc, char **argv)
 	const char *policies[MAX_POLICIES], *params[64], *knobs[MAX_KNOBS];
 	bool knob_bdi[MAX_KNOBS];
 	int npol = 0, npar = 0, nknob = 0, nsc = 0, c, n = 0, rc = 0;
-	const char *cmd, *scenario = NULL, *plot = NULL, *config = NULL;
+	const char *cmd, *scenario = NULL, *plot = NULL, *series = NULL, *config = NULL;
 	enum report_format fmt = FMT_TABLE;
 	struct lab_params p;
 	struct scenario *sc;
@@ -248,6 +280,13 @@ int main(int argc, char **argv)
 					return bad("the plot file must end in .png or .svg", optarg);
 			}
 			plot = optarg;
+			break;
+		case 'S':
+			if (strcmp(cmd, "run"))
+				return bad("--series goes with run", optarg);
+			if (!optarg || !*optarg)
+				return bad("--series needs a file name", "''");
+			series = optarg;
 			break;
 		case 'h': usage(stdout); return 0;
 		default: return EX_USAGE; /* getopt said which option */
@@ -323,7 +362,7 @@ int main(int argc, char **argv)
 		jobs[i].scenario = scenario ? sc : &sc[i / proposal_count];
 		jobs[i].policy = scenario ? policies[i] : proposals[i % proposal_count].name;
 	}
-	rc = run_jobs(jobs, n, &p, plot != NULL, res, base);
+	rc = run_jobs(jobs, n, &p, plot || series, res, base);
 	if (!rc && plot) {
 		int r = plot_write(plot, res, n);
 		if (r == -ENOENT) {
@@ -334,6 +373,8 @@ int main(int argc, char **argv)
 			rc = EX_CANTCREAT;
 		}
 	}
+	if (!rc && series)
+		rc = write_series(series, res, n);
 	if (!rc && report_print(stdout, fmt, res, base, n)) {
 		fprintf(stderr, "wbsim: writing the results: %s\n", strerror(errno));
 		rc = EX_IOERR;

@@ -16,9 +16,13 @@ struct sim_controller {
 	void (*detach)(void *ctx);
 };
 
+/* CSV column order; a new column goes last, so that scripts reading the CSV
+ * by position keep working. COL_PEAK_DIRTY is Dirty + Writeback (what the
+ * whole page cache holds unwritten), COL_PEAK_NR_DIRTY Dirty alone
+ * (NR_FILE_DIRTY, /proc/meminfo's "Dirty:"). */
 enum run_col {
 	COL_WRITE_RETURN, COL_DURABLE, COL_SYNC_AFTER, COL_PEAK_DIRTY, COL_OTHER_MAX_PAUSE,
-	COL_FSYNC_P99, COL_FAST_WRITE, COL_DEVICE_WRITTEN, COL_COUNT
+	COL_FSYNC_P99, COL_FAST_WRITE, COL_DEVICE_WRITTEN, COL_PEAK_NR_DIRTY, COL_COUNT
 };
 extern const char *const run_col_names[COL_COUNT];
 
@@ -28,15 +32,27 @@ extern const char *const run_col_names[COL_COUNT];
  * (--param limit=Nh sets another, up to 720 h). */
 #define RUN_LIMIT_HOURS 6
 
-/* What the plots show, sampled at `step_usec` (doubled whenever full). */
+/* What the plots and --series show, sampled at `step_usec` (doubled
+ * whenever full), in MiB. Per device: its Dirty and Writeback and the wb
+ * threshold its writers are throttled against (sim_dev_wb_thresh(): the
+ * cap a policy sets, or the device's share of the global limit); then the
+ * same totals as /proc/meminfo's Dirty: and Writeback:. */
 struct run_series {
 	uint32_t n;
 	uint64_t step_usec;
-	float t_s[SERIES_MAX];
+	double t_s[SERIES_MAX];
 	float dirty_mib[SIM_MAX_DEV][SERIES_MAX];
 	float writeback_mib[SIM_MAX_DEV][SERIES_MAX];
+	float thresh_mib[SIM_MAX_DEV][SERIES_MAX];
+	float global_dirty_mib[SERIES_MAX];     /* NR_FILE_DIRTY */
+	float global_writeback_mib[SERIES_MAX]; /* NR_WRITEBACK */
 	float written_mib[SERIES_MAX];  /* the main writer's write() progress */
-	float durable_mib[SERIES_MAX];  /* what reached the main device */
+	float durable_mib[SERIES_MAX];  /* what reached the main writer's device */
+	int writer_dev;                 /* ... that device */
+	/* the main writer's sync() or fsync() after its last write (END_NONE:
+	 * none, or it was never called): called and returned, seconds */
+	enum sim_task_end end;
+	double end_call_s, end_done_s;
 };
 
 struct run_result {
