@@ -17,7 +17,12 @@ KNOBS_SRC  := $(wildcard src/knobs/*.c)
 SIM_SRC    := $(wildcard src/sim/*.c)
 LAB_SRC    := $(wildcard src/lab/*.c)
 LIB_SRC    := $(MODEL_SRC) $(POLICY_SRC) $(KNOBS_SRC) $(SIM_SRC) $(LAB_SRC)
-LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# the built-in scenarios, in `wbsim list` order, compiled in from
+# scenarios/NAME.scenario (scripts/embed-scenarios.sh)
+SCENARIOS  := usb-iso usb-git-clone fsync-behind-slow tempfiles streaming-fast 32-vs-64 mixed \
+              slc-cliff cold-unknown fast-beside-stick
+SCEN_FILES := $(SCENARIOS:%=scenarios/%.scenario)
+LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/scenarios.o
 # the real system, the daemon's glue and wbgov's commands: only wbgovd, wbgov
 # and their tests link it (libinih, libudev, libblkid, libsystemd for sd-bus)
 SYS_SRC    := $(wildcard src/sys/*.c) $(wildcard src/daemon/*.c) $(wildcard src/cli/*.c)
@@ -33,6 +38,13 @@ all: $(BUILD)/wbsim $(BUILD)/wbgovd $(BUILD)/wbgov
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
+
+$(BUILD)/gen/scenarios.c: $(SCEN_FILES) scripts/embed-scenarios.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed-scenarios.sh $(SCEN_FILES) >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/scenarios.o: $(BUILD)/gen/scenarios.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
 $(BUILD)/libwbgov.a: $(LIB_OBJ)

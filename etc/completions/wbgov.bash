@@ -183,7 +183,7 @@ _wbsim()
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
 		case $w in
-		--policy | --param | --config | --format | --plot) ((i++)) ;;
+		--policy | --param | --config | --format | --plot | --sysctl | --knob) ((i++)) ;;
 		-*) ;;
 		*) if [[ -z $cmd ]]; then cmd=$w; else ((nargs++)); fi ;;
 		esac
@@ -202,6 +202,13 @@ _wbsim()
 	--format)
 		COMPREPLY=($(compgen -W "table csv json" -- "$cur"))
 		return ;;
+	--sysctl)
+		compopt -o nospace 2>/dev/null
+		COMPREPLY=($(compgen -W "vm.dirty_ratio= vm.dirty_background_ratio= vm.dirty_bytes=
+			vm.dirty_background_bytes= vm.dirty_expire_centisecs= vm.dirty_writeback_centisecs=" -- "$cur"))
+		return ;;
+	--knob)
+		return ;;
 	--config)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		compopt -o filenames 2>/dev/null
@@ -216,17 +223,25 @@ _wbsim()
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "--help --version" -- "$cur"))
 		else
-			COMPREPLY=($(compgen -W "list run table" -- "$cur"))
+			COMPREPLY=($(compgen -W "list run table show" -- "$cur"))
 		fi
 		return
 	fi
 	case $cmd in
-	run)
-		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--policy --config --param --format --plot --help" -- "$cur"))
+	run | show)
+		if [[ $cur == -* && $cmd == run ]]; then
+			COMPREPLY=($(compgen -W "--policy --config --param --sysctl --knob --format --plot --help" -- "$cur"))
+		elif [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "--param --sysctl --knob --help" -- "$cur"))
 		elif ((nargs == 0)); then
+			# a built-in scenario, or a scenario file
 			list=$("${COMP_WORDS[0]}" list 2>/dev/null | awk '/^scenarios:/ { p = 1; next } /^[^ ]/ { p = 0 } p { print $1 }')
 			COMPREPLY=($(compgen -W "$list" -- "$cur"))
+			if [[ $cur == */* || $cur == .* || ${#COMPREPLY[@]} -eq 0 ]]; then
+				mapfile -t -O ${#COMPREPLY[@]} COMPREPLY < <(compgen -f -X '!*.scenario' -- "$cur"
+					compgen -d -- "$cur")
+				compopt -o filenames 2>/dev/null
+			fi
 		fi ;;
 	table)
 		[[ $cur == -* ]] && COMPREPLY=($(compgen -W "--config --param --format --help" -- "$cur")) ;;

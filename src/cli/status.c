@@ -127,8 +127,9 @@ int cli_status(const struct cli *o, FILE *f)
 				fprintf(f, ", \"dirty_writeback_bytes\": %llu", (unsigned long long)r->pending);
 			else
 				fputs(", \"dirty_writeback_bytes\": null", f);
-			if (r->has_pending && bw)
-				fprintf(f, ", \"drain_s\": %.2f", (double)r->pending / (double)r->st.bw_bps);
+			double drain = status_drain_s(r->has_pending, r->pending, bw ? r->st.bw_bps : 0);
+			if (drain >= 0)
+				fprintf(f, ", \"drain_s\": %.2f", drain);
 			else
 				fputs(", \"drain_s\": null", f);
 			fputc('}', f);
@@ -164,10 +165,10 @@ int cli_status(const struct cli *o, FILE *f)
 			if (r->has_knobs)
 				cli_human(mx, sizeof(mx), r->max_bytes);
 			if (r->has_pending) {
+				double s = status_drain_s(true, r->pending, r->has_st ? r->st.bw_bps : 0);
 				cli_human(pend, sizeof(pend), r->pending);
-				if (r->has_st && r->st.bw_bps)
-					snprintf(drain, sizeof(drain), "%.1f s",
-						 (double)r->pending / (double)r->st.bw_bps);
+				if (s >= 0)
+					snprintf(drain, sizeof(drain), "%.1f s", s);
 			} else {
 				no_pend = true;
 			}

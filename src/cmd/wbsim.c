@@ -6,38 +6,54 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sysexits.h>
+#include <unistd.h>
 
 #include "daemon/config.h"
 #include "lab/lab.h"
 #include "lab/plot.h"
 #include "lab/report.h"
+#include "lab/series.h"
+#include "sim/scenfile.h"
 
 #define VERSION "0.1"
 #define MAX_POLICIES 32
+#define MAX_KNOBS SCEN_MAX_KNOBS
 
 static void usage(FILE *f)
 {
 	fputs("Usage: wbsim list\n"
-	      "       wbsim run SCENARIO [--policy P]... [--config FILE] [--param KEY=VALUE]...\n"
+	      "       wbsim run SCENARIO|FILE [--policy P]... [--config FILE] [--param KEY=VALUE]...\n"
+	      "                 [--sysctl vm.KEY=VALUE]... [--knob DEV.ATTR=VALUE]...\n"
 	      "                 [--format table|csv|json] [--plot FILE.png|FILE.svg]\n"
+	      "                 [--series FILE]\n"
 	      "       wbsim table [--config FILE] [--param KEY=VALUE]... [--format table|csv|json]\n"
+	      "       wbsim show SCENARIO|FILE [--param KEY=VALUE]... [--sysctl vm.KEY=VALUE]...\n"
+	      "                 [--knob DEV.ATTR=VALUE]...\n"
 	      "       wbsim --help | --version\n"
 	      "\n"
 	      "Simulates the Linux kernel's dirty-page throttling and writeback and runs the\n"
-	      "seeds' scenarios under each proposal. `run` without --policy runs them all.\n"
+	      "seeds' scenarios under each proposal. `run` without --policy runs them all (or\n"
+	      "the file's policies). A FILE (a path with a '/', or NAME.scenario) describes a\n"
+	      "machine, its devices and writers: see wbsim-scenario(5); `show` prints one.\n"
 	      "\n"
 	      "Params: mem=16G  speed=5MB/s  size=4G  hz=250  bits=64  memory=on  limit=6h\n"
 	      "        memory in use: used=min(1.5G,mem/8)  kernel=min(96M,mem/16)\n"
 	      "        wbgov's, as in wbgov.conf: target=1s  floor=256K  ceiling=256M\n"
 	      "        initial=4M  fast_target=2s  global_drain=10s\n"
-	      "        (sizes binary K/M/G, speeds decimal)\n"
+	      "        (sizes binary K/M/G, speeds decimal; speed and size are the main\n"
+	      "        device's and writer's)\n"
+	      "--sysctl vm.dirty_bytes=48M, --knob sdb.max_bytes=16M: written when the run\n"
+	      "starts, after the policy's and the file's own.\n"
 	      "--config FILE: wbgov's settings from a wbgov.conf, [global] and [device]\n"
 	      "sections (matched against the scenario's devices); --param after it.\n"
+	      "--series FILE: every run's samples as TSV (policy, t_s, per device dirty,\n"
+	      "writeback and thresh, written, durable, global dirty and writeback, MiB).\n"
 	      "\n"
 	      "Exit status: 0 ok, 64 bad usage or input, 65 a run still writing after its limit\n"
-	      "(6 h), 69 gnuplot missing, 70 internal error, 71 out of memory, 73 the plot could\n"
-	      "not be written, 74 output error. See wbsim(1).\n",
+	      "(6 h), 69 gnuplot missing, 70 internal error, 71 out of memory, 73 the plot or\n"
+	      "the series could not be written, 74 output error. See wbsim(1).\n",
 	      f);
 }
 
@@ -49,16 +65,20 @@ static int bad(const char *what, const char *arg)
 
 static void list(void)
 {
+	struct scenario sc;
+
 	printf("scenarios:\n");
-	for (int i = 0; i < scenario_count; i++)
-		printf("  %-18s %s\n", scenario_names[i], scenario_summary(scenario_names[i]));
+	for (int i = 0; i < scen_builtin_count; i++) {
+		scenfile_builtin(scen_builtins[i].name, &sc);
+		printf("  %-18s %s\n", sc.name, sc.summary);
+	}
 	printf("policies:\n");
 	for (int i = 0; i < proposal_count; i++)
 		printf("  %-13s %-26s %s\n", proposals[i].name, proposals[i].from, proposals[i].rule);
 }
 
 struct job {
-	const char *scenario;
+	const struct scenario *scenario;
 	const char *policy;
 };
 
@@ -67,19 +87,32 @@ static int run_jobs(const struct job *jobs, int n, const struct lab_params *p, b
 		    struct run_result *res, const struct run_result **base)
 {
 	for (int i = 0; i < n; i++) {
-		int r = lab_run(jobs[i].scenario, jobs[i].policy, p, series, &res[i]);
+		const char *sname = jobs[i].scenario->name;
+		int r = lab_run_scenario(jobs[i].scenario, jobs[i].policy, p, series, &res[i]);
 		if (r) {
+			if (res[i].refused) { /* a knob of the file's or --sysctl/--knob */
+				char k[128];
+				scenfile_knob_text(jobs[i].scenario, res[i].refused, k, sizeof(k));
+				fprintf(stderr, "wbsim: %s under %s: %s: the kernel refused it (%s)%s\n",
+					sname, jobs[i].policy, k, strerror(-r),
+					r == -ENOENT && jobs[i].scenario->kernel.kver == KVER_6_1
+						? ": 6.1 has no strict_limit, max_bytes, min_bytes or *_fine"
+						: "");
+				for (int k2 = 0; k2 < i; k2++)
+					run_result_free(&res[k2]);
+				return EX_USAGE;
+			}
 			if (r == -ETIMEDOUT) /* the input's doing, not the simulator's */
 				fprintf(stderr, "wbsim: %s under %s: still writing after %d h of simulated "
 						"time; is the device too slow for the data (--param speed)?\n",
-					jobs[i].scenario, jobs[i].policy,
+					sname, jobs[i].policy,
 					p->sim.limit_hours ? (int)p->sim.limit_hours : RUN_LIMIT_HOURS);
 			else if (r == -ENOTRECOVERABLE)
 				fprintf(stderr, "wbsim: %s under %s: a bdi's knob was left changed when "
 						"the run ended (the governor did not give it back)\n",
-					jobs[i].scenario, jobs[i].policy);
+					sname, jobs[i].policy);
 			else
-				fprintf(stderr, "wbsim: %s under %s: %s\n", jobs[i].scenario,
+				fprintf(stderr, "wbsim: %s under %s: %s\n", sname,
 					jobs[i].policy, strerror(-r));
 			for (int k = 0; k < i; k++)
 				run_result_free(&res[k]);
@@ -89,11 +122,71 @@ static int run_jobs(const struct job *jobs, int n, const struct lab_params *p, b
 	for (int i = 0; i < n; i++) {
 		base[i] = NULL;
 		for (int k = 0; k < n; k++)
-			if (!strcmp(res[k].scenario, res[i].scenario) &&
+			if (jobs[k].scenario == jobs[i].scenario &&
 			    !strcmp(res[k].policy, "linux-64"))
 				base[i] = &res[k];
 	}
 	return 0;
+}
+
+/* The scenario of run or show (a FILE or a built-in name; `arg`), or
+ * every built-in one (table; `arg` NULL), into sc[], with --param applied
+ * and the --sysctl and --knob after the file's own. 0 or an exit status,
+ * the message said. */
+static int load_scenarios(const char *arg, const struct lab_params *p, const char *const *knobs,
+			  const bool *knob_bdi, int nknob, struct scenario *sc)
+{
+	char err[512];
+	int r;
+
+	for (int i = 0; i < (arg ? 1 : scen_builtin_count); i++) {
+		if (!arg)
+			scenfile_builtin(scen_builtins[i].name, &sc[i]);
+		else if (scenfile_is_path(arg) && (r = scenfile_load(arg, sc, err, sizeof(err)))) {
+			fprintf(stderr, "wbsim: %s\n", err);
+			return r == -ENOMEM ? EX_OSERR : EX_USAGE;
+		} else if (!scenfile_is_path(arg) && scenfile_builtin(arg, sc)) {
+			return bad("unknown scenario (see `wbsim list`, or give a FILE)", arg);
+		}
+		if (scenario_apply(&sc[i], &p->sim, err, sizeof(err))) {
+			fprintf(stderr, "wbsim: %s\n", err);
+			return EX_USAGE;
+		}
+	}
+	for (int k = 0; k < nknob; k++) {
+		r = knob_bdi[k] ? scenfile_add_knob(sc, knobs[k], err, sizeof(err))
+				: scenfile_add_sysctl(sc, knobs[k], err, sizeof(err));
+		if (r) {
+			fprintf(stderr, "wbsim: %s %s\n", knob_bdi[k] ? "--knob" : "--sysctl", err);
+			return EX_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* --series FILE: written whole or, as a regular file, removed. */
+static int write_series(const char *file, const struct run_result *res, int n)
+{
+	FILE *f = fopen(file, "w");
+	struct stat st;
+	int r, err;
+
+	if (!f) {
+		fprintf(stderr, "wbsim: %s: cannot write the series: %s\n", file, strerror(errno));
+		return EX_CANTCREAT;
+	}
+	r = series_write(f, res, n);
+	err = errno;
+	if (fclose(f) && !r) {
+		r = -EIO;
+		err = errno;
+	}
+	if (!r)
+		return 0;
+	fprintf(stderr, "wbsim: %s: writing the series: %s\n", file, strerror(r == -EIO ? err : -r));
+	if (!stat(file, &st) && S_ISREG(st.st_mode))
+		unlink(file);
+	return EX_CANTCREAT;
 }
 
 int main(int argc, char **argv)
@@ -104,16 +197,20 @@ int main(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "plot", required_argument, NULL, 'o' },
+		{ "sysctl", required_argument, NULL, 's' },
+		{ "knob", required_argument, NULL, 'k' },
+		{ "series", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *policies[MAX_POLICIES], *params[64];
-	int npol = 0, npar = 0, c, n = 0, rc = 0;
-	const char *cmd, *scenario = NULL, *plot = NULL, *config = NULL;
+	const char *policies[MAX_POLICIES], *params[64], *knobs[MAX_KNOBS];
+	bool knob_bdi[MAX_KNOBS];
+	int npol = 0, npar = 0, nknob = 0, nsc = 0, c, n = 0, rc = 0;
+	const char *cmd, *scenario = NULL, *plot = NULL, *series = NULL, *config = NULL;
 	enum report_format fmt = FMT_TABLE;
 	struct lab_params p;
-	struct scenario sc;
+	struct scenario *sc;
 	struct job *jobs;
 	struct run_result *res;
 	const struct run_result **base;
@@ -129,11 +226,12 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		return bad("no command given", "try `wbsim --help`");
 	cmd = argv[optind++];
-	if (strcmp(cmd, "list") && strcmp(cmd, "run") && strcmp(cmd, "table"))
+	if (strcmp(cmd, "list") && strcmp(cmd, "run") && strcmp(cmd, "table") && strcmp(cmd, "show"))
 		return bad("unknown command", cmd);
-	if (!strcmp(cmd, "run")) {
+	if (!strcmp(cmd, "run") || !strcmp(cmd, "show")) {
 		if (optind >= argc || argv[optind][0] == '-')
-			return bad("run needs a scenario", "see `wbsim list`");
+			return bad(!strcmp(cmd, "run") ? "run needs a scenario" : "show needs a scenario",
+				   "see `wbsim list`, or give a FILE");
 		scenario = argv[optind++];
 	}
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -158,8 +256,20 @@ int main(int argc, char **argv)
 			config = optarg;
 			break;
 		case 'f':
+			if (!strcmp(cmd, "show") || !strcmp(cmd, "list"))
+				return bad("--format goes with run or table", optarg);
 			if (report_format_parse(optarg, &fmt))
 				return bad("unknown format", optarg);
+			break;
+		case 's':
+		case 'k':
+			if (!scenario)
+				return bad(c == 's' ? "--sysctl goes with run or show"
+						    : "--knob goes with run or show", optarg);
+			if (nknob == MAX_KNOBS)
+				return bad("too many --sysctl and --knob", optarg);
+			knob_bdi[nknob] = c == 'k';
+			knobs[nknob++] = optarg;
 			break;
 		case 'o':
 			if (strcmp(cmd, "run"))
@@ -171,6 +281,13 @@ int main(int argc, char **argv)
 			}
 			plot = optarg;
 			break;
+		case 'S':
+			if (strcmp(cmd, "run"))
+				return bad("--series goes with run", optarg);
+			if (!optarg || !*optarg)
+				return bad("--series needs a file name", "''");
+			series = optarg;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: return EX_USAGE; /* getopt said which option */
 		}
@@ -179,7 +296,7 @@ int main(int argc, char **argv)
 		return bad("unexpected argument", argv[optind]);
 	if (config) {
 		char err[512];
-		if (!strcmp(cmd, "list"))
+		if (!strcmp(cmd, "list") || !strcmp(cmd, "show"))
 			return bad("--config goes with run or table", config);
 		if (config_load(config, false, &p.gov, err, sizeof(err))) {
 			fprintf(stderr, "wbsim: %s\n", err);
@@ -198,24 +315,38 @@ int main(int argc, char **argv)
 		if (r)
 			return bad("malformed param value", params[i]);
 	}
-	{
+	if (!strcmp(cmd, "list")) {
 		char err[160];
 		if (sim_params_check(&p.sim, err, sizeof(err))) {
 			fprintf(stderr, "wbsim: %s\n", err);
 			return EX_USAGE;
 		}
-	}
-	if (!strcmp(cmd, "list")) {
 		list();
 		return 0;
 	}
-	if (scenario && scenario_build(scenario, &p.sim, &sc))
-		return bad("unknown scenario", scenario);
+	nsc = scenario ? 1 : scen_builtin_count;
+	sc = calloc((size_t)nsc, sizeof(*sc));
+	if (!sc) {
+		fprintf(stderr, "wbsim: out of memory\n");
+		return EX_OSERR;
+	}
+	rc = load_scenarios(scenario, &p, knobs, knob_bdi, nknob, sc);
+	if (rc || !strcmp(cmd, "show")) {
+		if (!rc && (scenfile_write(stdout, sc) || fflush(stdout))) {
+			fprintf(stderr, "wbsim: writing the scenario: %s\n", strerror(errno));
+			rc = EX_IOERR;
+		}
+		free(sc);
+		return rc;
+	}
+	if (!npol && scenario)
+		for (int i = 0; i < sc->npolicy; i++)
+			policies[npol++] = sc->policy[i];
 	if (!npol)
 		for (int i = 0; i < proposal_count; i++)
 			policies[npol++] = proposals[i].name;
 
-	n = scenario ? npol : scenario_count * proposal_count;
+	n = scenario ? npol : nsc * proposal_count;
 	jobs = calloc((size_t)n, sizeof(*jobs));
 	res = calloc((size_t)n, sizeof(*res));
 	base = calloc((size_t)n, sizeof(*base));
@@ -224,13 +355,14 @@ int main(int argc, char **argv)
 		free(jobs);
 		free(res);
 		free(base);
+		free(sc);
 		return EX_OSERR;
 	}
 	for (int i = 0; i < n; i++) {
-		jobs[i].scenario = scenario ? scenario : scenario_names[i / proposal_count];
+		jobs[i].scenario = scenario ? sc : &sc[i / proposal_count];
 		jobs[i].policy = scenario ? policies[i] : proposals[i % proposal_count].name;
 	}
-	rc = run_jobs(jobs, n, &p, plot != NULL, res, base);
+	rc = run_jobs(jobs, n, &p, plot || series, res, base);
 	if (!rc && plot) {
 		int r = plot_write(plot, res, n);
 		if (r == -ENOENT) {
@@ -241,6 +373,8 @@ int main(int argc, char **argv)
 			rc = EX_CANTCREAT;
 		}
 	}
+	if (!rc && series)
+		rc = write_series(series, res, n);
 	if (!rc && report_print(stdout, fmt, res, base, n)) {
 		fprintf(stderr, "wbsim: writing the results: %s\n", strerror(errno));
 		rc = EX_IOERR;
@@ -251,5 +385,6 @@ int main(int argc, char **argv)
 	free(jobs);
 	free(res);
 	free(base);
+	free(sc);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "daemon/bus.h"
+#include "daemon/status.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
 
@@ -499,14 +500,7 @@ static void read_now(struct bus *b, struct bus_dev *d, const struct gov_dev *gd,
 		 * while the system holds data (debugfs mounted later) */
 		d->counters = r != -ENOTSUP;
 	}
-	if (!n->pending_known)
-		n->drain_s = -1;
-	else if (!n->pending_bytes)
-		n->drain_s = 0;
-	else if (n->bw_bps)
-		n->drain_s = (double)n->pending_bytes / (double)n->bw_bps;
-	else
-		n->drain_s = -1;
+	n->drain_s = status_drain_s(n->pending_known, n->pending_bytes, n->bw_bps);
 }
 
 /* Material: the bandwidth moved by 5 % or its source changed; data still

@@ -116,11 +116,11 @@ static bool value_of(enum fam k, const struct metrics_dev *m, char *buf, size_t 
 	case F_PENDING:
 		snprintf(buf, len, "%llu", (unsigned long long)m->pending_bytes);
 		return m->has_pending;
-	case F_DRAIN:
-		if (!m->has_pending || !bw)
-			return false;
-		snprintf(buf, len, "%.3f", (double)m->pending_bytes / (double)bw);
-		return true;
+	case F_DRAIN: {
+		double s = status_drain_s(m->has_pending, m->pending_bytes, bw);
+		snprintf(buf, len, "%.3f", s);
+		return s >= 0;
+	}
 	case F_DECISIONS:
 		snprintf(buf, len, "%llu", (unsigned long long)m->rec.decisions);
 		return m->has_record && m->rec.has_decisions;

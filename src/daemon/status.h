@@ -26,6 +26,19 @@ struct status_entry {
 	uint64_t decisions;
 };
 
+/* Seconds a device needs to write its `pending` bytes at `bw_bps`: 0 when
+ * nothing is pending (whatever is known of its speed), -1 when it cannot be
+ * told (pending not known, or data and no measured bandwidth). The one rule
+ * behind `wbgov status`, the metrics and the D-Bus DrainSeconds. */
+static inline double status_drain_s(bool pending_known, uint64_t pending, uint64_t bw_bps)
+{
+	if (!pending_known)
+		return -1;
+	if (!pending)
+		return 0;
+	return bw_bps ? (double)pending / (double)bw_bps : -1;
+}
+
 /* What the file says of one governed device. */
 void status_entry_of(const struct gov_dev *d, struct status_entry *ret);
 int status_write(const char *path, const struct governor *g);

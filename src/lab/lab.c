@@ -110,26 +110,32 @@ int lab_param_set(struct lab_params *lp, const char *kv, char *want, size_t len)
 	return 0;
 }
 
-int lab_run(const char *scenario, const char *policy, const struct lab_params *lp,
-	    bool want_series, struct run_result *ret)
+int lab_run_scenario(const struct scenario *sc, const char *policy, const struct lab_params *lp,
+		     bool want_series, struct run_result *ret)
 {
-	const struct sim_params *p = &lp->sim;
-	struct scenario sc;
 	struct gov_ctl *c;
 	struct sim_controller ctl = {
 		.period_usec = 10000, .attach = ctl_attach, .tick = ctl_tick, .detach = ctl_detach,
 	};
 	int r;
 
-	r = scenario_build(scenario, p, &sc);
-	if (r)
-		return r;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
 	ctl.ctx = c;
 	c->cfg = lp->gov;
-	r = sim_run(&sc, policy, p, &ctl, want_series, ret);
+	r = sim_run(sc, policy, &lp->sim, &ctl, want_series, ret);
 	free(c);
 	return r;
+}
+
+int lab_run(const char *scenario, const char *policy, const struct lab_params *lp,
+	    bool want_series, struct run_result *ret)
+{
+	struct scenario sc;
+	int r = scenario_build(scenario, &lp->sim, &sc);
+
+	if (r)
+		return r;
+	return lab_run_scenario(&sc, policy, lp, want_series, ret);
 }

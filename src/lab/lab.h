@@ -26,8 +26,13 @@ void lab_params_init(struct lab_params *lp);
  * `want` ("" when the key is the simulator's). */
 int lab_param_set(struct lab_params *lp, const char *kv, char *want, size_t len);
 
-/* Run `scenario` under `policy`. 0, -ENOENT (unknown scenario or policy),
- * or another -errno. */
+/* Run `sc` (with lp's --param applied: scenario_apply) under `policy`.
+ * 0, -ENOENT (unknown policy), or another -errno (sim_run's). */
+int lab_run_scenario(const struct scenario *sc, const char *policy, const struct lab_params *lp,
+		     bool want_series, struct run_result *ret);
+
+/* Run the built-in `scenario` under `policy`, lp's --param applied. 0,
+ * -ENOENT (unknown scenario or policy), or another -errno. */
 int lab_run(const char *scenario, const char *policy, const struct lab_params *lp,
 	    bool want_series, struct run_result *ret);
 

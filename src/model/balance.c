@@ -43,6 +43,11 @@ int64_t pos_ratio_polynom(uint64_t setpoint, uint64_t dirty, uint64_t limit)
 
 void wb_position_ratio(struct dtc *d, bool strict, uint64_t write_bw)
 {
+	wb_position_ratio_kver(d, strict, write_bw, KVER_6_18);
+}
+
+void wb_position_ratio_kver(struct dtc *d, bool strict, uint64_t write_bw, enum sim_kver kver)
+{
 	uint64_t freerun = dirty_freerun_ceiling(d->thresh, d->bg_thresh);
 	uint64_t limit = d->limit;
 	uint64_t wb_thresh = d->wb_thresh;
@@ -58,6 +63,13 @@ void wb_position_ratio(struct dtc *d, bool strict, uint64_t write_bw)
 	if (strict) {
 		int64_t wb_pos_ratio;
 
+		/* before 6.14: a strict wb with almost nothing dirty runs at
+		 * twice the global rate */
+		if (kver != KVER_6_18 && d->wb_dirty < 8) {
+			d->pos_ratio = pos_ratio * 2 < 2 << RATELIMIT_CALC_SHIFT ?
+					       pos_ratio * 2 : 2 << RATELIMIT_CALC_SHIFT;
+			return;
+		}
 		if (d->wb_dirty >= wb_thresh)
 			return;
 		wb_setpoint = dirty_freerun_ceiling(wb_thresh, d->wb_bg_thresh);
@@ -71,6 +83,9 @@ void wb_position_ratio(struct dtc *d, bool strict, uint64_t write_bw)
 	/* the wb control line: slope -1/(8 * write_bw) in the single-wb case */
 	if (wb_thresh > d->thresh)
 		wb_thresh = d->thresh;
+	/* before 6.14 the idle floor is here, not capped by max_ratio */
+	if (kver != KVER_6_18 && wb_thresh < (limit - d->dirty) / 8)
+		wb_thresh = (limit - d->dirty) / 8;
 	x = (wb_thresh << 16) / (d->thresh | 1);
 	wb_setpoint = setpoint * x >> 16;
 	span = (d->thresh - wb_thresh + 8 * write_bw) * x >> 16;

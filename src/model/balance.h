@@ -50,6 +50,11 @@ int64_t pos_ratio_polynom(uint64_t setpoint, uint64_t dirty, uint64_t limit);
 
 /* wb_position_ratio(): fills d->pos_ratio; `d->limit` must be set. */
 void wb_position_ratio(struct dtc *d, bool strict, uint64_t write_bw);
+/* The same as `kver` computes it: before 6.14 (6.12, 6.1) a strict wb with
+ * wb_dirty < 8 gets min(2 x the global pos_ratio, 2.0), and the non-strict
+ * wb line uses max(wb_thresh, (limit - dirty) / 8), the idle floor of the
+ * time, uncapped by max_ratio. */
+void wb_position_ratio_kver(struct dtc *d, bool strict, uint64_t write_bw, enum sim_kver kver);
 
 /* wb_dirty_exceeded() */
 static inline bool wb_dirty_exceeded(const struct dtc *d, bool strict)

@@ -63,6 +63,9 @@ void wb_update_dirty_ratelimit(const struct kcfg *k, struct wb_bw *b, const stru
 	if (strict) {
 		dirty = d->wb_dirty;
 		setpoint = (d->wb_thresh + d->wb_bg_thresh) / 2;
+		/* before 6.14: an almost clean strict wb aims just above itself */
+		if (k->kver != KVER_6_18 && d->wb_dirty < 8)
+			setpoint = d->wb_dirty + 1;
 	}
 	if (dirty < setpoint) {
 		x = min_u64(min_u64(b->balanced_dirty_ratelimit, balanced), task_ratelimit);

@@ -115,21 +115,28 @@ void wb_min_max_ratio(const struct bdi_knobs *b, uint64_t this_bw, uint64_t tot_
 uint64_t wb_calc_thresh_pages(const struct kcfg *k, const struct wb_thresh_in *in)
 {
 	uint64_t T = in->thresh;
+	/* before 6.2 the ratios are whole percents of 100, after ppm of 1e6:
+	 * the same value, but the products wrap later on 32-bit kernels */
+	uint64_t full = k->kver == KVER_6_1 ? 100 : RATIO_FULL;
+	uint64_t unit = RATIO_FULL / full;
 	uint64_t w, wb_max_thresh;
 
 	/* the share: products in unsigned long, then widened */
-	w = ul_mul(k, T, RATIO_FULL - in->bdi_min_ratio_sum) / RATIO_FULL;
+	w = ul_mul(k, T, full - in->bdi_min_ratio_sum / unit) / full;
 	w *= in->numerator;
 	w /= in->denominator ? in->denominator : 1;
-	w += ul_mul(k, T, in->wb_min_ratio) / RATIO_FULL;
+	w += ul_mul(k, T, in->wb_min_ratio / unit) / full;
 
-	/* the idle floor: an inactive device still gets a usable threshold */
-	if (T > in->dirty) {
+	/* the idle floor (6.14+): an inactive device still gets a usable
+	 * threshold. Before, __wb_calc_thresh() has none (6.12, 6.1: the
+	 * non-strict floor is in wb_position_ratio(), not capped, and the
+	 * flusher's threshold has no floor at all). */
+	if (k->kver == KVER_6_18 && T > in->dirty) {
 		uint64_t floor = (T - in->dirty) / (in->strict ? 100 : 8);
 		if (w < floor)
 			w = floor;
 	}
-	wb_max_thresh = ul_mul(k, T, in->wb_max_ratio) / RATIO_FULL;
+	wb_max_thresh = ul_mul(k, T, in->wb_max_ratio / unit) / full;
 	if (w > wb_max_thresh)
 		w = wb_max_thresh;
 	return w;

@@ -64,7 +64,8 @@ struct wb_thresh_in {
 
 /* __wb_calc_thresh() (6.14–6.18): the writeout share of T, plus min_ratio,
  * the idle floor ((T - dirty)/100 strict, /8 otherwise), capped by max_ratio
- * (the cap applies to the floor too). */
+ * (the cap applies to the floor too). With k->kver 6.12 or 6.1, no floor;
+ * 6.1 computes in whole percents (ppm / 10000). */
 uint64_t wb_calc_thresh_pages(const struct kcfg *k, const struct wb_thresh_in *in);
 
 /* wb_min_max_ratio() with cgroup writeback: a bdi's ratios split among its wbs

@@ -27,13 +27,23 @@
 #define MIB (1024ULL * 1024ULL)
 #define GIB (1024ULL * MIB)
 
+/* The kernel releases whose throttling arithmetic the model tells apart
+ * (docs/kernel-notes.md §0.2, §3.4, §5): 6.14–6.18 (the reference); 6.2–6.12,
+ * without the idle floor in __wb_calc_thresh but with the older one in
+ * wb_position_ratio() and the `wb_dirty < 8` rules of strict wbs; 6.1, the
+ * same with ratios in percent (no BDI_RATIO_SCALE) and no per-bdi
+ * strict_limit or max_bytes. */
+enum sim_kver { KVER_6_18 = 0, KVER_6_12, KVER_6_1 };
+
 /* What differs between kernels the model runs as: HZ (a build option;
  * Debian's amd64 kernels use 250), the width of `unsigned long` (32-bit
- * kernels wrap some products, KERNEL-NOTES §10.18) and the number of CPUs. */
+ * kernels wrap some products, KERNEL-NOTES §10.18), the number of CPUs and
+ * the release (0: 6.18). */
 struct kcfg {
 	unsigned hz;
 	unsigned long_bits; /* 64 or 32 */
 	unsigned ncpus;
+	enum sim_kver kver;
 };
 
 static inline uint64_t bytes_to_pages(uint64_t bytes) { return bytes >> PAGE_SHIFT; }

@@ -30,6 +30,8 @@ struct inode {
 	bool stream;
 };
 
+/* A request in the device's queue: one bio, or with bio_bytes 0 a run of
+ * one file's pages that completes page by page. */
 struct req {
 	int32_t inode;
 	uint32_t pages;
@@ -41,6 +43,9 @@ struct device {
 	uint32_t qcap, qhead, qlen;
 	uint64_t queued_pages;
 	uint64_t queue_limit_pages;
+	uint64_t bio_pages;       /* cfg.bio_bytes in pages; 0: page by page */
+	int32_t open_inode;       /* the tail bio is still being built for it (-1 none) */
+	uint64_t requests_done;   /* bios completed (bio_pages != 0) */
 	uint64_t head_done_bytes; /* progress into the head request */
 	uint64_t credit;          /* bytes * 1e6 carried between ticks */
 	uint64_t submitted;       /* pages, cumulative */
@@ -365,6 +370,62 @@ static uint64_t dev_room(const struct device *d)
 	return d->queued_pages < d->queue_limit_pages ? d->queue_limit_pages - d->queued_pages : 0;
 }
 
+/* Append a request to the device's ring, growing it when full. */
+static void q_push(struct device *d, int32_t i, uint32_t pages)
+{
+	if (d->qlen == d->qcap) {
+		uint32_t ncap = d->qcap ? d->qcap * 2 : 64;
+		struct req *nq = malloc(sizeof(*nq) * ncap);
+		if (!nq)
+			abort();
+		for (uint32_t k = 0; k < d->qlen; k++)
+			nq[k] = d->q[(d->qhead + k) % d->qcap];
+		free(d->q);
+		d->q = nq;
+		d->qcap = ncap;
+		d->qhead = 0;
+	}
+	d->q[(d->qhead + d->qlen) % d->qcap] = (struct req){ i, pages };
+	d->qlen++;
+}
+
+/* Queue `n` pages of inode `i`. With bios (bio_pages), a file's consecutive
+ * pages fill the bio being built for it up to bio_pages, as ext4's
+ * writepages does; a bio is never shared between files, is closed when the
+ * ->writepages call that built it returns (end_writepages()), and one the
+ * device has begun to serve takes no more pages. Without, the pages merge
+ * into the file's last request without bound and complete page by page. */
+static void dev_queue(struct device *d, int32_t i, uint64_t n)
+{
+	struct req *tail = d->qlen ? &d->q[(d->qhead + d->qlen - 1) % d->qcap] : NULL;
+
+	if (!d->bio_pages) {
+		if (tail && tail->inode == i && tail->pages + n < UINT32_MAX)
+			tail->pages += (uint32_t)n;
+		else
+			q_push(d, i, (uint32_t)n);
+		return;
+	}
+	while (n) {
+		uint64_t add;
+
+		tail = d->qlen ? &d->q[(d->qhead + d->qlen - 1) % d->qcap] : NULL;
+		if (tail && d->open_inode == i && tail->inode == i && tail->pages < d->bio_pages &&
+		    !(d->qlen == 1 && d->head_done_bytes)) {
+			add = min_u64(n, d->bio_pages - tail->pages);
+			tail->pages += (uint32_t)add;
+		} else {
+			add = min_u64(n, d->bio_pages);
+			q_push(d, i, (uint32_t)add);
+		}
+		n -= add;
+	}
+	d->open_inode = i;
+}
+
+/* The ->writepages call returns: its last bio is submitted as it is. */
+static void end_writepages(struct device *d) { d->open_inode = -1; }
+
 /* Put `n` dirty pages of inode `i` under writeback and queue them. */
 static void submit(struct sim_kernel *s, int32_t i, uint64_t n)
 {
@@ -382,25 +443,7 @@ static void submit(struct sim_kernel *s, int32_t i, uint64_t n)
 	w->writeback += n;
 	s->nr_dirty -= n;
 	s->nr_writeback += n;
-	if (d->qlen && d->q[(d->qhead + d->qlen - 1) % d->qcap].inode == i &&
-	    d->q[(d->qhead + d->qlen - 1) % d->qcap].pages + n < UINT32_MAX) {
-		d->q[(d->qhead + d->qlen - 1) % d->qcap].pages += (uint32_t)n;
-	} else {
-		if (d->qlen == d->qcap) {
-			uint32_t ncap = d->qcap ? d->qcap * 2 : 64;
-			struct req *nq = malloc(sizeof(*nq) * ncap);
-			if (!nq)
-				abort();
-			for (uint32_t k = 0; k < d->qlen; k++)
-				nq[k] = d->q[(d->qhead + k) % d->qcap];
-			free(d->q);
-			d->q = nq;
-			d->qcap = ncap;
-			d->qhead = 0;
-		}
-		d->q[(d->qhead + d->qlen) % d->qcap] = (struct req){ i, (uint32_t)n };
-		d->qlen++;
-	}
+	dev_queue(d, i, n);
 	d->queued_pages += n;
 	d->submitted += n;
 	in->mark = d->submitted;
@@ -447,7 +490,9 @@ static void complete(struct sim_kernel *s, int32_t i, uint64_t n, uint64_t t_use
 	}
 }
 
-/* The device writes for one jiffy, in FIFO order. */
+/* The device writes for one jiffy, in FIFO order. A bio's pages end
+ * writeback together when its last byte is written (bio_end_io); without
+ * bios, each page as its last byte is written. */
 static void dev_tick(struct sim_kernel *s, struct device *d)
 {
 	uint64_t t0 = sim_now_usec(s);
@@ -473,6 +518,10 @@ static void dev_tick(struct sim_kernel *s, struct device *d)
 		used += take;
 		after = d->head_done_bytes / PAGE_SIZE;
 		n = after - before;
+		if (d->bio_pages && after < r->pages)
+			n = 0; /* the bio is not done */
+		else if (d->bio_pages)
+			n = r->pages;
 		if (n) {
 			uint64_t t = t0 + used * 1000000ULL / (rate ? rate : 1);
 			int32_t ino = r->inode;
@@ -481,6 +530,7 @@ static void dev_tick(struct sim_kernel *s, struct device *d)
 				d->qhead = (d->qhead + 1) % d->qcap;
 				d->qlen--;
 				d->head_done_bytes = 0;
+				d->requests_done++;
 			}
 			complete(s, ino, n, t);
 		}
@@ -605,6 +655,7 @@ static void end_slice(struct sim_kernel *s, struct wb *w)
 	bool used_up = !sync_all && w->slice_wrote >= w->slice_chunk;
 
 	w->cur = -1;
+	end_writepages(&s->dev[w - s->wb]);
 	if (w->work == W_PERFILE) {
 		/* the inode stays in the early set while it has enough dirty */
 	} else {
@@ -852,7 +903,7 @@ static uint64_t balance_dirty_pages(struct sim_kernel *s, struct task *t, struct
 		wb_dirty_limits(s, w, &d);
 	d.dirty_exceeded = wb_dirty_exceeded(&d, strict);
 	d.limit = hard_dirty_limit(&s->dom, d.thresh);
-	wb_position_ratio(&d, strict, w->bw.avg_write_bandwidth);
+	wb_position_ratio_kver(&d, strict, w->bw.avg_write_bandwidth, s->k.kver);
 	w->dirty_exceeded = d.dirty_exceeded;
 	if (s->jif > w->bw.bw_time_stamp + bandwidth_interval_jif(&s->k))
 		wb_update_bandwidth_at(&s->k, &w->bw, &s->dom, &d, strict, true, w->dirtied,
@@ -917,10 +968,10 @@ static bool fsync_submit(struct sim_kernel *s, struct task *t)
 			continue;
 		n = min_u64(in->dirty, dev_room(&s->dev[in->dev]));
 		submit(s, i, n);
-		if (!in->dirty)
-			list_del(s, i);
 		if (in->dirty)
 			return false;
+		list_del(s, i);
+		end_writepages(&s->dev[in->dev]);
 	}
 	t->wait_mark = 0;
 	for (uint64_t f = 0; f < nfiles && f <= t->cur_file; f++)
@@ -1260,7 +1311,7 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 	uint32_t nino = 0;
 
 	if (ndev < 1 || ndev > SIM_MAX_DEV || ntask > SIM_MAX_TASK || cfg->k.ncpus > 64 ||
-	    !cfg->k.hz)
+	    !cfg->k.hz || cfg->kver > KVER_6_1)
 		return NULL;
 	for (int d = 0; d < ndev; d++)
 		if (devs[d].nbw < 1 || devs[d].nbw > SIM_MAX_BW_SEG || !devs[d].bw[devs[d].nbw - 1].bps)
@@ -1270,6 +1321,7 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 		return NULL;
 	s->cfg = *cfg;
 	s->k = cfg->k;
+	s->k.kver = cfg->kver; /* the model's arithmetic reads it from kcfg */
 	s->start_jif = s->jif = cfg->k.hz; /* jiffy 0 means "unset" in places */
 	vm_sysctl_defaults(&s->vm);
 	fprop_global_init(&s->completions);
@@ -1285,7 +1337,16 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 		struct wb *w = &s->wb[d];
 
 		dv->cfg = devs[d];
-		dv->queue_limit_pages = max_u64(1, bytes_to_pages(devs[d].queue_bytes));
+		dv->bio_pages = bytes_to_pages(devs[d].bio_bytes);
+		if (devs[d].bio_bytes && !dv->bio_pages)
+			dv->bio_pages = 1;
+		dv->open_inode = -1;
+		/* a device takes at least one whole bio; queue_bytes 0 is a
+		 * queue without bound (blk-throttle holds bios above the request
+		 * queue, however many) */
+		dv->queue_limit_pages = devs[d].queue_bytes ?
+			max_u64(max_u64(1, bytes_to_pages(devs[d].queue_bytes)), dv->bio_pages) :
+			UINT64_MAX;
 		dv->qcap = 64;
 		dv->q = malloc(sizeof(*dv->q) * dv->qcap);
 		bdi_knobs_init(&w->knobs);
@@ -1348,6 +1409,7 @@ void sim_kernel_free(struct sim_kernel *s)
 
 /* ------------------------------------------------------------ accessors */
 
+enum sim_kver sim_kver(const struct sim_kernel *s) { return s->k.kver; }
 int sim_ndev(const struct sim_kernel *s) { return s->ndev; }
 int sim_ntask(const struct sim_kernel *s) { return s->ntask; }
 const struct sim_dev_cfg *sim_dev_cfg(const struct sim_kernel *s, int dev) { return &s->dev[dev].cfg; }
@@ -1386,11 +1448,17 @@ void sim_dev_stat(const struct sim_kernel *s, int dev, struct sim_dev_stat *ret)
 {
 	const struct device *d = &s->dev[dev];
 
-	/* completed pages, plus the part of a page the device is writing */
-	ret->sectors_written = (pages_to_bytes(d->completed) + d->head_done_bytes % PAGE_SIZE) / 512;
-	/* the simulated queue merges a file's pages without bound; count the
-	 * requests a real block layer would have made of them */
-	ret->writes = d->completed / 32;
+	if (d->bio_pages) {
+		/* a request counts when it completes, with all its sectors */
+		ret->sectors_written = pages_to_bytes(d->completed) / 512;
+		ret->writes = d->requests_done;
+	} else {
+		/* completed pages, plus the part of a page the device is writing */
+		ret->sectors_written = (pages_to_bytes(d->completed) + d->head_done_bytes % PAGE_SIZE) / 512;
+		/* the queue merges a file's pages without bound; count the
+		 * requests a real block layer would have made of them */
+		ret->writes = d->completed / 32;
+	}
 	ret->io_ticks_ms = d->busy_usec / 1000;
 	ret->inflight = d->qlen;
 }
@@ -1424,6 +1492,9 @@ int sim_bdi_write(struct sim_kernel *s, int dev, enum bdi_attr attr, uint64_t va
 	struct bdi_knobs *b = &s->wb[dev].knobs;
 	uint64_t thresh, bg, avail;
 
+	/* 6.1 has only max_ratio and min_ratio: the rest came with 6.2 */
+	if (s->cfg.kver == KVER_6_1 && attr != BDI_MAX_RATIO && attr != BDI_MIN_RATIO)
+		return -ENOENT;
 	global_limits(s, &thresh, &bg, &avail);
 	switch (attr) {
 	case BDI_STRICT_LIMIT:

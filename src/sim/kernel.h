@@ -32,10 +32,10 @@ struct sim_bw_seg {
 	uint64_t for_usec;
 };
 
-/* The kernel a scenario describes, where behaviour differs: 6.1 has no
- * per-bdi strict_limit/max_bytes (added in 6.2); 6.12 has no idle floor in
- * __wb_calc_thresh (6.13/6.14); 6.18 is the model's reference. */
-enum sim_kver { KVER_6_18 = 0, KVER_6_12, KVER_6_1 };
+/* The kernel a scenario describes (enum sim_kver, model/units.h, where the
+ * arithmetic lives): 6.1 has no per-bdi strict_limit/max_bytes (added in
+ * 6.2); 6.12 has no idle floor in __wb_calc_thresh (6.13/6.14); 6.18 is the
+ * model's reference. */
 
 enum sim_bus { BUS_USB, BUS_SATA, BUS_NVME, BUS_VIRTUAL };
 
@@ -48,7 +48,11 @@ struct sim_dev_cfg {
 	bool rotational;
 	struct sim_bw_seg bw[SIM_MAX_BW_SEG]; /* write speed over time, in order */
 	int nbw;             /* stretches in bw[], at least 1 */
-	uint64_t queue_bytes; /* what the block layer holds in flight */
+	uint64_t queue_bytes; /* what the block layer holds in flight: nr_requests x
+				 the request size, plus the bio the flusher is
+				 blocked on; 0: no bound (a throttled loop or
+				 cgroup io.max: blk-throttle queues whole bios
+				 above the request queue) */
 	uint64_t bio_bytes;  /* largest bio; its pages complete together (0: page by page) */
 	bool known;          /* wbgovd measured it before (device memory): the
 				machine's own disks, seen every day */
@@ -110,7 +114,7 @@ struct sim_task_stats {
 
 /* A device's /sys/block/X/stat as far as wbgov reads it. */
 struct sim_dev_stat {
-	uint64_t writes;          /* completed requests, counted as 128 KiB each */
+	uint64_t writes;          /* completed requests: bios, or 128 KiB each without */
 	uint64_t sectors_written;
 	uint64_t io_ticks_ms;
 	uint64_t inflight;
@@ -131,6 +135,7 @@ uint64_t sim_now_jif(const struct sim_kernel *s);
 bool sim_done(const struct sim_kernel *s, bool until_clean);
 
 int sim_ndev(const struct sim_kernel *s);
+enum sim_kver sim_kver(const struct sim_kernel *s);
 int sim_ntask(const struct sim_kernel *s);
 const struct sim_dev_cfg *sim_dev_cfg(const struct sim_kernel *s, int dev);
 const struct sim_task_stats *sim_task_stats(const struct sim_kernel *s, int task);

@@ -127,11 +127,18 @@ static int bdi_counters(void *ctx, const char *bdi, struct knobs_bdi_counters *r
 	return 0;
 }
 
+/* What knobs_real's features() finds on the kernel the scenario describes:
+ * 6.1 has no per-bdi byte knobs, 6.12 no idle floor. */
 static int features(void *ctx)
 {
-	(void)ctx;
-	/* the simulated kernel follows 6.14-6.18's __wb_calc_thresh */
-	return KNOBS_BDI_BYTES | KNOBS_WB_FLOOR;
+	switch (sim_kver(ctx)) {
+	case KVER_6_1:
+		return 0;
+	case KVER_6_12:
+		return KNOBS_BDI_BYTES;
+	default:
+		return KNOBS_BDI_BYTES | KNOBS_WB_FLOOR;
+	}
 }
 
 const struct knobs_ops knobs_sim_ops = {

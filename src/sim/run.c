@@ -9,6 +9,7 @@
 const char *const run_col_names[COL_COUNT] = {
 	"write_return_s", "durable_s", "sync_after_s", "peak_dirty_mib",
 	"other_max_pause_ms", "fsync_p99_ms", "fast_write_mbps", "device_written_mib",
+	"peak_nr_dirty_mib",
 };
 
 /* Nothing in a scenario should take this long; a run that does is stuck. */
@@ -16,12 +17,29 @@ const char *const run_col_names[COL_COUNT] = {
 
 static double mib(uint64_t pages) { return (double)pages_to_bytes(pages) / (double)MIB; }
 
-static void sample(struct run_series *se, const struct sim_kernel *s, const struct scenario *sc)
+/* The main writer: the last task in a main role, as measure() reads it. */
+static int main_task(const struct scenario *sc)
 {
-	uint64_t now = sim_now_usec(s);
 	int mt = 0;
 
-	if (now < (uint64_t)se->n * se->step_usec)
+	for (int i = 0; i < sc->ntask; i++)
+		if (sc->role[i] == ROLE_MAIN || sc->role[i] == ROLE_MAIN_FAST)
+			mt = i;
+	return mt;
+}
+
+/* A sample once a step has passed, or `last`: the run's end state, so that
+ * the series ends where the run did (all written, all durable). */
+static void sample(struct run_series *se, const struct sim_kernel *s, const struct scenario *sc,
+		   bool last)
+{
+	uint64_t now = sim_now_usec(s);
+	int mt = main_task(sc);
+	uint32_t k;
+
+	if (last && se->n && se->t_s[se->n - 1] == (double)now / 1e6)
+		return;
+	if (!last && now < (uint64_t)se->n * se->step_usec)
 		return;
 	if (se->n == SERIES_MAX) { /* keep every other point, halve the rate */
 		uint32_t j = 0;
@@ -29,27 +47,45 @@ static void sample(struct run_series *se, const struct sim_kernel *s, const stru
 			se->t_s[j] = se->t_s[i];
 			se->written_mib[j] = se->written_mib[i];
 			se->durable_mib[j] = se->durable_mib[i];
+			se->global_dirty_mib[j] = se->global_dirty_mib[i];
+			se->global_writeback_mib[j] = se->global_writeback_mib[i];
 			for (int d = 0; d < sc->ndev; d++) {
 				se->dirty_mib[d][j] = se->dirty_mib[d][i];
 				se->writeback_mib[d][j] = se->writeback_mib[d][i];
+				se->thresh_mib[d][j] = se->thresh_mib[d][i];
 			}
 		}
 		se->n = j;
 		se->step_usec *= 2;
-		if (now < (uint64_t)se->n * se->step_usec)
+		if (!last && now < (uint64_t)se->n * se->step_usec)
 			return;
 	}
-	for (int i = 0; i < sc->ntask; i++)
-		if (sc->role[i] == ROLE_MAIN || sc->role[i] == ROLE_MAIN_FAST)
-			mt = i;
-	se->t_s[se->n] = (float)((double)now / 1e6);
-	se->written_mib[se->n] = (float)((double)sim_task_stats(s, mt)->written_bytes / (double)MIB);
-	se->durable_mib[se->n] = (float)((double)sim_dev_written_bytes(s, sc->task[mt].dev) / (double)MIB);
+	k = se->n++;
+	se->t_s[k] = (double)now / 1e6;
+	se->written_mib[k] = (float)((double)sim_task_stats(s, mt)->written_bytes / (double)MIB);
+	se->durable_mib[k] = (float)((double)sim_dev_written_bytes(s, sc->task[mt].dev) / (double)MIB);
+	se->global_dirty_mib[k] = (float)mib(sim_global_dirty(s));
+	se->global_writeback_mib[k] = (float)mib(sim_global_writeback(s));
 	for (int d = 0; d < sc->ndev; d++) {
-		se->dirty_mib[d][se->n] = (float)mib(sim_dev_dirty(s, d));
-		se->writeback_mib[d][se->n] = (float)mib(sim_dev_writeback(s, d));
+		se->dirty_mib[d][k] = (float)mib(sim_dev_dirty(s, d));
+		se->writeback_mib[d][k] = (float)mib(sim_dev_writeback(s, d));
+		se->thresh_mib[d][k] = (float)mib(sim_dev_wb_thresh(s, d));
 	}
-	se->n++;
+}
+
+/* The main writer's sync()/fsync(), for the plots' marker. */
+static void series_end(struct run_series *se, const struct sim_kernel *s, const struct scenario *sc)
+{
+	int mt = main_task(sc);
+	const struct sim_task_stats *st = sim_task_stats(s, mt);
+
+	se->writer_dev = sc->task[mt].dev;
+	se->end = END_NONE;
+	if (sc->task[mt].end == END_NONE || !st->end_call_usec)
+		return;
+	se->end = sc->task[mt].end;
+	se->end_call_s = (double)st->end_call_usec / 1e6;
+	se->end_done_s = (double)st->end_done_usec / 1e6;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -82,8 +118,10 @@ static void set(struct run_result *r, enum run_col c, double v)
 	r->val[c] = v;
 }
 
+/* `peak_pages`: the most Dirty + Writeback seen, `peak_dirty_pages` the most
+ * Dirty alone, both over all devices and checked every jiffy. */
 static void measure(const struct scenario *sc, const struct sim_kernel *s, uint64_t peak_pages,
-		    struct run_result *r)
+		    uint64_t peak_dirty_pages, struct run_result *r)
 {
 	for (int i = 0; i < sc->ntask; i++) {
 		const struct sim_task_stats *st = sim_task_stats(s, i);
@@ -111,6 +149,7 @@ static void measure(const struct scenario *sc, const struct sim_kernel *s, uint6
 			set(r, COL_FSYNC_P99, (double)percentile(st->lat_usec, st->nlat, 99) / 1e3);
 	}
 	set(r, COL_PEAK_DIRTY, mib(peak_pages));
+	set(r, COL_PEAK_NR_DIRTY, mib(peak_dirty_pages));
 	set(r, COL_DEVICE_WRITTEN, (double)sim_dev_written_bytes(s, sc->main_dev) / (double)MIB);
 }
 
@@ -120,7 +159,7 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 	const struct proposal *pr = proposal_find(policy);
 	struct sim_kernel_cfg kc = sc->kernel;
 	struct sim_kernel *s;
-	uint64_t peak = 0, next_ctl = 0, found[SIM_MAX_DEV][2] = { { 0 } };
+	uint64_t peak = 0, peak_dirty = 0, next_ctl = 0, found[SIM_MAX_DEV][2] = { { 0 } };
 	int err = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -132,11 +171,6 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 	s = sim_kernel_new(&kc, sc->dev, sc->ndev, sc->task, sc->ntask);
 	if (!s)
 		return -ENOMEM;
-	/* what a governor must give back when the run ends */
-	for (int d = 0; d < sc->ndev; d++) {
-		found[d][0] = sim_bdi_read(s, d, BDI_STRICT_LIMIT);
-		found[d][1] = sim_bdi_read(s, d, BDI_MAX_RATIO_FINE);
-	}
 	snprintf(r->scenario, sizeof(r->scenario), "%s", sc->name);
 	snprintf(r->policy, sizeof(r->policy), "%s", pr->name);
 	r->ndev = sc->ndev;
@@ -151,6 +185,19 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 		r->series->step_usec = 10000;
 	}
 	err = proposal_start(pr, s);
+	/* the scenario's own knobs, after the policy's, in the file's order */
+	for (int k = 0; k < sc->nknob && !err; k++) {
+		const struct scen_knob *kn = &sc->knob[k];
+		err = kn->bdi ? sim_bdi_write(s, kn->dev, (enum bdi_attr)kn->attr, kn->value)
+			      : sim_vm_write(s, (enum vm_knob)kn->attr, kn->value);
+		if (err)
+			r->refused = kn;
+	}
+	/* what a governor must give back when the run ends */
+	for (int d = 0; d < sc->ndev; d++) {
+		found[d][0] = sim_bdi_read(s, d, BDI_STRICT_LIMIT);
+		found[d][1] = sim_bdi_read(s, d, BDI_MAX_RATIO_FINE);
+	}
 	if (!err && pr->governor)
 		err = ctl->attach(ctl->ctx, s, p);
 	while (!err) {
@@ -167,12 +214,18 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 			next_ctl = now + ctl->period_usec;
 		}
 		sim_step(s);
-		d = sim_global_dirty(s) + sim_global_writeback(s);
+		d = sim_global_dirty(s);
+		if (d > peak_dirty)
+			peak_dirty = d;
+		d += sim_global_writeback(s);
 		if (d > peak)
 			peak = d;
 		if (r->series)
-			sample(r->series, s, sc);
+			sample(r->series, s, sc, false);
 	}
+	/* the end, before a governor gives its knobs back */
+	if (!err && r->series)
+		sample(r->series, s, sc, true);
 	if (pr->governor) {
 		ctl->detach(ctl->ctx);
 		/* every knob back as it was found, or the run is not a result */
@@ -183,7 +236,9 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 	}
 	if (!err) {
 		r->sim_seconds = (double)sim_now_usec(s) / 1e6;
-		measure(sc, s, peak, r);
+		measure(sc, s, peak, peak_dirty, r);
+		if (r->series)
+			series_end(r->series, s, sc);
 	}
 	sim_kernel_free(s);
 	if (err)

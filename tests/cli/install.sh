@@ -145,7 +145,7 @@ done
 if [ "$renderer" != nothing ]; then
 	render "$root/usr/share/man/man1/wbsim.1" "$tmp/text"
 	for want in SYNOPSIS 'EXIT STATUS' 'wbsim - simulate' \
-		'scenario,policy,write_return_s,durable_s,sync_after_s,peak_dirty_mib,other_max_pause_ms,fsync_p99_ms,fast_write_mbps,device_written_mib'; do
+		'scenario,policy,write_return_s,durable_s,sync_after_s,peak_dirty_mib,other_max_pause_ms,fsync_p99_ms,fast_write_mbps,device_written_mib,peak_nr_dirty_mib'; do
 		grep -q "$want" "$tmp/text" || fail "$renderer wbsim.1 lacks \"$want\""
 	done
 fi

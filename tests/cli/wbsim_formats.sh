@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Output formats: the CSV header and shape (10 fields a row, empty cells for
+# Output formats: the CSV header and shape (11 fields a row, empty cells for
 # columns that do not apply), and JSON that parses, holds one object per
 # scenario x policy with null for the same cells, and a "loses" array.
 # (Keys beyond the CSV columns and "loses" are allowed.)
 set -eu
 . "$(dirname "$0")/../lib/cli.sh"
 
-header='scenario,policy,write_return_s,durable_s,sync_after_s,peak_dirty_mib,other_max_pause_ms,fsync_p99_ms,fast_write_mbps,device_written_mib'
+header='scenario,policy,write_return_s,durable_s,sync_after_s,peak_dirty_mib,other_max_pause_ms,fsync_p99_ms,fast_write_mbps,device_written_mib,peak_nr_dirty_mib'
 
 ok table.csv table --format csv
 ok run.csv run usb-iso --format csv
@@ -19,11 +19,11 @@ for f in table.csv run.csv; do
   '$got'
 want
   '$header'"
-	# every row (header included) has exactly 10 comma-separated fields
-	bad=$(awk -F, 'NF != 10 { printf "line %d has %d fields: %s\n", NR, NF, $0; exit }' "$tmp/$f")
+	# every row (header included) has exactly 11 comma-separated fields
+	bad=$(awk -F, 'NF != 11 { printf "line %d has %d fields: %s\n", NR, NF, $0; exit }' "$tmp/$f")
 	[ -z "$bad" ] || fail "$f: $bad"
 	# each value cell is empty or a plain decimal number
-	bad=$(awk -F, 'NR > 1 { for (i = 3; i <= 10; i++) if ($i != "" && $i !~ /^-?[0-9]+(\.[0-9]+)?$/) { printf "line %d field %d is \"%s\"\n", NR, i, $i; exit } }' "$tmp/$f")
+	bad=$(awk -F, 'NR > 1 { for (i = 3; i <= 11; i++) if ($i != "" && $i !~ /^-?[0-9]+(\.[0-9]+)?$/) { printf "line %d field %d is \"%s\"\n", NR, i, $i; exit } }' "$tmp/$f")
 	[ -z "$bad" ] || fail "$f: value cell not a number: $bad"
 	[ "$(awk 'END { print NR }' "$tmp/$f")" -gt 1 ] || fail "$f: no data rows"
 done
@@ -42,10 +42,23 @@ bad=$(awk -F, '$1 == "usb-iso" && ($3 == "" || $4 == "" || $5 == "" || $10 == ""
 bad=$(awk -F, '$1 == "fsync-behind-slow" && $8 == "" { print; exit }' "$tmp/table.csv")
 [ -z "$bad" ] || fail "fsync-behind-slow row is missing fsync_p99_ms: $bad"
 
+# the two peaks: peak_dirty_mib ($6) is Dirty + Writeback, peak_nr_dirty_mib
+# ($11) Dirty alone, so Dirty's is never the larger, and in usb-iso (only
+# the stick writes, and its queue holds 16 MiB under writeback) they differ
+# by 16 MiB at most; under linux-64 the queue is full at the peak
+bad=$(awk -F, 'NR > 1 && ($11 == "" || $11 + 0 > $6 + 0) { print; exit }' "$tmp/table.csv")
+[ -z "$bad" ] || fail "a row without peak_nr_dirty_mib or with it above peak_dirty_mib: $bad"
+bad=$(awk -F, '$1 == "usb-iso" && ($6 - $11 > 16.1 || ($2 == "linux-64" && $6 - $11 < 15.9)) { print; exit }' "$tmp/table.csv")
+[ -z "$bad" ] || fail "usb-iso: peak_dirty_mib - peak_nr_dirty_mib is not the stick's writeback (<= 16 MiB, 16 under linux-64): $bad"
+
 # --- table (the default format) ---
 ok default run usb-iso
 ok table.txt run usb-iso --format table
 cmp -s "$tmp/default" "$tmp/table.txt" || fail "run usb-iso without --format differs from --format table"
+# both peaks side by side, the table no wider than 8 columns of 12 were
+head -n 1 "$tmp/table.txt" | grep -q ' peak_MiB  nr_dirty_MiB ' || fail "the table's header has no peak_MiB beside nr_dirty_MiB: $(head -n 1 "$tmp/table.txt")"
+w=$(head -n 1 "$tmp/table.txt" | sed 's/  loses$//' | awk '{ print length($0) }')
+[ "$w" -le 136 ] || fail "the table's header is $w characters before loses, want at most 136"
 
 # --- JSON ---
 command -v python3 >/dev/null 2>&1 || fail "python3 is required to validate the JSON output but was not found in PATH"

@@ -10,7 +10,7 @@ rc=0
 [ "$rc" -eq 0 ] || fail "wbsim --help exited $rc, want 0"
 [ ! -s "$tmp/err" ] || fail "wbsim --help wrote to stderr: $(head -n 3 "$tmp/err")"
 grep -q '^Usage: wbsim' "$tmp/out" || fail "wbsim --help stdout has no 'Usage: wbsim' line"
-for w in list run table --policy --param --format --plot --help --version; do
+for w in list run table --policy --param --format --plot --series --help --version; do
 	grep -qF -e "$w" "$tmp/out" || fail "wbsim --help usage does not mention $w"
 done
 

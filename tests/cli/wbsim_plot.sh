@@ -1,7 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Plots: --plot FILE.png writes a PNG and --plot FILE.svg an SVG through
-# gnuplot, and stdout still carries the same table as without --plot.
+# gnuplot, and stdout still carries the same table as without --plot. The
+# SVG's text: titles naming scenario, policy and device, the cap's legend
+# entry, the sync's label, axis labels with units, and no panel or legend
+# entry for the SSD nothing is written to. (tests/unit/test_lab.c checks
+# the gnuplot script itself.)
 # gnuplot is required here: a missing gnuplot is a failure, not a skip.
 # (wbsim_plot_missing.sh covers the exit status without gnuplot.)
 set -eu
@@ -36,6 +40,26 @@ for ext in png svg; do
 	svg)
 		grep -q '<svg' "$f" || fail "$f does not contain '<svg'"
 		grep -q '</svg>' "$f" || fail "$f is not closed with '</svg>' (truncated?)"
+		# the text gnuplot drew, one line per string
+		sed -n 's/.*<text[^>]*>\(<tspan[^>]*>\)\{0,1\}\([^<]*\)<.*/\2/p' "$f" >"$tmp/text"
+		# count TEXT: how many strings in the SVG are exactly TEXT
+		count() { grep -cxF -e "$1" "$tmp/text" || :; }
+		for pol in linux-64 wbgov; do
+			[ "$(count "usb-iso under $pol: sdb")" -eq 1 ] || fail "$f: no panel titled 'usb-iso under $pol: sdb'"
+			[ "$(count "usb-iso under $pol: the copy to sdb")" -eq 1 ] || fail "$f: no panel titled 'usb-iso under $pol: the copy to sdb'"
+		done
+		[ "$(count 'usb-iso, simulated by wbsim (idle, not drawn: sda)')" -eq 1 ] ||
+			fail "$f: the title does not say the idle sda is left out: $(head -n 3 "$tmp/text" | tr '\n' '|')"
+		grep -q ': sda$' "$tmp/text" && fail "$f: a panel for sda, which nothing is written to"
+		# one stick panel a policy: its dirty line and its cap, each once
+		[ "$(count 'dirty')" -eq 2 ] || fail "$f: $(count 'dirty') legend entries 'dirty', want 2 (sdb's only, not the idle sda's)"
+		[ "$(count 'wb_thresh (cap)')" -eq 2 ] || fail "$f: $(count 'wb_thresh (cap)') legend entries 'wb_thresh (cap)', want 2"
+		# the sync, on both panels of each policy
+		n=$(grep -c '^sync() at [0-9.]* s' "$tmp/text" || :)
+		[ "$n" -eq 4 ] || fail "$f: $n labels 'sync() at N s', want 4 (2 panels x 2 policies)"
+		[ "$(count 'simulated time (s)')" -eq 4 ] || fail "$f: time axes without 'simulated time (s)'"
+		[ "$(count 'page cache (MiB)')" -eq 2 ] || fail "$f: no 'page cache (MiB)' axis label"
+		[ "$(count 'written (MiB)')" -eq 2 ] || fail "$f: no 'written (MiB)' axis label"
 		;;
 	esac
 done

@@ -25,6 +25,8 @@
 static const struct kcfg K1000 = { .hz = 1000, .long_bits = 64, .ncpus = 16 };
 static const struct kcfg K250 = { .hz = 250, .long_bits = 64, .ncpus = 4 };
 static const struct kcfg K32 = { .hz = 1000, .long_bits = 32, .ncpus = 1 };
+static const struct kcfg K612 = { .hz = 1000, .long_bits = 64, .ncpus = 16, .kver = KVER_6_12 };
+static const struct kcfg K61_32 = { .hz = 1000, .long_bits = 32, .ncpus = 1, .kver = KVER_6_1 };
 
 /* ------------------------------------------------------------------ */
 /* §1.1 global_dirtyable_memory()                                      */
@@ -784,6 +786,34 @@ static void test_wb_thresh_32bit_wrap(void **state)
 	assert_int_equal(wb_calc_thresh_pages(&K32, &in), 4294);
 }
 
+/* 6.12 and 6.1: __wb_calc_thresh() has no idle floor (kernel-notes §3.4),
+ * the cap still applies; 6.1 computes in whole percents. */
+static void test_wb_thresh_before_6_14(void **state)
+{
+	struct wb_thresh_in in = wtin(10000, 2000, 0, 1);
+
+	(void)state;
+	/* share 0, dirty 2000 of 10000: 6.18 floors at 8000/8 = 1000, 6.12 stays 0 */
+	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 1000);
+	assert_int_equal(wb_calc_thresh_pages(&K612, &in), 0);
+	in.strict = true;
+	assert_int_equal(wb_calc_thresh_pages(&K612, &in), 0);
+	/* the cap: share 1/1 -> 10000, max 5 % -> 500 */
+	in.strict = false;
+	in.numerator = 1;
+	in.wb_max_ratio = 50000;
+	assert_int_equal(wb_calc_thresh_pages(&K612, &in), 500);
+	/* min_ratio as in test_wb_thresh_min_ratio: 20 % of all, 10 % this one:
+	 * 10000 * 80 / 100 = 8000 * 1/4 = 2000 + 10000 * 10 / 100 = 1000 */
+	in = wtin(10000, 10000, 1, 4);
+	in.bdi_min_ratio_sum = 200000;
+	in.wb_min_ratio = 100000;
+	assert_int_equal(wb_calc_thresh_pages(&K61_32, &in), 3000);
+	/* 32-bit: 5000 * 100 does not wrap where 5000 * 1e6 did (705 on 6.18) */
+	in = wtin(5000, 5000, 1, 1);
+	assert_int_equal(wb_calc_thresh_pages(&K61_32, &in), 5000);
+}
+
 static void test_wb_min_max_ratio_split(void **state)
 {
 	struct bdi_knobs b;
@@ -1222,6 +1252,36 @@ static void test_position_strict_stops(void **state)
 	d = mkdtc(1000, 500, 1000, 1000, 1000, 500, 10);
 	wb_position_ratio(&d, false, 25600);
 	assert_int_equal(d.pos_ratio, 0);
+}
+
+/* Before 6.14: a strict wb with wb_dirty < 8 runs at min(2 x global, 2.0);
+ * the non-strict line floors wb_thresh at (limit - dirty) / 8. */
+static void test_position_before_6_14(void **state)
+{
+	struct dtc d;
+
+	(void)state;
+	/* global dirty 900 -> 1016 (test_position_strict); wb_dirty 5: 6.12 2032 */
+	d = mkdtc(1000, 500, 1000, 900, 200, 100, 5);
+	wb_position_ratio_kver(&d, true, 25600, KVER_6_12);
+	assert_int_equal(d.pos_ratio, 2032);
+	/* 6.18: the wb cubic at 5 of setpoint 150 is 2048; min(1016, 2048) */
+	d = mkdtc(1000, 500, 1000, 900, 200, 100, 5);
+	wb_position_ratio_kver(&d, true, 25600, KVER_6_18);
+	assert_int_equal(d.pos_ratio, 1016);
+	/* non-strict, global dirty 200: p = 2048 (clamped). wb_thresh 10,
+	 * wb_dirty 150, write_bw 25.
+	 * 6.12: Wt = max(10, (1000 - 200)/8 = 100) = 100; x16 = 6553600/1001 = 6547;
+	 * wb_setpoint = 875 * 6547 >> 16 = 87; span = 1100 * 6547 >> 16 = 109;
+	 * x_intercept 196; 150 < 196 - 27: p = 2048 * 46 / 109 = 864 */
+	d = mkdtc(1000, 500, 1000, 200, 10, 5, 150);
+	wb_position_ratio_kver(&d, false, 25, KVER_6_12);
+	assert_int_equal(d.pos_ratio, 864);
+	/* 6.18: Wt = 10: x16 = 654; wb_setpoint 8; span 1190 * 654 >> 16 = 11;
+	 * x_intercept 19; 150 >= 19 - 2: p = 2048 / 4 = 512 */
+	d = mkdtc(1000, 500, 1000, 200, 10, 5, 150);
+	wb_position_ratio_kver(&d, false, 25, KVER_6_18);
+	assert_int_equal(d.pos_ratio, 512);
 }
 
 /* Non-strict, single device: thresh 1000, bg 500, limit 1000, dirty 875
@@ -1827,6 +1887,29 @@ static void test_ratelimit_no_step_when_signals_disagree(void **state)
 	assert_int_equal(b.dirty_ratelimit, 10068);
 }
 
+/* Before 6.14 a strict wb with wb_dirty < 8 takes wb_dirty + 1 as its
+ * setpoint. wb_thresh 8, wb_bg 4: setpoint (8 + 4)/2 = 6; wb_dirty 7.
+ * 6.18: 7 >= 6: x = max(20000, 25600, 12149) = 25600; rl 10000 < x: no step.
+ * 6.12: setpoint 8 > 7: the rising branch of test_ratelimit_step_up: 10068. */
+static void test_ratelimit_strict_before_6_14(void **state)
+{
+	struct wb_bw b;
+	struct dtc d = mkdtc(1000, 500, 1000, 950, 8, 4, 7);
+
+	(void)state;
+	d.pos_ratio = 1244;
+	wb_bw_init(&b, 0);
+	b.dirty_ratelimit = 10000;
+	b.balanced_dirty_ratelimit = 20000;
+	wb_update_dirty_ratelimit(&K1000, &b, &d, true, 2000, 200);
+	assert_int_equal(b.dirty_ratelimit, 10000);
+	wb_bw_init(&b, 0);
+	b.dirty_ratelimit = 10000;
+	b.balanced_dirty_ratelimit = 20000;
+	wb_update_dirty_ratelimit(&K612, &b, &d, true, 2000, 200);
+	assert_int_equal(b.dirty_ratelimit, 10068);
+}
+
 static void test_ratelimit_small_gap_shift(void **state)
 {
 	struct wb_bw b;
@@ -1931,6 +2014,9 @@ int main(void)
 		cmocka_unit_test(test_polynom_clamp),
 		cmocka_unit_test(test_polynom_rounding),
 		cmocka_unit_test(test_position_strict),
+		cmocka_unit_test(test_position_before_6_14),
+		cmocka_unit_test(test_wb_thresh_before_6_14),
+		cmocka_unit_test(test_ratelimit_strict_before_6_14),
 		cmocka_unit_test(test_position_strict_stops),
 		cmocka_unit_test(test_position_wb_line),
 		cmocka_unit_test(test_position_wb_line_floor),

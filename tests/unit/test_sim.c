@@ -218,6 +218,147 @@ static void test_bytes_limit_holds(void **state)
 	sim_kernel_free(s);
 }
 
+/* With bio_bytes, a bio's pages end writeback together, at the µs its last
+ * byte is written: 4.5 MiB to a 10 MB/s device in 1 MiB bios completes in
+ * 1 MiB steps and a last 0.5 MiB one, never part of a bio. Without, page by
+ * page. */
+static uint64_t run_counting_partial(uint64_t bio_bytes, uint64_t *ret_writes, uint64_t *ret_t)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(10 * MB);
+	struct sim_task_cfg t = writer(4 * MIB + 512 * KIB, END_SYNC);
+	struct sim_kernel *s;
+	struct sim_dev_stat ds;
+	uint64_t partial = 0, wb_prev = 0;
+
+	d.bio_bytes = bio_bytes;
+	s = sim_kernel_new(&k, &d, 1, &t, 1);
+	while (!(sim_done(s, false) && sim_global_writeback(s) == 0)) {
+		uint64_t done = sim_dev_written_bytes(s, 0), wb = sim_dev_writeback(s, 0);
+		if (done % MIB && done != 4 * MIB + 512 * KIB)
+			partial++;
+		/* writeback falls by whole bios only */
+		if (bio_bytes && wb < wb_prev)
+			assert_true((wb_prev - wb) % 256 == 0 || wb_prev - wb == 128);
+		wb_prev = wb;
+		sim_step(s);
+	}
+	sim_dev_stat(s, 0, &ds);
+	*ret_writes = ds.writes;
+	assert_int_equal(ds.sectors_written, (4 * MIB + 512 * KIB) / 512);
+	/* sync starts its device in the jiffy of the call: 4718592 B at
+	 * 10 MB/s = 471859.2 µs after that jiffy began */
+	*ret_t = sim_task_stats(s, 0)->durable_usec - sim_task_stats(s, 0)->end_call_usec / 4000 * 4000;
+	sim_kernel_free(s);
+	return partial;
+}
+
+static void test_bio_completes_whole(void **state)
+{
+	uint64_t writes, t;
+
+	(void)state;
+	assert_int_equal(run_counting_partial(MIB, &writes, &t), 0);
+	assert_int_equal(writes, 5); /* four of 1 MiB, one of 512 KiB */
+	assert_in_range(t, 471858, 471860);
+	/* page by page: most steps see part of a MiB done */
+	assert_true(run_counting_partial(0, &writes, &t) > 50);
+	assert_int_equal(writes, (4 * MIB + 512 * KIB) / (128 * KIB));
+	assert_in_range(t, 471858, 471860);
+}
+
+/* A bio never holds two files' pages: two 1.5 MiB files in 1 MiB bios are
+ * four requests (1 + 0.5, 1 + 0.5), not three. */
+static void test_bio_never_across_files(void **state)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(10 * MB);
+	struct sim_task_cfg t = writer(1536 * KIB, END_SYNC);
+	struct sim_kernel *s;
+	struct sim_dev_stat ds;
+
+	(void)state;
+	t.files = 2;
+	d.bio_bytes = MIB;
+	s = sim_kernel_new(&k, &d, 1, &t, 1);
+	run_done(s);
+	sim_dev_stat(s, 0, &ds);
+	assert_int_equal(sim_dev_written_bytes(s, 0), 3 * MIB);
+	assert_int_equal(ds.writes, 4);
+	sim_kernel_free(s);
+}
+
+/* With bio_bytes 0 the model is what it was before bios: the strict 8 MiB
+ * cap of test_strict_cap_bounds_dirty gives the same microseconds as the
+ * commit before bios (9a138df: write() returned at 9688143, sync at 10492000). */
+static void test_bio_zero_unchanged(void **state)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(10 * MB);
+	struct sim_task_cfg t = writer(100 * MIB, END_SYNC);
+	struct sim_kernel *s = sim_kernel_new(&k, &d, 1, &t, 1);
+
+	(void)state;
+	assert_int_equal(sim_bdi_write(s, 0, BDI_MAX_BYTES, 8 * MIB), 0);
+	assert_int_equal(sim_bdi_write(s, 0, BDI_STRICT_LIMIT, 1), 0);
+	run_done(s);
+	assert_int_equal(sim_task_stats(s, 0)->write_return_usec, 9688143);
+	assert_int_equal(sim_task_stats(s, 0)->end_done_usec, 10492000);
+	sim_kernel_free(s);
+}
+
+/* queue_bytes bounds what is under writeback; 0 bounds nothing (blk-throttle:
+ * on 6.18 a sync of 256 MiB to a throttled loop put it all under writeback). */
+static uint64_t peak_writeback(uint64_t queue_bytes)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(10 * MB);
+	struct sim_task_cfg t = writer(64 * MIB, END_SYNC);
+	struct sim_kernel *s;
+	uint64_t peak = 0;
+
+	d.queue_bytes = queue_bytes;
+	d.bio_bytes = MIB;
+	s = sim_kernel_new(&k, &d, 1, &t, 1);
+	while (!(sim_done(s, false) && sim_global_writeback(s) == 0)) {
+		if (sim_dev_writeback(s, 0) > peak)
+			peak = sim_dev_writeback(s, 0);
+		sim_step(s);
+	}
+	sim_kernel_free(s);
+	return pages_to_bytes(peak);
+}
+
+static void test_queue_bounds_writeback(void **state)
+{
+	(void)state;
+	assert_int_equal(peak_writeback(16 * MIB), 16 * MIB);
+	assert_int_equal(peak_writeback(0), 64 * MIB);
+	/* at least one whole bio, however small the queue */
+	assert_int_equal(peak_writeback(4096), MIB);
+}
+
+/* The kernel version: 6.12 gives an idle device no floor in its threshold
+ * (6.18: (thresh - dirty) / 8); an unknown version is refused. */
+static void test_kver_idle_floor(void **state)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(10 * MB);
+	struct sim_kernel *s = sim_kernel_new(&k, &d, 1, NULL, 0);
+	uint64_t thresh, bg, avail;
+
+	(void)state;
+	sim_global_limits(s, &thresh, &bg, &avail);
+	assert_int_equal(sim_dev_wb_thresh(s, 0), thresh / 8);
+	sim_kernel_free(s);
+	k.kver = KVER_6_12;
+	s = sim_kernel_new(&k, &d, 1, NULL, 0);
+	assert_int_equal(sim_dev_wb_thresh(s, 0), 0);
+	sim_kernel_free(s);
+	k.kver = (enum sim_kver)(KVER_6_1 + 1);
+	assert_null(sim_kernel_new(&k, &d, 1, NULL, 0));
+}
+
 /* A deleted file's dirty pages never reach the device. */
 static void test_delete_cancels_dirty(void **state)
 {
@@ -515,6 +656,11 @@ int main(void)
 		cmocka_unit_test(test_knob_semantics),
 		cmocka_unit_test(test_bytes_limit_holds),
 		cmocka_unit_test(test_delete_cancels_dirty),
+		cmocka_unit_test(test_bio_completes_whole),
+		cmocka_unit_test(test_bio_never_across_files),
+		cmocka_unit_test(test_bio_zero_unchanged),
+		cmocka_unit_test(test_queue_bounds_writeback),
+		cmocka_unit_test(test_kver_idle_floor),
 		cmocka_unit_test(test_parsers),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_memory_in_use_has_no_cliff),

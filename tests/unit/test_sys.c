@@ -1961,6 +1961,19 @@ static void test_state_restore_vm_pair(void **state)
 
 /* ------------------------------------------------------------- status */
 
+/* One drain rule for status, metrics and D-Bus: nothing pending drains in 0 s
+ * even at an unknown speed; data at an unknown speed, or an unknown amount,
+ * cannot be told. */
+static void test_status_drain(void **state)
+{
+	(void)state;
+	assert_true(status_drain_s(true, 0, 0) == 0);
+	assert_true(status_drain_s(true, 10000000, 5000000) == 2.0);
+	assert_true(status_drain_s(true, 1, 0) < 0);
+	assert_true(status_drain_s(false, 0, 5000000) < 0);
+	assert_true(status_drain_s(false, 10000000, 5000000) < 0);
+}
+
 static void test_status_round_trip(void **state)
 {
 	char root[PATH_MAX], p[PATH_MAX], buf[512];
@@ -2754,6 +2767,7 @@ int main(void)
 		cmocka_unit_test(test_state_put_bdi),
 		cmocka_unit_test(test_state_restore_bdi),
 		cmocka_unit_test(test_state_restore_vm_pair),
+		cmocka_unit_test(test_status_drain),
 		cmocka_unit_test(test_status_round_trip),
 		cmocka_unit_test(test_gov_end_to_end),
 		cmocka_unit_test(test_gov_crash_then_state_restore),
