@@ -50,8 +50,8 @@ chmod +x "$tmp/wbsim"
 WBSIM=$tmp/wbsim "$B/fidelity" --from "$D" >"$tmp/out" 2>"$tmp/err" || fail "--from exited $?: $(cat "$tmp/err")"
 grep -q '^mem = 2019100K$' "$tmp/scenario" || fail "the scenario lacks the rig's memory: $(cat "$tmp/scenario")"
 for l in 'used = 12444K' 'kernel_mem = 37840K' 'reserve = 75348K' 'cpus = 2' 'hz = 250' 'kernel = 6.18' \
-	'bandwidth = 10000000' 'queue = 163840K' 'bio = 1280K' 'rate = 1961387227' 'size = 256M' \
-	'kind = fsync-loop' '[device fast]' 'bandwidth = 741845902'; do
+	'bandwidth = 10MB/s' 'queue = 163840K' 'bio = 1280K' 'rate = 1961387kB/s' 'size = 256M' \
+	'kind = fsync-loop' '[device fast]' 'bandwidth = 741845kB/s'; do
 	grep -qxF "$l" "$tmp/scenario" || fail "the scenario lacks \"$l\""
 done
 grep -q "run $D/host.scenario --policy linux-64 --format csv" "$tmp/calls" || fail "defaults: $(cat "$tmp/calls")"
