@@ -4,8 +4,17 @@
  * runs it as is (a shell loop forking awk every 100 ms would itself load a
  * TCG guest's CPU and skew what it measures):
  *
- *   fidelity-probe sample OUT    every 100 ms, "UPTIME_S DIRTY_KIB WRITEBACK_KIB"
- *                                from /proc/meminfo to OUT, until SIGTERM
+ *   fidelity-probe sample OUT [STATS]
+ *                                every 100 ms, "UPTIME_S DIRTY_KIB WRITEBACK_KIB"
+ *                                from /proc/meminfo (the machine's) or from a
+ *                                bdi's debugfs STATS (BdiReclaimable and
+ *                                BdiWriteback: that device's alone) to OUT,
+ *                                until SIGTERM
+ *   fidelity-probe once [STATS]  one such sample, to stdout (the moment dd
+ *                                returns, which 100 ms samples may miss)
+ *   fidelity-probe latency FILE  the device's time per request: 200 writes of
+ *                                4 KiB with O_DIRECT | O_DSYNC over FILE's
+ *                                first 4 KiB; prints the median in µs
  *   fidelity-probe fsync FILE    a 4 KiB pwrite at offset 0 + fdatasync every
  *                                10 ms (started on the period, as wbsim's
  *                                fsync-loop), until SIGTERM; then prints
@@ -19,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +66,9 @@ static void sleep_until(uint64_t t)
 	}
 }
 
-static int meminfo(FILE *f, long *dirty, long *wb)
+/* Dirty and Writeback from /proc/meminfo, or a bdi's own from its debugfs
+ * stats (`bdi`) */
+static int meminfo(FILE *f, bool bdi, long *dirty, long *wb)
 {
 	char line[128];
 	int got = 0;
@@ -64,23 +76,40 @@ static int meminfo(FILE *f, long *dirty, long *wb)
 	rewind(f);
 	fflush(f);
 	while (fgets(line, sizeof(line), f) && got != 3) {
-		if (sscanf(line, "Dirty: %ld kB", dirty) == 1)
+		if (sscanf(line, bdi ? "BdiReclaimable: %ld kB" : "Dirty: %ld kB", dirty) == 1)
 			got |= 1;
-		else if (sscanf(line, "Writeback: %ld kB", wb) == 1)
+		else if (sscanf(line, bdi ? "BdiWriteback: %ld kB" : "Writeback: %ld kB", wb) == 1)
 			got |= 2;
 	}
 	return got == 3 ? 0 : -EIO;
 }
 
-static int sample(const char *out)
+static int once(const char *stats)
 {
-	FILE *m = fopen("/proc/meminfo", "r");
+	const char *src = stats ? stats : "/proc/meminfo";
+	FILE *m = fopen(src, "r");
+	uint64_t t = now_usec();
+	long d, w;
+
+	if (!m || meminfo(m, stats != NULL, &d, &w)) {
+		fprintf(stderr, "fidelity-probe: no Dirty/Writeback in %s\n", src);
+		return 1;
+	}
+	fclose(m);
+	printf("%llu.%03llu %ld %ld\n", (unsigned long long)(t / 1000000),
+	       (unsigned long long)(t % 1000000 / 1000), d, w);
+	return 0;
+}
+
+static int sample(const char *out, const char *stats)
+{
+	const char *src = stats ? stats : "/proc/meminfo";
+	FILE *m = fopen(src, "r");
 	FILE *o = fopen(out, "w");
 	uint64_t t0 = now_usec();
 
 	if (!m || !o) {
-		fprintf(stderr, "fidelity-probe: cannot open %s: %s\n", m ? out : "/proc/meminfo",
-			strerror(errno));
+		fprintf(stderr, "fidelity-probe: cannot open %s: %s\n", m ? out : src, strerror(errno));
 		return 1;
 	}
 	setvbuf(m, NULL, _IONBF, 0);
@@ -88,8 +117,8 @@ static int sample(const char *out)
 		long d, w;
 		uint64_t t = now_usec();
 
-		if (meminfo(m, &d, &w)) {
-			fprintf(stderr, "fidelity-probe: no Dirty/Writeback in /proc/meminfo\n");
+		if (meminfo(m, stats != NULL, &d, &w)) {
+			fprintf(stderr, "fidelity-probe: no Dirty/Writeback in %s\n", src);
 			return 1;
 		}
 		fprintf(o, "%llu.%03llu %ld %ld\n", (unsigned long long)(t / 1000000),
@@ -152,6 +181,37 @@ static int fsync_loop(const char *path)
 	return 0;
 }
 
+static int latency(const char *path)
+{
+	static uint64_t lat[200];
+	void *buf;
+	int fd = open(path, O_WRONLY | O_CREAT | O_DIRECT | O_DSYNC, 0644);
+
+	if (fd < 0 || posix_memalign(&buf, 4096, 4096)) {
+		fprintf(stderr, "fidelity-probe: cannot open %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	memset(buf, 'l', 4096);
+	/* the block allocated first: the writes after it overwrite in place */
+	if (pwrite(fd, buf, 4096, 0) != 4096 || fsync(fd)) {
+		fprintf(stderr, "fidelity-probe: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	for (int i = 0; i < 200; i++) {
+		uint64_t t0 = now_usec();
+		if (pwrite(fd, buf, 4096, 0) != 4096) {
+			fprintf(stderr, "fidelity-probe: %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+		lat[i] = now_usec() - t0;
+	}
+	close(fd);
+	free(buf);
+	qsort(lat, 200, sizeof(lat[0]), cmp_u64);
+	printf("%llu\n", (unsigned long long)lat[100]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_term };
@@ -166,10 +226,14 @@ int main(int argc, char **argv)
 		       (unsigned long long)(t % 1000000));
 		return 0;
 	}
-	if (argc == 3 && !strcmp(argv[1], "sample"))
-		return sample(argv[2]);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "sample"))
+		return sample(argv[2], argc == 4 ? argv[3] : NULL);
+	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "once"))
+		return once(argc == 3 ? argv[2] : NULL);
+	if (argc == 3 && !strcmp(argv[1], "latency"))
+		return latency(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "fsync"))
 		return fsync_loop(argv[2]);
-	fprintf(stderr, "usage: fidelity-probe sample OUT | fsync FILE | now\n");
+	fprintf(stderr, "usage: fidelity-probe sample OUT [STATS] | fsync FILE | once [STATS] | latency FILE | now\n");
 	return 64;
 }
