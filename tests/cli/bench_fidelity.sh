@@ -69,10 +69,13 @@ grep -q "^host	strict16m	sync_after_s	n/a	n/a	n/a$" "$D/results.tsv" || fail "re
 grep -q "^host  *bytes  *20.000  *30  *1.50$" "$tmp/out" || fail "the table: $(cat "$tmp/out")"
 
 # --check: 1.50 is outside 0.8-1.25
-WBSIM=$tmp/wbsim "$B/fidelity" --from "$D" --check >/dev/null 2>"$tmp/err" && fail "--check passed a ratio of 1.50"
+WBSIM=$tmp/wbsim "$B/fidelity" --from "$D" --check >"$tmp/cout" 2>"$tmp/err" && fail "--check passed a ratio of 1.50"
 grep -q "bytes	write_return_s" "$tmp/err" || fail "--check did not name the ratio: $(cat "$tmp/err")"
+# each ratio a test, counted on the last line as CI's stages count them
+tail -n 1 "$tmp/cout" | grep -Eqx "tests: [1-9][0-9]* passed, 1 failed" || fail "--check's last line: $(tail -n 1 "$tmp/cout")"
 sed -i '/bytes/d' "$D/real.tsv"
-WBSIM=$tmp/wbsim "$B/fidelity" --from "$D" --check >/dev/null 2>"$tmp/err" || fail "--check failed within 0.8-1.25: $(cat "$tmp/err")"
+WBSIM=$tmp/wbsim "$B/fidelity" --from "$D" --check >"$tmp/cout" 2>"$tmp/err" || fail "--check failed within 0.8-1.25: $(cat "$tmp/err")"
+tail -n 1 "$tmp/cout" | grep -Eqx "tests: [1-9][0-9]* passed, 0 failed" || fail "--check's last line: $(tail -n 1 "$tmp/cout")"
 
 # a wbsim that fails leaves "-" and --check fails on it
 printf '#!/bin/sh\n[ "$1" = --help ] && exit 0\necho "wbsim: no" >&2; exit 64\n' >"$tmp/bad"
