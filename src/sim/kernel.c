@@ -31,17 +31,29 @@ struct inode {
 };
 
 /* A request in the device's queue: one bio, or with bio_bytes 0 a run of
- * one file's pages that completes page by page. */
+ * one file's pages that completes page by page. In the queue `at_usec` is
+ * when it was submitted; among the served pages waiting out the device's
+ * latency, when they complete, and `last` marks a request's last pages. */
 struct req {
 	int32_t inode;
 	uint32_t pages;
+	uint64_t at_usec;
+	bool last;
+};
+
+/* A ring of requests that grows when full. */
+struct ring {
+	struct req *v;
+	uint32_t cap, head, len;
 };
 
 struct device {
 	struct sim_dev_cfg cfg;
 	struct req *q;
 	uint32_t qcap, qhead, qlen;
-	uint64_t queued_pages;
+	struct ring late;         /* served, completing when the latency is over */
+	uint64_t late_pages;
+	uint64_t queued_pages;    /* in flight: queued or in `late` */
 	uint64_t queue_limit_pages;
 	uint64_t bio_pages;       /* cfg.bio_bytes in pages; 0: page by page */
 	int32_t open_inode;       /* the tail bio is still being built for it (-1 none) */
@@ -352,7 +364,7 @@ static void wb_update_bandwidth(struct sim_kernel *s, struct wb *w)
  * that much more time has passed; the next begins there. */
 static uint64_t dev_rate(const struct sim_kernel *s, struct device *d)
 {
-	uint64_t done = pages_to_bytes(d->completed), now = sim_now_usec(s);
+	uint64_t done = pages_to_bytes(d->completed + d->late_pages), now = sim_now_usec(s);
 
 	while (d->seg < d->cfg.nbw - 1) {
 		const struct sim_bw_seg *g = &d->cfg.bw[d->seg];
@@ -370,23 +382,28 @@ static uint64_t dev_room(const struct device *d)
 	return d->queued_pages < d->queue_limit_pages ? d->queue_limit_pages - d->queued_pages : 0;
 }
 
-/* Append a request to the device's ring, growing it when full. */
-static void q_push(struct device *d, int32_t i, uint32_t pages)
+/* Append a request to a ring, growing it when full. */
+static void ring_push(struct req **v, uint32_t *cap, uint32_t *head, uint32_t *len, struct req r)
 {
-	if (d->qlen == d->qcap) {
-		uint32_t ncap = d->qcap ? d->qcap * 2 : 64;
+	if (*len == *cap) {
+		uint32_t ncap = *cap ? *cap * 2 : 64;
 		struct req *nq = malloc(sizeof(*nq) * ncap);
 		if (!nq)
 			abort();
-		for (uint32_t k = 0; k < d->qlen; k++)
-			nq[k] = d->q[(d->qhead + k) % d->qcap];
-		free(d->q);
-		d->q = nq;
-		d->qcap = ncap;
-		d->qhead = 0;
+		for (uint32_t k = 0; k < *len; k++)
+			nq[k] = (*v)[(*head + k) % *cap];
+		free(*v);
+		*v = nq;
+		*cap = ncap;
+		*head = 0;
 	}
-	d->q[(d->qhead + d->qlen) % d->qcap] = (struct req){ i, pages };
-	d->qlen++;
+	(*v)[(*head + *len) % *cap] = r;
+	(*len)++;
+}
+
+static void q_push(struct device *d, int32_t i, uint32_t pages, uint64_t now_usec)
+{
+	ring_push(&d->q, &d->qcap, &d->qhead, &d->qlen, (struct req){ i, pages, now_usec, false });
 }
 
 /* Queue `n` pages of inode `i`. With bios (bio_pages), a file's consecutive
@@ -395,15 +412,18 @@ static void q_push(struct device *d, int32_t i, uint32_t pages)
  * ->writepages call that built it returns (end_writepages()), and one the
  * device has begun to serve takes no more pages. Without, the pages merge
  * into the file's last request without bound and complete page by page. */
-static void dev_queue(struct device *d, int32_t i, uint64_t n)
+static void dev_queue(struct device *d, int32_t i, uint64_t n, uint64_t now_usec)
 {
 	struct req *tail = d->qlen ? &d->q[(d->qhead + d->qlen - 1) % d->qcap] : NULL;
 
 	if (!d->bio_pages) {
-		if (tail && tail->inode == i && tail->pages + n < UINT32_MAX)
+		/* with a latency, pages submitted later are a request of their
+		 * own: they cannot complete before their own submission + it */
+		if (tail && tail->inode == i && tail->pages + n < UINT32_MAX &&
+		    (!d->cfg.latency_usec || tail->at_usec == now_usec))
 			tail->pages += (uint32_t)n;
 		else
-			q_push(d, i, (uint32_t)n);
+			q_push(d, i, (uint32_t)n, now_usec);
 		return;
 	}
 	while (n) {
@@ -414,9 +434,10 @@ static void dev_queue(struct device *d, int32_t i, uint64_t n)
 		    !(d->qlen == 1 && d->head_done_bytes)) {
 			add = min_u64(n, d->bio_pages - tail->pages);
 			tail->pages += (uint32_t)add;
+			tail->at_usec = now_usec; /* a bio is submitted once built */
 		} else {
 			add = min_u64(n, d->bio_pages);
-			q_push(d, i, (uint32_t)add);
+			q_push(d, i, (uint32_t)add, now_usec);
 		}
 		n -= add;
 	}
@@ -443,7 +464,7 @@ static void submit(struct sim_kernel *s, int32_t i, uint64_t n)
 	w->writeback += n;
 	s->nr_dirty -= n;
 	s->nr_writeback += n;
-	dev_queue(d, i, n);
+	dev_queue(d, i, n, sim_now_usec(s));
 	d->queued_pages += n;
 	d->submitted += n;
 	in->mark = d->submitted;
@@ -490,18 +511,52 @@ static void complete(struct sim_kernel *s, int32_t i, uint64_t n, uint64_t t_use
 	}
 }
 
+/* `n` pages of inode `i` end writeback at `t`; `last`: its request's last. */
+static void dev_complete(struct sim_kernel *s, struct device *d, int32_t i, uint64_t n, bool last,
+			 uint64_t t)
+{
+	d->queued_pages -= n;
+	if (last)
+		d->requests_done++;
+	complete(s, i, n, t);
+}
+
+/* Complete the served pages whose latency is over by `until`. */
+static uint64_t dev_complete_late(struct sim_kernel *s, struct device *d, uint64_t until)
+{
+	uint64_t last_t = 0;
+
+	while (d->late.len) {
+		struct req r = d->late.v[d->late.head];
+		if (r.at_usec > until)
+			break;
+		d->late.head = (d->late.head + 1) % d->late.cap;
+		d->late.len--;
+		d->late_pages -= r.pages;
+		dev_complete(s, d, r.inode, r.pages, r.last, r.at_usec);
+		last_t = r.at_usec;
+	}
+	return last_t;
+}
+
 /* The device writes for one jiffy, in FIFO order. A bio's pages end
  * writeback together when its last byte is written (bio_end_io); without
- * bios, each page as its last byte is written. */
+ * bios, each page as its last byte is written. With a latency, no sooner
+ * than their request's submission + latency: served pages wait for that in
+ * `late` (in FIFO order too, as both times grow along the queue) while the
+ * device serves the next request, so the latency overlaps and takes no
+ * bandwidth from a busy device. */
 static void dev_tick(struct sim_kernel *s, struct device *d)
 {
 	uint64_t t0 = sim_now_usec(s);
 	uint64_t dt = jif_usec(s, s->jif + 1) - t0;
-	uint64_t rate, bytes, used = 0;
+	uint64_t rate = 0, bytes, used = 0, last_t;
 
 	if (!d->qlen) {
 		d->credit = 0;
-		return;
+		if (!d->late.len)
+			return;
+		goto late;
 	}
 	rate = dev_rate(s, d);
 	d->credit += rate * dt;
@@ -524,21 +579,30 @@ static void dev_tick(struct sim_kernel *s, struct device *d)
 			n = r->pages;
 		if (n) {
 			uint64_t t = t0 + used * 1000000ULL / (rate ? rate : 1);
+			uint64_t ready = r->at_usec + d->cfg.latency_usec;
 			int32_t ino = r->inode;
-			d->queued_pages -= n;
-			if (after == r->pages) {
+			bool last = after == r->pages;
+			if (last) {
 				d->qhead = (d->qhead + 1) % d->qcap;
 				d->qlen--;
 				d->head_done_bytes = 0;
-				d->requests_done++;
 			}
-			complete(s, ino, n, t);
+			if (!d->cfg.latency_usec) {
+				dev_complete(s, d, ino, n, last, t);
+			} else {
+				ring_push(&d->late.v, &d->late.cap, &d->late.head, &d->late.len,
+					  (struct req){ ino, (uint32_t)n, max_u64(t, ready), last });
+				d->late_pages += n;
+			}
 		}
 	}
-	if (d->qlen) {
+late:
+	last_t = dev_complete_late(s, d, t0 + dt);
+	if (d->qlen || d->late.len) {
 		d->busy_usec += dt;
 	} else {
-		d->busy_usec += used * 1000000ULL / (rate ? rate : 1);
+		/* busy until its last byte, or its last completion */
+		d->busy_usec += max_u64(used * 1000000ULL / (rate ? rate : 1), last_t ? last_t - t0 : 0);
 		d->credit = 0;
 	}
 }
@@ -1399,6 +1463,7 @@ void sim_kernel_free(struct sim_kernel *s)
 		return;
 	for (int d = 0; d < SIM_MAX_DEV; d++) {
 		free(s->dev[d].q);
+		free(s->dev[d].late.v);
 		free(s->wb[d].early);
 	}
 	for (int i = 0; i < s->ntask; i++)
@@ -1460,7 +1525,7 @@ void sim_dev_stat(const struct sim_kernel *s, int dev, struct sim_dev_stat *ret)
 		ret->writes = d->completed / 32;
 	}
 	ret->io_ticks_ms = d->busy_usec / 1000;
-	ret->inflight = d->qlen;
+	ret->inflight = d->qlen + d->late.len;
 }
 
 /* ---------------------------------------------------------------- knobs */

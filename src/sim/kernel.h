@@ -54,6 +54,10 @@ struct sim_dev_cfg {
 				 cgroup io.max: blk-throttle queues whole bios
 				 above the request queue) */
 	uint64_t bio_bytes;  /* largest bio; its pages complete together (0: page by page) */
+	uint64_t latency_usec; /* a request completes no sooner than this after its
+				  submission: the command round trip, interrupt and
+				  driver worker, which take no bandwidth and overlap
+				  between requests in flight (0: at its last byte) */
 	bool known;          /* wbgovd measured it before (device memory): the
 				machine's own disks, seen every day */
 };

@@ -75,6 +75,7 @@ static void test_defaults(void **state)
 	assert_int_equal(sc.dev[0].bw[0].bps, 5 * MB);
 	assert_int_equal(sc.dev[0].queue_bytes, 16 * MIB);
 	assert_int_equal(sc.dev[0].bio_bytes, 0);
+	assert_int_equal(sc.dev[0].latency_usec, 0);
 	assert_int_equal(sc.main_dev, 0);
 	assert_int_equal(sc.ntask, 1);
 	assert_string_equal(sc.task_name[0], "w");
@@ -136,6 +137,7 @@ static const char every_key[] =
 	"bandwidth = 60MB/s for 1G, 20MB/s for 90s, 500kB/s for 4096, 8MB/s\n"
 	"queue = 8M\n"
 	"bio = 1M\n"
+	"latency = 1500us\n"
 	"main = yes\n"
 	"\n"
 	"[writer clone]\n"
@@ -242,6 +244,7 @@ static void test_every_key(void **state)
 	assert_int_equal(d->bw[3].for_bytes + d->bw[3].for_usec, 0);
 	assert_int_equal(d->queue_bytes, 8 * MIB);
 	assert_int_equal(d->bio_bytes, MIB);
+	assert_int_equal(d->latency_usec, 1500);
 	assert_int_equal(sc.main_dev, 1);
 	assert_int_equal(sc.ntask, 3);
 	assert_int_equal(sc.task[0].kind, TASK_COPY);
@@ -409,7 +412,7 @@ static void test_errors(void **state)
 		  "t.scenario:7: more than 6 [device] sections" },
 		{ "[device sdb]\nspeed = 5MB/s\n",
 		  "t.scenario:2: unknown key \"speed\" in [device sdb] (model, serial, bus, removable, "
-		  "rotational, known, bandwidth, queue, bio, main)" },
+		  "rotational, known, bandwidth, queue, bio, latency, main)" },
 		{ "[device sdb]\nmodel = aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
 		  "t.scenario:2: model = \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\": want one line of 1 to 31 characters, "
 		  "not starting with ;" },
@@ -440,6 +443,10 @@ static void test_errors(void **state)
 		{ "[device sdb]\nqueue = 1K\n", "t.scenario:2: queue = \"1K\": want 0 (no bound) or a size from 4K to 4G, like 16M" },
 		{ "[device sdb]\nbio = 6K\n", "t.scenario:2: bio = \"6K\": want 0 or a multiple of 4K up to 1G, "
 					      "like 1M" },
+		{ "[device sdb]\nlatency = 1001ms\n",
+		  "t.scenario:2: latency = \"1001ms\": want a time from 0s to 1s, like 2ms" },
+		{ "[device sdb]\nlatency = 2\n",
+		  "t.scenario:2: latency = \"2\": want a time from 0s to 1s, like 2ms" },
 		{ "[device a]\nmain = yes\n[device b]\nmain = yes\n",
 		  "t.scenario:4: main = yes on a second device (a has it, line 2): one device is the main one" },
 		{ "[device sdb]\n" MIN_WRITER, "t.scenario:1: [device sdb] has no bandwidth =" },

@@ -338,6 +338,76 @@ static void test_queue_bounds_writeback(void **state)
 	assert_int_equal(peak_writeback(4096), MIB);
 }
 
+/* A device's latency overlaps the requests in flight: a 64 MiB copy and
+ * sync at 10 MB/s takes as long with 5 ms per request as without (within a
+ * jiffy), page by page and in 1 MiB bios (64 of them: 320 ms if the latency
+ * were served one request after another). */
+static uint64_t copy_sync_usec(uint64_t latency_usec, uint64_t bio_bytes)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(10 * MB);
+	struct sim_task_cfg t = writer(64 * MIB, END_SYNC);
+	struct sim_kernel *s;
+	uint64_t end;
+
+	d.latency_usec = latency_usec;
+	d.bio_bytes = bio_bytes;
+	s = sim_kernel_new(&k, &d, 1, &t, 1);
+	run_done(s);
+	assert_true(sim_task_stats(s, 0)->finished);
+	assert_int_equal(sim_dev_written_bytes(s, 0), 64 * MIB);
+	end = sim_task_stats(s, 0)->end_done_usec;
+	sim_kernel_free(s);
+	return end;
+}
+
+static void test_latency_keeps_throughput(void **state)
+{
+	(void)state;
+	for (int b = 0; b < 2; b++) {
+		uint64_t bio = b ? MIB : 0;
+		uint64_t t0 = copy_sync_usec(0, bio), t5 = copy_sync_usec(5000, bio);
+		/* 67.1 MB at 10 MB/s */
+		assert_in_range(t0, 6710000, 6800000);
+		assert_in_range(t5, t0, t0 + 4000);
+	}
+}
+
+/* An fsync-loop alone on an idle device: each 4 KiB write + fdatasync
+ * takes the device's latency (the write is served in 41 µs at 100 MB/s,
+ * but completes only at submission + latency), or its transfer time when
+ * that is longer (4096 µs at 1 MB/s). Returns the p99, checking that every
+ * sample is `want_usec`. */
+static void fsync_loop_latencies(uint64_t bps, uint64_t latency_usec, uint64_t bio_bytes,
+				 uint64_t want_usec)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(bps);
+	struct sim_task_cfg t = { .kind = TASK_FSYNC_LOOP, .dev = 0, .file_bytes = 4096,
+				  .period_usec = 10000, .end = END_NONE };
+	struct sim_kernel *s;
+	const struct sim_task_stats *st;
+
+	d.latency_usec = latency_usec;
+	d.bio_bytes = bio_bytes;
+	s = sim_kernel_new(&k, &d, 1, &t, 1);
+	run_until(s, 2000000);
+	st = sim_task_stats(s, 0);
+	assert_in_range(st->nlat, 150, 200);
+	for (uint64_t i = 0; i < st->nlat; i++)
+		assert_int_equal(st->lat_usec[i], want_usec);
+	sim_kernel_free(s);
+}
+
+static void test_latency_idle_request(void **state)
+{
+	(void)state;
+	fsync_loop_latencies(100 * MB, 2000, 0, 2000);
+	fsync_loop_latencies(100 * MB, 2000, 512 * KIB, 2000);
+	fsync_loop_latencies(100 * MB, 0, 0, 40);
+	fsync_loop_latencies(1 * MB, 1000, 512 * KIB, 4096);
+}
+
 /* The kernel version: 6.12 gives an idle device no floor in its threshold
  * (6.18: (thresh - dirty) / 8); an unknown version is refused. */
 static void test_kver_idle_floor(void **state)
@@ -660,6 +730,8 @@ int main(void)
 		cmocka_unit_test(test_bio_never_across_files),
 		cmocka_unit_test(test_bio_zero_unchanged),
 		cmocka_unit_test(test_queue_bounds_writeback),
+		cmocka_unit_test(test_latency_keeps_throughput),
+		cmocka_unit_test(test_latency_idle_request),
 		cmocka_unit_test(test_kver_idle_floor),
 		cmocka_unit_test(test_parsers),
 		cmocka_unit_test(test_params),
