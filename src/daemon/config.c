@@ -84,23 +84,14 @@ static void note(struct ctx *x, enum config_note level, const char *fmt, ...)
 static char *reader(char *str, int num, void *stream)
 {
 	struct ctx *x = stream;
-
-	size_t n = 0;
 	const char *p = str;
+	int n;
 
-	if (!*x->text || x->failed)
+	if (x->failed || !(n = parse_ini_line(&x->text, str, num)))
 		return NULL;
-	while (x->text[n] && x->text[n] != '\n' && n + 2 < (size_t)num)
-		n++;
-	if (x->text[n] == '\n')
-		n++;
-	memcpy(str, x->text, n);
-	str[n] = 0;
-	x->text += n;
 	x->line++;
-	/* inih would read a longer line in pieces, each taken for a line (a
-	 * long comment ending in "ceiling = 8K" would set it): refused */
-	if (str[n - 1] != '\n' && *x->text) {
+	/* (a long comment ending in "ceiling = 8K" would set it): refused */
+	if (n < 0) {
 		fail(x, "a line longer than %d characters", num - 2);
 		return NULL;
 	}

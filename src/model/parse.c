@@ -117,3 +117,20 @@ int parse_ms(const char *s, uint64_t *ret)
 	return 0;
 }
 
+
+int parse_ini_line(const char **text, char *buf, int num)
+{
+	const char *t = *text;
+	size_t n = 0;
+
+	if (!*t || num < 3)
+		return 0;
+	while (t[n] && t[n] != '\n' && n + 2 < (size_t)num)
+		n++;
+	if (t[n] == '\n')
+		n++;
+	memcpy(buf, t, n);
+	buf[n] = 0;
+	*text = t + n;
+	return buf[n - 1] != '\n' && **text ? -1 : (int)n;
+}

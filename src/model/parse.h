@@ -4,6 +4,7 @@
 #ifndef WBGOV_MODEL_PARSE_H
 #define WBGOV_MODEL_PARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Sizes take K/M/G/T (binary, optional "iB" or "B"); speeds take k/M/G
@@ -12,5 +13,12 @@
 int parse_size(const char *s, uint64_t *ret);
 int parse_speed(const char *s, uint64_t *ret);
 int parse_ms(const char *s, uint64_t *ret);
+
+/* An ini_reader's step for text in memory (wbgov.conf, scenario files): the
+ * next line of *text, newline kept, into buf (num bytes, as inih gives),
+ * and *text past it. Its length; 0 at the end of the text; -1 for a line
+ * longer than num - 2 characters, which inih would read in pieces, each
+ * taken for a line of its own. */
+int parse_ini_line(const char **text, char *buf, int num);
 
 #endif

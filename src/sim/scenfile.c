@@ -926,21 +926,13 @@ static int handler(void *user, const char *section, const char *key, const char 
 static char *reader(char *str, int num, void *stream)
 {
 	struct ctx *x = stream;
-	size_t n = 0;
 	const char *p = str;
+	int n;
 
-	if (!*x->text || x->failed)
+	if (x->failed || !(n = parse_ini_line(&x->text, str, num)))
 		return NULL;
-	while (x->text[n] && x->text[n] != '\n' && n + 2 < (size_t)num)
-		n++;
-	if (x->text[n] == '\n')
-		n++;
-	memcpy(str, x->text, n);
-	str[n] = 0;
-	x->text += n;
 	x->line++;
-	/* inih would read a longer line in pieces, each taken for a line */
-	if (str[n - 1] != '\n' && *x->text) {
+	if (n < 0) {
 		fail(x, "a line longer than %d characters", num - 2);
 		return NULL;
 	}

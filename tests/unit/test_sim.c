@@ -446,6 +446,24 @@ static void test_delete_cancels_dirty(void **state)
 	sim_kernel_free(s);
 }
 
+/* The ini reader's line step: newline kept, the last line without one, the
+ * end, and a line too long for inih's buffer refused rather than split. */
+static void test_parse_ini_line(void **state)
+{
+	const char *t = "a = 1\nbb\nccccccccc";
+	char buf[8];
+
+	(void)state;
+	assert_int_equal(parse_ini_line(&t, buf, sizeof(buf)), 6);
+	assert_string_equal(buf, "a = 1\n");
+	assert_int_equal(parse_ini_line(&t, buf, sizeof(buf)), 3);
+	assert_string_equal(buf, "bb\n");
+	assert_int_equal(parse_ini_line(&t, buf, sizeof(buf)), -1); /* 9 > 8 - 2 */
+	t = "abcdef";
+	assert_int_equal(parse_ini_line(&t, buf, sizeof(buf)), 6); /* the last line fits */
+	assert_int_equal(parse_ini_line(&t, buf, sizeof(buf)), 0);
+}
+
 static void test_parsers(void **state)
 {
 	uint64_t v;
@@ -733,6 +751,7 @@ int main(void)
 		cmocka_unit_test(test_latency_keeps_throughput),
 		cmocka_unit_test(test_latency_idle_request),
 		cmocka_unit_test(test_kver_idle_floor),
+		cmocka_unit_test(test_parse_ini_line),
 		cmocka_unit_test(test_parsers),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_memory_in_use_has_no_cliff),
