@@ -51,13 +51,9 @@ void sim_params_memory(const struct sim_params *p, uint64_t *ret_mem, uint64_t *
 		*ret_used = p->used_bytes;
 }
 
-int sim_params_check(const struct sim_params *p, char *err, size_t len)
+/* Memory in use that does not fit in memory: -EINVAL, saying so in `err`. */
+static int misfit(uint64_t used, uint64_t kernel, uint64_t mem, char *err, size_t len)
 {
-	uint64_t mem, kernel, used;
-
-	sim_params_memory(p, &mem, &kernel, &used);
-	if (kernel + used < mem)
-		return 0;
 	if (err && len)
 		snprintf(err, len,
 			 "used=%llu MiB + kernel=%llu MiB of memory in use do not fit in mem=%llu MiB: "
@@ -65,6 +61,16 @@ int sim_params_check(const struct sim_params *p, char *err, size_t len)
 			 (unsigned long long)(used / MIB), (unsigned long long)(kernel / MIB),
 			 (unsigned long long)(mem / MIB));
 	return -EINVAL;
+}
+
+int sim_params_check(const struct sim_params *p, char *err, size_t len)
+{
+	uint64_t mem, kernel, used;
+
+	sim_params_memory(p, &mem, &kernel, &used);
+	if (kernel + used < mem)
+		return 0;
+	return misfit(used, kernel, mem, err, len);
 }
 
 int scenario_apply(struct scenario *sc, const struct sim_params *p, char *err, size_t len)
@@ -82,15 +88,8 @@ int scenario_apply(struct scenario *sc, const struct sim_params *p, char *err, s
 		used = p->used_bytes;
 	else if (sc->used_set)
 		used = k->anon_bytes;
-	if (kernel + used >= mem) {
-		if (err && len)
-			snprintf(err, len,
-				 "used=%llu MiB + kernel=%llu MiB of memory in use do not fit in "
-				 "mem=%llu MiB: make used or kernel smaller, or mem larger",
-				 (unsigned long long)(used / MIB), (unsigned long long)(kernel / MIB),
-				 (unsigned long long)(mem / MIB));
-		return -EINVAL;
-	}
+	if (kernel + used >= mem)
+		return misfit(used, kernel, mem, err, len);
 	k->mem_bytes = mem;
 	k->kernel_bytes = kernel;
 	k->anon_bytes = used;
