@@ -183,7 +183,7 @@ _wbsim()
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		w=${COMP_WORDS[i]}
 		case $w in
-		--policy | --param | --config | --format | --plot | --sysctl | --knob) ((i++)) ;;
+		--policy | --param | --config | --format | --plot | --series | --sysctl | --knob) ((i++)) ;;
 		-*) ;;
 		*) if [[ -z $cmd ]]; then cmd=$w; else ((nargs++)); fi ;;
 		esac
@@ -218,6 +218,10 @@ _wbsim()
 			compgen -d -- "$cur")
 		compopt -o filenames 2>/dev/null
 		return ;;
+	--series)
+		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		compopt -o filenames 2>/dev/null
+		return ;;
 	esac
 	if [[ -z $cmd ]]; then
 		if [[ $cur == -* ]]; then
@@ -230,7 +234,7 @@ _wbsim()
 	case $cmd in
 	run | show)
 		if [[ $cur == -* && $cmd == run ]]; then
-			COMPREPLY=($(compgen -W "--policy --config --param --sysctl --knob --format --plot --help" -- "$cur"))
+			COMPREPLY=($(compgen -W "--policy --config --param --sysctl --knob --format --plot --series --help" -- "$cur"))
 		elif [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "--param --sysctl --knob --help" -- "$cur"))
 		elif ((nargs == 0)); then

@@ -25,5 +25,6 @@ complete -c wbsim -n '__fish_seen_subcommand_from run table' -l config -r -F -d 
 complete -c wbsim -n '__fish_seen_subcommand_from run table show' -l param -x -a 'mem= used= kernel= speed= size= hz= bits= memory= limit= target= floor= ceiling= initial= fast_target= global_drain=' -d KEY=VALUE
 complete -c wbsim -n '__fish_seen_subcommand_from run table' -l format -x -a 'table csv json'
 complete -c wbsim -n '__fish_seen_subcommand_from run' -l plot -r -F -d 'FILE.png or FILE.svg'
+complete -c wbsim -n '__fish_seen_subcommand_from run' -l series -r -F -d 'every run\'s samples as TSV'
 complete -c wbsim -s h -l help -d usage
 complete -c wbsim -n __wbsim_no_command -s V -l version -d version

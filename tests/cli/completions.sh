@@ -56,6 +56,7 @@ comp wbgovd --metrics-
 comp wbgovd --b
 comp "$B/wbsim" run ''
 comp "$B/wbsim" run usb-iso --policy wb
+comp "$B/wbsim" run usb-iso --se
 EOF
 C=$C FX=$FX B=$B bash --norc --noprofile "$tmp/cases.bash" >"$tmp/bash.out" 2>"$tmp/bash.err" ||
 	fail "bash: $(cat "$tmp/bash.err")"
@@ -106,6 +107,7 @@ want "wbgovd --b" "--bus"
 [ -s "$tmp/scenarios" ] || fail "wbsim list shows no scenario"
 want "$B/wbsim run " "$(cat "$tmp/scenarios")"
 want "$B/wbsim run usb-iso --policy wb" "wbgov"
+want "$B/wbsim run usb-iso --se" "--series"
 
 # --- fish: its own completion engine, over the same tree
 fish -n "$C/wbgov.fish" && fish -n "$C/wbgovd.fish" && fish -n "$C/wbsim.fish" || fail "fish -n"
