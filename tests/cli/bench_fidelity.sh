@@ -73,6 +73,11 @@ WBSIM=$tmp/wbsim "$B/fidelity" --from "$D" --check >"$tmp/cout" 2>"$tmp/err" && 
 grep -q "bytes	write_return_s" "$tmp/err" || fail "--check did not name the ratio: $(cat "$tmp/err")"
 # each ratio a test, counted on the last line as CI's stages count them
 tail -n 1 "$tmp/cout" | grep -Eqx "tests: [1-9][0-9]* passed, 1 failed" || fail "--check's last line: $(tail -n 1 "$tmp/cout")"
+# --metrics: only those are checked (the 1.50 is a write return)
+WBSIM=$tmp/wbsim "$B/fidelity" --from "$D" --check --metrics sync_after_s,peak_dirty_mib >"$tmp/cout" 2>"$tmp/err" ||
+	fail "--check --metrics sync_after_s,peak_dirty_mib failed: $(cat "$tmp/err")"
+WBSIM=$tmp/wbsim "$B/fidelity" --from "$D" --check --metrics write_return_s >/dev/null 2>&1 &&
+	fail "--check --metrics write_return_s passed a write return of 1.50"
 sed -i '/bytes/d' "$D/real.tsv"
 WBSIM=$tmp/wbsim "$B/fidelity" --from "$D" --check >"$tmp/cout" 2>"$tmp/err" || fail "--check failed within 0.8-1.25: $(cat "$tmp/err")"
 tail -n 1 "$tmp/cout" | grep -Eqx "tests: [1-9][0-9]* passed, 0 failed" || fail "--check's last line: $(tail -n 1 "$tmp/cout")"
