@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The kernel series (kernel/*.patch) applies to the pinned source, Debian's
+# linux-source-6.12, where that is installed; skipped with a message where
+# it is not (CI does not build the kernel).
+set -eu
+cd "$(dirname "$0")/../.."
+me=$(basename "$0")
+[ -f /usr/src/linux-source-6.12.tar.xz ] || {
+	echo "$me: skipped: /usr/src/linux-source-6.12.tar.xz not installed (apt-get install linux-source-6.12)"
+	exit 77
+}
+out=$(bench/kernel check 2>&1) || { echo "$me: FAIL: $out" >&2; exit 1; }
+# a patch that does not apply is caught: the first patch applied twice
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+mkdir -p "$t/kernel"
+cp kernel/0001-*.patch "$t/kernel/0001-a.patch"
+cp kernel/0001-*.patch "$t/kernel/0002-b.patch"
+mkdir -p "$t/bench"
+cp bench/kernel "$t/bench/"
+"$t/bench/kernel" check >/dev/null 2>"$t/err" && { echo "$me: FAIL: a patch applied twice passed the check" >&2; exit 1; }
+grep -q "0002-b.patch does not apply" "$t/err" || { echo "$me: FAIL: the check did not name the patch: $(cat "$t/err")" >&2; exit 1; }
+echo "$me: ok"
