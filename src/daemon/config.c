@@ -54,10 +54,7 @@ static int fail(struct ctx *x, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(what, sizeof(what), fmt, ap);
 		va_end(ap);
-		if (x->line)
-			snprintf(x->err, x->errlen, "%s:%d: %s", x->name, x->line, what);
-		else
-			snprintf(x->err, x->errlen, "%s: %s", x->name, what);
+		parse_error_at(x->err, x->errlen, x->name, x->line, what);
 	}
 	return 0;
 }

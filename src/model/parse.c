@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/parse.h"
@@ -133,4 +134,12 @@ int parse_ini_line(const char **text, char *buf, int num)
 	buf[n] = 0;
 	*text = t + n;
 	return buf[n - 1] != '\n' && **text ? -1 : (int)n;
+}
+
+void parse_error_at(char *err, size_t len, const char *name, int line, const char *what)
+{
+	if (line)
+		snprintf(err, len, "%s:%d: %s", name, line, what);
+	else
+		snprintf(err, len, "%s: %s", name, what);
 }

@@ -21,4 +21,8 @@ int parse_ms(const char *s, uint64_t *ret);
  * taken for a line of its own. */
 int parse_ini_line(const char **text, char *buf, int num);
 
+/* "NAME:LINE: what" into err (just "NAME: what" for line 0): where an ini
+ * reader's message says it went wrong. */
+void parse_error_at(char *err, size_t len, const char *name, int line, const char *what);
+
 #endif
