@@ -20,6 +20,13 @@
  *                                fsync-loop), until SIGTERM; then prints
  *                                "fsync n N p50_ms X p99_ms Y max_ms Z"
  *   fidelity-probe now           the time in seconds, to the microsecond
+ *   fidelity-probe files DIR COUNT SIZE
+ *                                COUNT files of SIZE bytes, 256 to a
+ *                                directory (DIR/0, DIR/1, ...), written in
+ *                                order with write(2) and closed, no sync:
+ *                                bench/kernel's many-small-files writers (a
+ *                                shell forking dd per file would spend a TCG
+ *                                guest's time on the forks)
  *
  * Times are CLOCK_BOOTTIME, the clock of /proc/uptime, so that the samples
  * line up with the shell's timestamps of dd and sync.
@@ -33,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -212,6 +220,59 @@ static int latency(const char *path)
 	return 0;
 }
 
+static int files(const char *dir, const char *count, const char *size)
+{
+	static char buf[1 << 20];
+	char *end;
+	unsigned long n = strtoul(count, &end, 10), sz;
+	char path[4096];
+
+	if (*end || !n || n > 1000000) {
+		fprintf(stderr, "fidelity-probe: files: COUNT \"%s\": want 1 to 1000000\n", count);
+		return 64;
+	}
+	sz = strtoul(size, &end, 10);
+	if (*end || !sz || sz > (1UL << 30)) {
+		fprintf(stderr, "fidelity-probe: files: SIZE \"%s\": want 1 to 1 GiB in bytes\n", size);
+		return 64;
+	}
+	memset(buf, 'f', sizeof(buf));
+	for (unsigned long i = 0; i < n; i++) {
+		unsigned long left = sz;
+		int fd;
+
+		if (i % 256 == 0) {
+			snprintf(path, sizeof(path), "%s/%lu", dir, i / 256);
+			if (mkdir(path, 0755) && errno != EEXIST) {
+				fprintf(stderr, "fidelity-probe: mkdir %s: %s\n", path, strerror(errno));
+				return 1;
+			}
+		}
+		snprintf(path, sizeof(path), "%s/%lu/%lu", dir, i / 256, i);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0) {
+			fprintf(stderr, "fidelity-probe: cannot open %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+		while (left) {
+			size_t c = left < sizeof(buf) ? left : sizeof(buf);
+			ssize_t w = write(fd, buf, c);
+
+			if (w <= 0) {
+				fprintf(stderr, "fidelity-probe: %s: %s\n", path,
+					w < 0 ? strerror(errno) : "short write");
+				return 1;
+			}
+			left -= (unsigned long)w;
+		}
+		if (close(fd)) {
+			fprintf(stderr, "fidelity-probe: %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_term };
@@ -234,6 +295,9 @@ int main(int argc, char **argv)
 		return latency(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "fsync"))
 		return fsync_loop(argv[2]);
-	fprintf(stderr, "usage: fidelity-probe sample OUT [STATS] | fsync FILE | once [STATS] | latency FILE | now\n");
+	if (argc == 5 && !strcmp(argv[1], "files"))
+		return files(argv[2], argv[3], argv[4]);
+	fprintf(stderr, "usage: fidelity-probe sample OUT [STATS] | fsync FILE | once [STATS] | latency FILE | "
+			"files DIR COUNT SIZE | now\n");
 	return 64;
 }
