@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared by bench/fidelity and bench/kernel (sourced, bash): a busybox
+# guest's initramfs and disks, the probe it runs, and a machine's facts in
+# the terms of a wbsim scenario file. Functions print what they make and
+# return non-zero on failure, with a message; the caller dies.
+
+# probe_build REPO BUILD: the static fidelity-probe (the guests have no C
+# library), rebuilt when its source is newer; prints its path
+probe_build() {
+	local p=$1/$2/bench/fidelity-probe
+	mkdir -p "$1/$2/bench"
+	if [ ! -x "$p" ] || [ "$1/bench/fidelity-probe.c" -nt "$p" ]; then
+		${CC:-gcc} -O2 -Wall -Wextra -static -o "$p" "$1/bench/fidelity-probe.c" || {
+			echo "cannot build $p (a static binary: libc6-dev's libc.a)" >&2
+			return 1
+		}
+	fi
+	echo "$p"
+}
+
+# guest_root DIR APPLET...: DIR/root with busybox and its applets in bin/,
+# and the usual mount points
+guest_root() {
+	local a r=$1/root
+	shift
+	mkdir -p "$r/bin" "$r/proc" "$r/sys" "$r/dev" "$r/tmp" "$r/run"
+	cp /bin/busybox "$r/bin/" || return 1
+	for a in "$@"; do ln -sf busybox "$r/bin/$a"; done
+}
+
+# guest_initrd DIR: DIR/initrd.gz from DIR/root
+guest_initrd() {
+	(cd "$1/root" && find . | cpio -o -H newc 2>/dev/null | gzip -1 >../initrd.gz)
+}
+
+# guest_disk FILE MIB: a sparse ext4 image, its inode tables and journal
+# written now (lazy_itable_init=0, lazy_journal_init=0), so that no
+# ext4lazyinit shares a throttled disk with the runs
+guest_disk() {
+	truncate -s "$2M" "$1" && mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$1" >/dev/null 2>&1 ||
+		{ echo "mkfs.ext4 $1 failed" >&2; return 1; }
+}
+
+# The memory facts of a machine from its /proc/meminfo and /proc/zoneinfo
+# (given as files): what wbsim's mem, used, kernel_mem and reserve stand
+# for, so that its dirtyable memory (mem - kernel_mem - used - reserve) is
+# the kernel's (free + file LRU - totalreserve_pages). used: anonymous and
+# shmem pages (the initramfs, tmpfs); kernel_mem: the rest that is neither
+# free nor file cache (slab, page tables, stacks). totalreserve_pages:
+# each zone's high watermark plus its largest lowmem_reserve
+# (calculate_totalreserve_pages()).
+mem_facts() {
+	awk '/^MemTotal:/ { t = $2 } /^MemFree:/ { f = $2 } /^Active\(file\):/ { af = $2 }
+	     /^Inactive\(file\):/ { inf = $2 } /^AnonPages:/ { a = $2 } /^Shmem:/ { s = $2 }
+	     END { nf = t - f - af - inf; u = a + s; if (u > nf) u = nf
+		   printf "mem_kib=%d\nused_kib=%d\nkernel_kib=%d\n", t, u, nf - u }' "$1"
+	awk '/^Node .* zone/ { z++ } /^ +high / { h[z] = $2 }
+	     /protection:/ { gsub(/[(),]/, " "); m = 0; for (i = 2; i <= NF; i++) if ($i + 0 > m) m = $i + 0; p[z] = m }
+	     /^ +present / { pr[z] = $2 }
+	     END { for (i in h) { r = h[i] + p[i]; if (r > pr[i]) r = pr[i]; tot += r }
+		   printf "reserve_kib=%d\n", tot * 4 }' "$2"
+}
+
+# speed BYTES_PER_S: in the scenario file's units (kB/s, to the byte: a
+# measured speed to 1000 B/s)
+speed() { awk -v b="$1" 'BEGIN { if (b % 1000000 == 0) printf "%dMB/s", b / 1e6; else printf "%dkB/s", b / 1000 }'; }
+
+# yesno KEY 0|1: a scenario's boolean, where the fact is known
+yesno() { case "$2" in 1) echo "$1 = yes" ;; 0) echo "$1 = no" ;; esac; }
