@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
 # Shared by bench/fidelity and bench/kernel (sourced, bash): a busybox
 # guest's initramfs and disks, the probe it runs, and a machine's facts in
 # the terms of a wbsim scenario file. Functions print what they make and
@@ -37,8 +38,10 @@ guest_initrd() {
 # written now (lazy_itable_init=0, lazy_journal_init=0), so that no
 # ext4lazyinit shares a throttled disk with the runs
 guest_disk() {
-	truncate -s "$2M" "$1" && mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$1" >/dev/null 2>&1 ||
-		{ echo "mkfs.ext4 $1 failed" >&2; return 1; }
+	if ! truncate -s "$2M" "$1" || ! mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$1" >/dev/null 2>&1; then
+		echo "mkfs.ext4 $1 failed" >&2
+		return 1
+	fi
 }
 
 # The memory facts of a machine from its /proc/meminfo and /proc/zoneinfo
