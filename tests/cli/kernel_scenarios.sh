@@ -31,6 +31,7 @@ files16384_bps=43237573
 files65536_bps=119829554
 fast_bps=466004652
 latency_us=0
+latency_mean_us=1500
 hz=250
 kind=patched
 slow_bps=10000000
@@ -66,10 +67,12 @@ for k in stock-usb-iso patched-usb-iso patched-usb-git-clone patched-tempfiles p
 	"$WB" show "$D/$k.scenario" >/dev/null 2>"$tmp/e" || fail "$k.scenario does not parse: $(cat "$tmp/e")"
 done
 for l in 'mem = 1019788K' 'used = 2936K' 'kernel_mem = 16904K' 'reserve = 6064K' 'cpus = 1' 'hz = 250' \
-	'bandwidth = 10MB/s' 'queue = 0' 'bio = 1280K' 'bandwidth = 466004kB/s' 'size = 16M' 'rate = 123353kB/s'; do
+	'bandwidth = 10MB/s' 'queue = 0' 'bio = 1280K' 'latency = 1500us' 'bandwidth = 466004kB/s' 'size = 16M' 'rate = 123353kB/s'; do
 	grep -qxF "$l" "$D/patched-usb-iso.scenario" || fail "usb-iso's scenario lacks \"$l\": $(cat "$D/patched-usb-iso.scenario")"
 done
 grep -qxF 'kernel = 6.12' "$D/stock-usb-iso.scenario" || fail "stock is not kernel = 6.12"
+# a median of 0 (a clock of jiffies): the mean
+grep -qxF 'latency = 0us' "$D/patched-usb-iso.scenario" && fail "a latency of 0"
 # the written device is main: slow for usb-*, fast for the others
 awk '/^\[device/ { d = $2 } $0 == "main = yes" { print d }' "$D/patched-usb-iso.scenario" | grep -qx 'slow]' ||
 	fail "usb-iso's main device is not slow"
