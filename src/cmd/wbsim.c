@@ -91,11 +91,15 @@ static int run_jobs(const struct job *jobs, int n, const struct lab_params *p, b
 		int r = lab_run_scenario(jobs[i].scenario, jobs[i].policy, p, series, &res[i]);
 		if (r) {
 			if (res[i].refused) { /* a knob of the file's or --sysctl/--knob */
+				const struct scen_knob *kn = res[i].refused;
+				bool patched = kn->attr >= (kn->bdi ? BDI_ATTR_COUNT : VM_KNOB_COUNT);
 				char k[128];
-				scenfile_knob_text(jobs[i].scenario, res[i].refused, k, sizeof(k));
+				scenfile_knob_text(jobs[i].scenario, kn, k, sizeof(k));
 				fprintf(stderr, "wbsim: %s under %s: %s: the kernel refused it (%s)%s\n",
 					sname, jobs[i].policy, k, strerror(-r),
-					r == -ENOENT && jobs[i].scenario->kernel.kver == KVER_6_1
+					r != -ENOENT ? ""
+					: patched ? ": only kernel = 6.12+series (kernel/'s patches) has it"
+					: jobs[i].scenario->kernel.kver == KVER_6_1
 						? ": 6.1 has no strict_limit, max_bytes, min_bytes or *_fine"
 						: "");
 				for (int k2 = 0; k2 < i; k2++)

@@ -105,7 +105,7 @@ int vm_sysctl_write(struct vm_sysctl *vm, enum vm_knob knob, uint64_t value,
 }
 
 uint64_t global_dirtyable_memory(const struct mem_counters *m, bool highmem_is_dirtyable,
-				 bool cap_1g)
+				 uint64_t cap_pages)
 {
 	uint64_t x = m->free_pages;
 
@@ -114,8 +114,8 @@ uint64_t global_dirtyable_memory(const struct mem_counters *m, bool highmem_is_d
 	if (!highmem_is_dirtyable) {
 		x -= min_u64(m->highmem_dirtyable, x);
 		/* mail 004: "just say that anything over 1GB is highmem" */
-		if (cap_1g && x > GIB / PAGE_SIZE)
-			x = GIB / PAGE_SIZE;
+		if (cap_pages && x > cap_pages)
+			x = cap_pages;
 	}
 	return x + 1; /* never 0 */
 }

@@ -54,10 +54,12 @@ struct vm_write_effect {
 int vm_sysctl_write(struct vm_sysctl *vm, enum vm_knob knob, uint64_t value,
 		    struct vm_write_effect *eff);
 
-/* global_dirtyable_memory(); `cap_1g` applies Linus's patch from the fourth
- * mail (dirtyable memory counted up to 1 GiB). */
+/* global_dirtyable_memory(); `cap_pages` (0: none) counts dirtyable memory
+ * up to that many pages: Linus's patch from the fourth mail with 1 GiB, and
+ * kernel/'s 0001 (vm.dirty_ratio_max_bytes), which applies it where the
+ * ratios are taken; *_bytes are absolute either way. */
 uint64_t global_dirtyable_memory(const struct mem_counters *m, bool highmem_is_dirtyable,
-				 bool cap_1g);
+				 uint64_t cap_pages);
 
 /* domain_dirty_limits() for the global domain. `dom_dirty_limit` is
  * global_wb_domain.dirty_limit, used only for the rt boost. */

@@ -19,14 +19,13 @@ struct inode {
 	int task;
 	uint64_t dirty;         /* pages, PAGECACHE_TAG_DIRTY */
 	uint64_t writeback;     /* pages under writeback */
-	uint64_t appended;      /* pages written in order, for stream detection */
+	uint64_t appended;      /* pages written in order: the write offset */
 	uint64_t dirtied_when;  /* jiffies, valid while dirty */
 	uint64_t mark;          /* dev->submitted after this inode's last submission */
 	uint64_t wb_done_usec;  /* when its writeback last drained */
 	int32_t prev, next;
 	uint8_t list;
 	bool deleted;
-	bool early;             /* per-file writeout started */
 	bool stream;
 };
 
@@ -67,7 +66,7 @@ struct device {
 	uint64_t seg_bytes, seg_usec; /* completed bytes and time when it began */
 };
 
-enum work_kind { W_NONE, W_SYNC, W_START_ALL, W_PERFILE, W_KUPDATE, W_BACKGROUND };
+enum work_kind { W_NONE, W_SYNC, W_START_ALL, W_KUPDATE, W_BACKGROUND };
 enum flusher_phase { PH_WORKS, PH_START_ALL, PH_KUPDATE, PH_BACKGROUND, PH_END };
 
 /* One bdi with its root wb and its flusher. */
@@ -82,16 +81,14 @@ struct wb {
 	uint64_t writeback_inodes;
 	uint64_t bw_dwork_at; /* 0 = not queued */
 	bool dirty_exceeded;
+	unsigned max_time_ms; /* 0002's bdi max_time_ms (Gorman), 0 = off */
 	uint32_t nr_stream;
 	struct ilist b_dirty, b_io, b_more_io;
-	int32_t *early;       /* inodes past the per-file trigger */
-	uint32_t nearly, cap_early;
 
 	/* flusher */
 	bool running;
 	bool kick;            /* wb_wakeup() */
 	bool start_all;       /* WB_start_all */
-	bool perfile_kick;
 	uint64_t wakeup_at;   /* wb_wakeup_delayed(), 0 = none */
 	uint64_t last_old_flush;
 	uint64_t sync_queued, sync_done;
@@ -109,7 +106,7 @@ struct wb {
 	uint64_t slice_wrote;
 };
 
-enum task_state { TS_WAIT_START, TS_WRITE, TS_SLEEP, TS_FSYNC_SUBMIT, TS_WAIT_IO, TS_SYNC,
+enum task_state { TS_WAIT_START, TS_WRITE, TS_SLEEP, TS_EARLY, TS_FSYNC_SUBMIT, TS_WAIT_IO, TS_SYNC,
 		  TS_THINK, TS_WAIT_DELETE, TS_DONE };
 
 struct task {
@@ -128,6 +125,7 @@ struct task {
 	uint64_t file_pages;
 	uint64_t outstanding;  /* dirty + writeback pages of its files */
 	uint64_t wait_mark;    /* TS_WAIT_IO: dev->completed to reach */
+	int32_t early_inode;   /* TS_EARLY: the file being written out early */
 	int sync_dev;          /* TS_SYNC: which device the sync is at */
 	bool sync_queued;
 	uint64_t sync_seq;
@@ -150,7 +148,12 @@ struct sim_kernel {
 	uint64_t jif, start_jif;
 	uint64_t nr_dirty, nr_writeback, file_lru;
 	uint64_t mem_pages, kernel_pages, anon_pages, reserve_pages, lowmem_pages;
-	uint64_t per_file_pages;
+	/* the series' sysctls (or the proposal's equivalent) */
+	uint64_t ratio_max_bytes;    /* 0001: vm.dirty_ratio_max_bytes, 0 = off */
+	uint64_t file_writeout_bytes; /* 0003: vm.dirty_file_writeout_bytes */
+	uint64_t per_file_pages;     /* the same, pages */
+	uint64_t wt_bps;             /* 0004: vm.dirty_writethrough_bandwidth */
+	uint64_t wt_cap_pages;       /* writethrough's limit */
 	int ndev, ntask;
 	struct device dev[SIM_MAX_DEV];
 	struct wb wb[SIM_MAX_DEV];
@@ -248,7 +251,8 @@ static struct mem_counters mem_now(const struct sim_kernel *s)
 static uint64_t dirtyable(const struct sim_kernel *s)
 {
 	struct mem_counters m = mem_now(s);
-	return global_dirtyable_memory(&m, false, s->cfg.cap_1g);
+	return global_dirtyable_memory(&m, false,
+				       (s->ratio_max_bytes + PAGE_SIZE - 1) / PAGE_SIZE);
 }
 
 static void global_limits(const struct sim_kernel *s, uint64_t *thresh, uint64_t *bg,
@@ -269,35 +273,44 @@ void sim_global_limits(const struct sim_kernel *s, uint64_t *ret_thresh, uint64_
 
 /* ----------------------------------------------------- per-wb limits */
 
+/* 0004's wb_writethrough(): slower than vm.dirty_writethrough_bandwidth by
+ * the kernel's estimate; the writethrough proposal adds Chinner's streams. */
 static bool wb_writethrough(const struct sim_kernel *s, const struct wb *w)
 {
-	return s->cfg.limit_mode == LIMIT_WRITETHROUGH &&
-	       (w->bw.avg_write_bandwidth < bytes_to_pages(s->cfg.wt_slow_bps) || w->nr_stream > 0);
+	return s->wt_bps &&
+	       (w->bw.avg_write_bandwidth < bytes_to_pages(s->wt_bps) || w->nr_stream > 0);
 }
 
 static bool wb_strict(const struct sim_kernel *s, const struct wb *w)
 {
-	return w->knobs.strict || s->cfg.limit_mode == LIMIT_TIME || wb_writethrough(s, w);
+	return w->knobs.strict || w->max_time_ms || wb_writethrough(s, w);
 }
 
-/* The limit a proposal adds on top of __wb_calc_thresh(), pages. For a
- * background threshold (`bg`) the proposals use half of it, except
- * writethrough, which writes everything at once. */
-static uint64_t proposal_cap(const struct sim_kernel *s, const struct wb *w, bool bg)
+/* The limits the series adds at the end of __wb_calc_thresh(), pages:
+ * 0002's max_time_ms of the wb's bandwidth estimate (scaled like the ratios
+ * for a background threshold, at least 1 MiB), then 0004's writethrough (no
+ * background threshold, at most wt_cap_pages). `T` is the threshold asked
+ * for, `thresh` the domain's: T < thresh is the background one. */
+static uint64_t series_cap(const struct sim_kernel *s, const struct wb *w, uint64_t wb_thresh,
+			   uint64_t T, uint64_t thresh)
 {
-	uint64_t cap = UINT64_MAX;
+	bool bg = thresh && T < thresh;
 
-	if (s->cfg.limit_mode == LIMIT_TIME)
-		cap = w->bw.avg_write_bandwidth * s->cfg.time_limit_ds / 10;
-	else if (wb_writethrough(s, w))
-		return bg ? 0 : bytes_to_pages(s->cfg.wt_cap_bytes);
-	if (bg && cap != UINT64_MAX)
-		cap /= 2;
-	return cap;
+	if (w->max_time_ms) {
+		uint64_t t = w->bw.avg_write_bandwidth * w->max_time_ms / 1000;
+		if (bg)
+			t = t * T / thresh;
+		wb_thresh = min_u64(wb_thresh, max_u64(t, MIB / PAGE_SIZE));
+	}
+	if (wb_writethrough(s, w))
+		wb_thresh = bg ? 0 : min_u64(wb_thresh, s->wt_cap_pages);
+	return wb_thresh;
 }
 
-static uint64_t wb_calc_thresh(const struct sim_kernel *s, struct wb *w, uint64_t T, uint64_t dirty,
-			       bool bg)
+/* __wb_calc_thresh() for the threshold `T` of a domain whose dirty
+ * threshold is `thresh` */
+static uint64_t wb_calc_thresh(const struct sim_kernel *s, struct wb *w, uint64_t T,
+			       uint64_t thresh_all, uint64_t dirty)
 {
 	struct wb_thresh_in in = { 0 };
 	uint64_t thresh;
@@ -311,7 +324,7 @@ static uint64_t wb_calc_thresh(const struct sim_kernel *s, struct wb *w, uint64_
 			 &in.wb_min_ratio, &in.wb_max_ratio);
 	in.strict = wb_strict(s, w);
 	thresh = wb_calc_thresh_pages(&s->k, &in);
-	return min_u64(thresh, proposal_cap(s, w, bg));
+	return series_cap(s, w, thresh, T, thresh_all);
 }
 
 /* domain_dirty_avail(gdtc, true) + domain_dirty_limits() */
@@ -325,8 +338,9 @@ static void fill_gdtc(const struct sim_kernel *s, struct dtc *d)
 /* wb_dirty_limits() */
 static void wb_dirty_limits(struct sim_kernel *s, struct wb *w, struct dtc *d)
 {
-	d->wb_thresh = wb_calc_thresh(s, w, d->thresh, d->dirty, false);
-	d->wb_bg_thresh = wb_bg_thresh_of(d);
+	d->wb_thresh = wb_calc_thresh(s, w, d->thresh, d->thresh, d->dirty);
+	/* 0004: a written-through wb has no background threshold */
+	d->wb_bg_thresh = wb_writethrough(s, w) ? 0 : wb_bg_thresh_of(d);
 	d->wb_dirty = w->reclaimable + w->writeback;
 }
 
@@ -335,7 +349,7 @@ uint64_t sim_dev_wb_thresh(const struct sim_kernel *s, int dev)
 	struct dtc d;
 
 	fill_gdtc(s, &d);
-	return wb_calc_thresh(s, (struct wb *)&s->wb[dev], d.thresh, d.dirty, false);
+	return wb_calc_thresh(s, (struct wb *)&s->wb[dev], d.thresh, d.thresh, d.dirty);
 }
 
 /* wb_over_bg_thresh() with wb_bg_dirty_limits() */
@@ -346,7 +360,7 @@ static bool wb_over_bg_thresh(struct sim_kernel *s, struct wb *w)
 	global_limits(s, &thresh, &bg, NULL);
 	if (s->nr_dirty > bg)
 		return true;
-	return w->reclaimable > wb_calc_thresh(s, w, bg, s->nr_dirty, true);
+	return w->reclaimable > wb_calc_thresh(s, w, bg, thresh, s->nr_dirty);
 }
 
 /* ------------------------------------------------------------ bandwidth */
@@ -468,9 +482,6 @@ static void submit(struct sim_kernel *s, int32_t i, uint64_t n)
 	d->queued_pages += n;
 	d->submitted += n;
 	in->mark = d->submitted;
-	if (in->dirty == 0 && in->early) {
-		in->early = false;
-	}
 }
 
 static void task_outstanding_sub(struct sim_kernel *s, int task, uint64_t n, uint64_t t_usec)
@@ -670,37 +681,16 @@ static void requeue_inode(struct sim_kernel *s, struct wb *w, int32_t i, bool sy
 
 static bool sync_queued(const struct wb *w) { return w->sync_queued > w->sync_done; }
 
-static int32_t next_early_inode(struct sim_kernel *s, struct wb *w)
-{
-	while (w->nearly) {
-		int32_t i = w->early[0];
-		struct inode *in = &s->ino[i];
-		if (!in->deleted && in->dirty >= s->per_file_pages) {
-			in->early = true;
-			return i;
-		}
-		in->early = false;
-		w->early[0] = w->early[--w->nearly];
-	}
-	return -1;
-}
-
 /* Start the next inode of the current work; false when none is left. */
 static bool start_slice(struct sim_kernel *s, struct wb *w)
 {
 	int32_t i;
 	bool sync_all = w->work == W_SYNC;
 
-	if (w->work == W_PERFILE) {
-		i = next_early_inode(s, w);
-		if (i < 0)
-			return false;
-	} else {
-		i = w->b_io.head;
-		if (i < 0)
-			return false;
-		list_del(s, i);
-	}
+	i = w->b_io.head;
+	if (i < 0)
+		return false;
+	list_del(s, i);
 	w->cur = i;
 	wb_bandwidth_estimate_start(&s->k, &w->bw, w->dirtied, w->written, s->jif,
 				    w->writeback_inodes > 0);
@@ -720,11 +710,7 @@ static void end_slice(struct sim_kernel *s, struct wb *w)
 
 	w->cur = -1;
 	end_writepages(&s->dev[w - s->wb]);
-	if (w->work == W_PERFILE) {
-		/* the inode stays in the early set while it has enough dirty */
-	} else {
-		requeue_inode(s, w, i, sync_all, used_up);
-	}
+	requeue_inode(s, w, i, sync_all, used_up);
 	/* do_writepages(): update the estimate once in a while */
 	if (s->jif > w->bw.bw_time_stamp + bandwidth_interval_jif(&s->k))
 		wb_update_bandwidth(s, w);
@@ -762,7 +748,7 @@ static enum step_result wb_writeback_step(struct sim_kernel *s, struct wb *w)
 				continue;
 			else
 				w->pass_active = false;
-			if (w->pass_wrote == 0 && w->b_more_io.n == 0 && w->work != W_PERFILE)
+			if (w->pass_wrote == 0 && w->b_more_io.n == 0)
 				return STEP_DONE;
 			continue;
 		}
@@ -773,7 +759,7 @@ static enum step_result wb_writeback_step(struct sim_kernel *s, struct wb *w)
 			return STEP_DONE;
 		if (w->work == W_BACKGROUND && !wb_over_bg_thresh(s, w))
 			return STEP_DONE;
-		if (w->work != W_PERFILE && w->b_io.n == 0) {
+		if (w->b_io.n == 0) {
 			if (w->work == W_KUPDATE)
 				w->dirtied_before = s->jif > expire_jif(s) ? s->jif - expire_jif(s) : 0;
 			else if (w->work == W_BACKGROUND)
@@ -811,10 +797,6 @@ static enum work_kind next_work(struct sim_kernel *s, struct wb *w)
 	case PH_WORKS:
 		if (sync_queued(w))
 			return W_SYNC;
-		if (w->perfile_kick) {
-			w->perfile_kick = false;
-			return W_PERFILE;
-		}
 		w->phase = PH_START_ALL;
 		/* fall through */
 	case PH_START_ALL: /* wb_check_start_all() */
@@ -854,7 +836,7 @@ static void flusher_run(struct sim_kernel *s, struct wb *w)
 
 	if (!w->running) {
 		bool due = w->wakeup_at && s->jif >= w->wakeup_at;
-		if (!(w->kick || due || sync_queued(w) || w->start_all || w->perfile_kick))
+		if (!(w->kick || due || sync_queued(w) || w->start_all))
 			return;
 		w->running = true;
 		w->kick = false;
@@ -866,7 +848,7 @@ static void flusher_run(struct sim_kernel *s, struct wb *w)
 		if (w->work == W_NONE) {
 			w->work = next_work(s, w);
 			if (w->work == W_NONE) {
-				if (sync_queued(w) || w->perfile_kick) {
+				if (sync_queued(w)) {
 					w->phase = PH_WORKS; /* another pass */
 					continue;
 				}
@@ -914,12 +896,6 @@ static void account_dirtied(struct sim_kernel *s, struct task *t, int32_t i, uin
 	t->outstanding += n;
 	t->td.nr_dirtied += n;
 	s->cpu_ratelimits[t->cpu] += n;
-	if (s->per_file_pages && in->dirty >= s->per_file_pages && !in->early) {
-		in->early = true;
-		grow((void **)&w->early, &w->cap_early, w->nearly, sizeof(*w->early), 8);
-		w->early[w->nearly++] = i;
-		w->perfile_kick = true;
-	}
 	if (!in->stream && s->cfg.wt_stream_bytes &&
 	    in->appended >= bytes_to_pages(s->cfg.wt_stream_bytes)) {
 		in->stream = true;
@@ -951,8 +927,7 @@ static uint64_t balance_dirty_pages(struct sim_kernel *s, struct task *t, struct
 	d.freerun = domain_dirty_freerun(&d, strict);
 	if (s->nr_dirty > d.bg_thresh && !w->running)
 		wb_wakeup(w); /* wb_start_background_writeback() */
-	if (s->cfg.limit_mode == LIMIT_WRITETHROUGH && wb_writethrough(s, w) && w->reclaimable &&
-	    !w->running)
+	if (wb_writethrough(s, w) && w->reclaimable && !w->running)
 		wb_wakeup(w); /* writethrough: I/O starts at once */
 	if (d.freerun) {
 		bdp_freerun_exit(&t->td, s->jif,
@@ -1040,6 +1015,30 @@ static bool fsync_submit(struct sim_kernel *s, struct task *t)
 	t->wait_mark = 0;
 	for (uint64_t f = 0; f < nfiles && f <= t->cur_file; f++)
 		t->wait_mark = max_u64(t->wait_mark, s->ino[t->first_inode + (int32_t)f].mark);
+	return true;
+}
+
+/* 0003's file_dirty_writeout(), which the writer calls from
+ * generic_write_sync() when its write passed a piece boundary: the file's
+ * dirty pages below the boundary, submitted by the writer itself
+ * (WB_SYNC_NONE, nr_to_write LONG_MAX), which waits for room in the
+ * device's queue as submit_bio() waits for a request. The file is written in
+ * order and the flusher cleans its oldest pages first, so its dirty pages
+ * are the last `dirty` below the write offset. True when all are queued. */
+static bool early_writeout(struct sim_kernel *s, int32_t i)
+{
+	struct inode *in = &s->ino[i];
+	struct device *d = &s->dev[in->dev];
+	uint64_t open_piece;
+
+	if (!s->per_file_pages || in->deleted)
+		return true;
+	open_piece = in->appended % s->per_file_pages;
+	if (in->dirty > open_piece)
+		submit(s, i, min_u64(in->dirty - open_piece, dev_room(d)));
+	if (in->dirty > open_piece)
+		return false;
+	end_writepages(d);
 	return true;
 }
 
@@ -1162,6 +1161,15 @@ static void run_copy(struct sim_kernel *s, struct task *t, uint64_t t0, uint64_t
 				t->last_write_pending = true;
 			}
 		}
+		/* 0003: the write passed a piece boundary of the file */
+		if (s->per_file_pages &&
+		    s->ino[i].appended / s->per_file_pages >
+			    (s->ino[i].appended - n) / s->per_file_pages &&
+		    !early_writeout(s, i)) {
+			t->early_inode = i;
+			t->state = TS_EARLY;
+			return;
+		}
 		pause = bdp_ratelimited(s, t, w);
 		if (pause) {
 			task_sleep(s, t, pause);
@@ -1249,6 +1257,12 @@ static void task_tick(struct sim_kernel *s, struct task *t)
 				t->last_write_pending = false;
 				after_writes(s, t, t0);
 			}
+			continue;
+		case TS_EARLY: /* then on as after a pause */
+			if (!early_writeout(s, t->early_inode))
+				return;
+			t->state = TS_SLEEP;
+			t->wake_jif = s->jif;
 			continue;
 		case TS_FSYNC_SUBMIT:
 			if (!fsync_submit(s, t))
@@ -1394,7 +1408,12 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 	s->anon_pages = bytes_to_pages(cfg->anon_bytes);
 	s->reserve_pages = bytes_to_pages(cfg->reserve_bytes);
 	s->lowmem_pages = bytes_to_pages(cfg->lowmem_bytes);
+	/* the proposals as the series' knobs would set them */
+	s->ratio_max_bytes = cfg->cap_1g ? GIB : 0;
+	s->file_writeout_bytes = cfg->per_file_bytes;
 	s->per_file_pages = bytes_to_pages(cfg->per_file_bytes);
+	s->wt_bps = cfg->limit_mode == LIMIT_WRITETHROUGH ? cfg->wt_slow_bps : 0;
+	s->wt_cap_pages = bytes_to_pages(cfg->wt_cap_bytes ? cfg->wt_cap_bytes : WT_CAP_BYTES);
 	s->ndev = ndev;
 	for (int d = 0; d < ndev; d++) {
 		struct device *dv = &s->dev[d];
@@ -1414,6 +1433,8 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 		dv->qcap = 64;
 		dv->q = malloc(sizeof(*dv->q) * dv->qcap);
 		bdi_knobs_init(&w->knobs);
+		if (cfg->limit_mode == LIMIT_TIME)
+			w->max_time_ms = cfg->time_limit_ds * 100;
 		fprop_local_init(&w->completions);
 		wb_bw_init(&w->bw, s->jif);
 		w->b_dirty = w->b_io = w->b_more_io = (struct ilist){ -1, -1, 0 };
@@ -1464,7 +1485,6 @@ void sim_kernel_free(struct sim_kernel *s)
 	for (int d = 0; d < SIM_MAX_DEV; d++) {
 		free(s->dev[d].q);
 		free(s->dev[d].late.v);
-		free(s->wb[d].early);
 	}
 	for (int i = 0; i < s->ntask; i++)
 		free(s->task[i].st.lat_usec);
@@ -1530,32 +1550,104 @@ void sim_dev_stat(const struct sim_kernel *s, int dev, struct sim_dev_stat *ret)
 
 /* ---------------------------------------------------------------- knobs */
 
-int sim_vm_write(struct sim_kernel *s, enum vm_knob knob, uint64_t value)
+const char *const sim_vm_names[SIM_VM_COUNT] = {
+	[VM_DIRTY_RATIO] = "dirty_ratio",
+	[VM_DIRTY_BACKGROUND_RATIO] = "dirty_background_ratio",
+	[VM_DIRTY_BYTES] = "dirty_bytes",
+	[VM_DIRTY_BACKGROUND_BYTES] = "dirty_background_bytes",
+	[VM_DIRTY_EXPIRE_CENTISECS] = "dirty_expire_centisecs",
+	[VM_DIRTY_WRITEBACK_CENTISECS] = "dirty_writeback_centisecs",
+	[SIM_VM_DIRTY_RATIO_MAX_BYTES] = "dirty_ratio_max_bytes",
+	[SIM_VM_DIRTY_FILE_WRITEOUT_BYTES] = "dirty_file_writeout_bytes",
+	[SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH] = "dirty_writethrough_bandwidth",
+};
+
+const char *const sim_bdi_names[SIM_BDI_COUNT] = {
+	[BDI_STRICT_LIMIT] = "strict_limit",
+	[BDI_MAX_BYTES] = "max_bytes",
+	[BDI_MIN_BYTES] = "min_bytes",
+	[BDI_MAX_RATIO] = "max_ratio",
+	[BDI_MIN_RATIO] = "min_ratio",
+	[BDI_MAX_RATIO_FINE] = "max_ratio_fine",
+	[BDI_MIN_RATIO_FINE] = "min_ratio_fine",
+	[SIM_BDI_MAX_TIME_MS] = "max_time_ms",
+};
+
+static void set_ratelimit(struct sim_kernel *s)
+{
+	uint64_t thresh, bg;
+
+	global_limits(s, &thresh, &bg, NULL);
+	s->ratelimit_pages = writeback_set_ratelimit(&s->k, &s->dom, thresh);
+}
+
+/* The series' sysctls, with its handlers' checks */
+static int series_vm_write(struct sim_kernel *s, int knob, uint64_t value)
+{
+	if (!s->cfg.series)
+		return -ENOENT;
+	switch (knob) {
+	case SIM_VM_DIRTY_RATIO_MAX_BYTES: /* recomputes the ratelimit when changed */
+		if (value != s->ratio_max_bytes) {
+			s->ratio_max_bytes = value;
+			set_ratelimit(s);
+		}
+		return 0;
+	case SIM_VM_DIRTY_FILE_WRITEOUT_BYTES: /* 0 or at least 1 MiB */
+		if (value && value < MIB)
+			return -EINVAL;
+		s->file_writeout_bytes = value;
+		s->per_file_pages = bytes_to_pages(value);
+		return 0;
+	case SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH:
+		s->wt_bps = value;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int sim_vm_write(struct sim_kernel *s, int knob, uint64_t value)
 {
 	struct vm_write_effect eff;
-	int r = vm_sysctl_write(&s->vm, knob, value, &eff);
+	int r;
 
+	if (knob < 0 || knob >= SIM_VM_COUNT)
+		return -EINVAL;
+	if (knob >= VM_KNOB_COUNT)
+		return series_vm_write(s, knob, value);
+	r = vm_sysctl_write(&s->vm, (enum vm_knob)knob, value, &eff);
 	if (r)
 		return r;
-	if (eff.set_ratelimit) {
-		uint64_t thresh, bg;
-		global_limits(s, &thresh, &bg, NULL);
-		s->ratelimit_pages = writeback_set_ratelimit(&s->k, &s->dom, thresh);
-	}
+	if (eff.set_ratelimit)
+		set_ratelimit(s);
 	if (eff.flush_all)
 		wakeup_flusher_threads(s);
 	return 0;
 }
 
-uint64_t sim_vm_read(const struct sim_kernel *s, enum vm_knob knob)
+uint64_t sim_vm_read(const struct sim_kernel *s, int knob)
 {
-	return vm_sysctl_get(&s->vm, knob);
+	switch (knob) {
+	case SIM_VM_DIRTY_RATIO_MAX_BYTES: return s->ratio_max_bytes;
+	case SIM_VM_DIRTY_FILE_WRITEOUT_BYTES: return s->file_writeout_bytes;
+	case SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH: return s->wt_bps;
+	}
+	return knob >= 0 && knob < VM_KNOB_COUNT ? vm_sysctl_get(&s->vm, (enum vm_knob)knob) : 0;
 }
 
-int sim_bdi_write(struct sim_kernel *s, int dev, enum bdi_attr attr, uint64_t value)
+int sim_bdi_write(struct sim_kernel *s, int dev, int attr, uint64_t value)
 {
 	struct bdi_knobs *b = &s->wb[dev].knobs;
 	uint64_t thresh, bg, avail;
+
+	if (attr == SIM_BDI_MAX_TIME_MS) { /* 0002: at most a minute */
+		if (!s->cfg.series)
+			return -ENOENT;
+		if (value > 60000)
+			return -EINVAL;
+		s->wb[dev].max_time_ms = (unsigned)value;
+		return 0;
+	}
 
 	/* 6.1 has only max_ratio and min_ratio: the rest came with 6.2 */
 	if (s->cfg.kver == KVER_6_1 && attr != BDI_MAX_RATIO && attr != BDI_MIN_RATIO)
@@ -1584,11 +1676,13 @@ int sim_bdi_write(struct sim_kernel *s, int dev, enum bdi_attr attr, uint64_t va
 	return -EINVAL;
 }
 
-uint64_t sim_bdi_read(const struct sim_kernel *s, int dev, enum bdi_attr attr)
+uint64_t sim_bdi_read(const struct sim_kernel *s, int dev, int attr)
 {
 	const struct bdi_knobs *b = &s->wb[dev].knobs;
 	uint64_t thresh, bg;
 
+	if (attr == SIM_BDI_MAX_TIME_MS)
+		return s->wb[dev].max_time_ms;
 	global_limits(s, &thresh, &bg, NULL);
 	switch (attr) {
 	case BDI_STRICT_LIMIT: return b->strict;

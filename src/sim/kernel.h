@@ -62,6 +62,10 @@ struct sim_dev_cfg {
 				machine's own disks, seen every day */
 };
 
+/* 0004's limit for a written-through wb: two of the flusher's 4 MiB
+ * minimum writeback chunks */
+#define WT_CAP_BYTES (8 * MIB)
+
 /* Changes to the kernel that the seeds' proposals make. */
 enum sim_limit_mode {
 	LIMIT_STOCK,        /* the kernel as it is */
@@ -72,6 +76,7 @@ enum sim_limit_mode {
 struct sim_kernel_cfg {
 	struct kcfg k;
 	enum sim_kver kver;
+	bool series;             /* 6.12 with kernel/'s patches: their knobs exist */
 	uint64_t mem_bytes;
 	uint64_t kernel_bytes;   /* kernel memory: neither free nor file LRU */
 	uint64_t anon_bytes;     /* applications */
@@ -81,7 +86,7 @@ struct sim_kernel_cfg {
 	uint64_t per_file_bytes; /* Dilger, mail 003: 0 = off */
 	enum sim_limit_mode limit_mode;
 	unsigned time_limit_ds;  /* LIMIT_TIME: N, in tenths of a second */
-	uint64_t wt_cap_bytes;   /* LIMIT_WRITETHROUGH: the tiny limit */
+	uint64_t wt_cap_bytes;   /* writethrough's limit (0: WT_CAP_BYTES) */
 	uint64_t wt_slow_bps;    /* below this estimated bandwidth: writethrough */
 	uint64_t wt_stream_bytes; /* a file written sequentially past this: a stream */
 };
@@ -162,11 +167,30 @@ void sim_global_limits(const struct sim_kernel *s, uint64_t *ret_thresh, uint64_
 /* The wb threshold a writer of `dev` is throttled against now, pages. */
 uint64_t sim_dev_wb_thresh(const struct sim_kernel *s, int dev);
 
-/* The kernel's knobs, with the kernel's semantics. 0 or -errno. */
-int sim_vm_write(struct sim_kernel *s, enum vm_knob knob, uint64_t value);
-uint64_t sim_vm_read(const struct sim_kernel *s, enum vm_knob knob);
+/* The sysctls and the bdi attribute that kernel/'s series adds, numbered
+ * after enum vm_knob's and enum bdi_attr's: they exist only in a simulated
+ * kernel with cfg.series (kernel = 6.12+series), as in the patched kernel. */
+enum sim_series_vm {
+	SIM_VM_DIRTY_RATIO_MAX_BYTES = VM_KNOB_COUNT, /* 0001 (Linus) */
+	SIM_VM_DIRTY_FILE_WRITEOUT_BYTES,             /* 0003 (Dilger) */
+	SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH,          /* 0004 (Chinner), bytes/s */
+	SIM_VM_COUNT
+};
+enum sim_series_bdi {
+	SIM_BDI_MAX_TIME_MS = BDI_ATTR_COUNT,         /* 0002 (Gorman) */
+	SIM_BDI_COUNT
+};
+/* Every knob's name, the series' included, indexed by the enums above */
+extern const char *const sim_vm_names[SIM_VM_COUNT];
+extern const char *const sim_bdi_names[SIM_BDI_COUNT];
 
-int sim_bdi_write(struct sim_kernel *s, int dev, enum bdi_attr attr, uint64_t value);
-uint64_t sim_bdi_read(const struct sim_kernel *s, int dev, enum bdi_attr attr);
+/* The kernel's knobs, with the kernel's semantics: `knob` an enum vm_knob
+ * or sim_series_vm, `attr` an enum bdi_attr or sim_series_bdi. 0 or -errno;
+ * -ENOENT for a knob this kernel has no file for. */
+int sim_vm_write(struct sim_kernel *s, int knob, uint64_t value);
+uint64_t sim_vm_read(const struct sim_kernel *s, int knob);
+
+int sim_bdi_write(struct sim_kernel *s, int dev, int attr, uint64_t value);
+uint64_t sim_bdi_read(const struct sim_kernel *s, int dev, int attr);
 
 #endif

@@ -9,7 +9,8 @@ const struct proposal proposals[] = {
 	{ "linux-32", "32-bit kernels", "the same ratios over lowmem only (~890 MB)", false },
 	{ "bytes", "Linus, mail 001", "dirty_background_bytes 16 MiB, dirty_bytes 48 MiB", false },
 	{ "cap-1g", "Linus, mail 004 patch", "ratios over at most 1 GiB of dirtyable memory", false },
-	{ "per-file", "Dilger, mail 003", "start writeout of a file at 16 MiB dirty; no new throttling",
+	{ "per-file", "Dilger, mail 003",
+	  "the writer starts writeout of each 16 MiB piece of a file it passed (waits for queue room)",
 	  false },
 	/* The kernel's estimate (avg_write_bandwidth), not the device's speed:
 	 * it starts at 100 MiB/s and adapts over seconds (kernel.c: proposal_cap). */

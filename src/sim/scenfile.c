@@ -43,6 +43,8 @@ static const char *const bus_names[] = { "usb", "sata", "nvme", "virtual" };
 static const char *const end_names[] = { "none", "sync", "fsync" };
 static const char *const role_names[] = { "main", "fast", "main-fast", "other" };
 static const char *const kver_names[] = { "6.18", "6.12", "6.1" };
+/* 6.12 with kernel/'s patch series: its knobs exist */
+#define SERIES_KERNEL "6.12+series"
 
 /* A writer as the file gives it, made a sim_task_cfg once its section and
  * every device are known. */
@@ -375,7 +377,8 @@ static bool attr_is_bytes(bool bdi, int attr)
 {
 	if (bdi)
 		return attr == BDI_MAX_BYTES || attr == BDI_MIN_BYTES;
-	return attr == VM_DIRTY_BYTES || attr == VM_DIRTY_BACKGROUND_BYTES;
+	return attr == VM_DIRTY_BYTES || attr == VM_DIRTY_BACKGROUND_BYTES ||
+	       attr == SIM_VM_DIRTY_RATIO_MAX_BYTES || attr == SIM_VM_DIRTY_FILE_WRITEOUT_BYTES;
 }
 
 static int find_dev(const struct scenario *sc, const char *name)
@@ -399,6 +402,10 @@ static int knob_value(bool bdi, int attr, const char *v, uint64_t *ret, char *wh
 	}
 	if (bdi && attr == BDI_STRICT_LIMIT)
 		max = 1, unit = "0 or 1";
+	else if (bdi && attr == SIM_BDI_MAX_TIME_MS)
+		max = 60000, unit = "milliseconds from 0 to 60000";
+	else if (!bdi && attr == SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH)
+		max = UINT64_MAX, unit = "bytes per second";
 	else if ((bdi && (attr == BDI_MAX_RATIO || attr == BDI_MIN_RATIO)) ||
 		 (!bdi && (attr == VM_DIRTY_RATIO || attr == VM_DIRTY_BACKGROUND_RATIO)))
 		max = 100, unit = "a percentage from 0 to 100";
@@ -426,10 +433,12 @@ static int knob_parse(struct scenario *sc, bool bdi, const char *key, const char
 	}
 	if (!bdi) {
 		if (strncmp(key, "vm.", 3) ||
-		    (attr = word_index(vm_knob_names, VM_KNOB_COUNT, key + 3)) < 0) {
+		    (attr = word_index(sim_vm_names, SIM_VM_COUNT, key + 3)) < 0) {
 			snprintf(why, len, "unknown sysctl \"%s\" (vm.dirty_ratio, "
 				 "vm.dirty_background_ratio, vm.dirty_bytes, vm.dirty_background_bytes, "
-				 "vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs)", key);
+				 "vm.dirty_expire_centisecs, vm.dirty_writeback_centisecs; with "
+				 "kernel = " SERIES_KERNEL " also vm.dirty_ratio_max_bytes, "
+				 "vm.dirty_file_writeout_bytes, vm.dirty_writethrough_bandwidth)", key);
 			return -ENOENT;
 		}
 	} else {
@@ -442,9 +451,10 @@ static int knob_parse(struct scenario *sc, bool bdi, const char *key, const char
 		n = (int)(dot - key);
 		snprintf(devname, devlen, "%.*s", n, key);
 		attr_name = dot + 1;
-		if ((attr = word_index(bdi_attr_names, BDI_ATTR_COUNT, attr_name)) < 0) {
+		if ((attr = word_index(sim_bdi_names, SIM_BDI_COUNT, attr_name)) < 0) {
 			snprintf(why, len, "unknown bdi attribute \"%s\" (strict_limit, max_bytes, "
-				 "min_bytes, max_ratio, min_ratio, max_ratio_fine, min_ratio_fine)",
+				 "min_bytes, max_ratio, min_ratio, max_ratio_fine, min_ratio_fine; "
+				 "with kernel = " SERIES_KERNEL " also max_time_ms)",
 				 attr_name);
 			return -ENOENT;
 		}
@@ -472,9 +482,9 @@ void scenfile_knob_text(const struct scenario *sc, const struct scen_knob *k, ch
 	else
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)k->value);
 	if (k->bdi)
-		snprintf(buf, len, "%s.%s = %s", sc->dev[k->dev].name, bdi_attr_names[k->attr], v);
+		snprintf(buf, len, "%s.%s = %s", sc->dev[k->dev].name, sim_bdi_names[k->attr], v);
 	else
-		snprintf(buf, len, "vm.%s = %s", vm_knob_names[k->attr], v);
+		snprintf(buf, len, "vm.%s = %s", sim_vm_names[k->attr], v);
 }
 
 /* "KEY=VALUE" from the command line, blanks around '=' allowed */
@@ -724,9 +734,13 @@ static int machine_key(struct ctx *x, const char *key, const char *v)
 		break;
 	case M_KERNEL: {
 		int i = word_index(kver_names, 3, v);
+		kc->series = i < 0 && !strcmp(v, SERIES_KERNEL);
+		if (kc->series)
+			i = KVER_6_12;
 		if (i < 0)
-			return fail(x, "kernel = \"%s\": want 6.1, 6.12 or 6.18 (the kernel's "
-				       "version, for what differs)", v);
+			return fail(x, "kernel = \"%s\": want 6.1, 6.12, 6.18 (the kernel's "
+				       "version, for what differs) or " SERIES_KERNEL
+				       " (6.12 with kernel/'s patches)", v);
 		kc->kver = (enum sim_kver)i;
 		break;
 	}
@@ -1077,7 +1091,7 @@ static int finish(struct ctx *x)
 		if (sc->knob[k].dev < 0) {
 			sc->knob[k].dev = 0;
 			return fail_at(x, x->knob_line[k], "%s.%s: no [device %s] in the file",
-				       x->knob_dev[k], bdi_attr_names[sc->knob[k].attr],
+				       x->knob_dev[k], sim_bdi_names[sc->knob[k].attr],
 				       x->knob_dev[k]);
 		}
 	}
@@ -1229,7 +1243,7 @@ int scenfile_write(FILE *f, const struct scenario *sc)
 	fprintf(f, "reserve = %s\n", a);
 	fmt_size(kc->lowmem_bytes, a, sizeof(a));
 	fprintf(f, "lowmem = %s\ncpus = %u\nhz = %u\nbits = %u\nkernel = %s\n", a, kc->k.ncpus,
-		kc->k.hz, kc->k.long_bits, kver_names[kc->kver]);
+		kc->k.hz, kc->k.long_bits, kc->series ? SERIES_KERNEL : kver_names[kc->kver]);
 	for (int d = 0; d < sc->ndev; d++) {
 		const struct sim_dev_cfg *dv = &sc->dev[d];
 		fprintf(f, "\n[device %s]\n", dv->name);

@@ -51,9 +51,9 @@ static void test_dirtyable_reserve_and_file_lru(void **state)
 
 	(void)state;
 	/* x = F - min(F, R) + file = 100000 - 20000 + 50000 = 130000; avail = x + 1 */
-	assert_int_equal(global_dirtyable_memory(&m, false, false), 130001);
+	assert_int_equal(global_dirtyable_memory(&m, false, 0), 130001);
 	/* highmem_is_dirtyable changes nothing when H = 0 (64-bit) */
-	assert_int_equal(global_dirtyable_memory(&m, true, false), 130001);
+	assert_int_equal(global_dirtyable_memory(&m, true, 0), 130001);
 }
 
 static void test_dirtyable_reserve_above_free(void **state)
@@ -62,7 +62,7 @@ static void test_dirtyable_reserve_above_free(void **state)
 
 	(void)state;
 	/* F - min(F, R) = 10000 - 10000 = 0, + file 50000, + 1 */
-	assert_int_equal(global_dirtyable_memory(&m, false, false), 50001);
+	assert_int_equal(global_dirtyable_memory(&m, false, 0), 50001);
 }
 
 static void test_dirtyable_never_zero(void **state)
@@ -71,7 +71,7 @@ static void test_dirtyable_never_zero(void **state)
 
 	(void)state;
 	/* x = 0 -> avail = 0 + 1 */
-	assert_int_equal(global_dirtyable_memory(&m, false, false), 1);
+	assert_int_equal(global_dirtyable_memory(&m, false, 0), 1);
 }
 
 static void test_dirtyable_highmem_subtracted(void **state)
@@ -81,11 +81,11 @@ static void test_dirtyable_highmem_subtracted(void **state)
 
 	(void)state;
 	/* x = 130000; x -= min(H = 30000, x) -> 100000; + 1 */
-	assert_int_equal(global_dirtyable_memory(&m, false, false), 100001);
+	assert_int_equal(global_dirtyable_memory(&m, false, 0), 100001);
 	/* highmem_is_dirtyable = 1: H not subtracted -> 130000 + 1 */
-	assert_int_equal(global_dirtyable_memory(&m, true, false), 130001);
+	assert_int_equal(global_dirtyable_memory(&m, true, 0), 130001);
 	/* H = 500000 > x = 130000: x -= min(H, x) -> 0; + 1 */
-	assert_int_equal(global_dirtyable_memory(&big, false, false), 1);
+	assert_int_equal(global_dirtyable_memory(&big, false, 0), 1);
 }
 
 static void test_dirtyable_cap_1g(void **state)
@@ -97,17 +97,17 @@ static void test_dirtyable_cap_1g(void **state)
 
 	(void)state;
 	/* 1 GiB = 1073741824 / 4096 = 262144 pages; x = 4000000 > 262144 -> 262144 + 1 */
-	assert_int_equal(global_dirtyable_memory(&m16g, false, true), 262145);
+	assert_int_equal(global_dirtyable_memory(&m16g, false, GIB / PAGE_SIZE), 262145);
 	/* without the option: 4000000 + 1 */
-	assert_int_equal(global_dirtyable_memory(&m16g, false, false), 4000001);
+	assert_int_equal(global_dirtyable_memory(&m16g, false, 0), 4000001);
 	/* the patch sits inside `if (!vm_highmem_is_dirtyable)`: no cap when dirtyable */
-	assert_int_equal(global_dirtyable_memory(&m16g, true, true), 4000001);
+	assert_int_equal(global_dirtyable_memory(&m16g, true, GIB / PAGE_SIZE), 4000001);
 	/* x = 262144 is not > 262144: unchanged, + 1 */
-	assert_int_equal(global_dirtyable_memory(&exact, false, true), 262145);
+	assert_int_equal(global_dirtyable_memory(&exact, false, GIB / PAGE_SIZE), 262145);
 	/* x = 200000 < cap: 200000 + 1 */
-	assert_int_equal(global_dirtyable_memory(&small, false, true), 200001);
+	assert_int_equal(global_dirtyable_memory(&small, false, GIB / PAGE_SIZE), 200001);
 	/* highmem first: 300000 - 50000 = 250000 < 262144, + 1 */
-	assert_int_equal(global_dirtyable_memory(&hm, false, true), 250001);
+	assert_int_equal(global_dirtyable_memory(&hm, false, GIB / PAGE_SIZE), 250001);
 }
 
 /* ------------------------------------------------------------------ */

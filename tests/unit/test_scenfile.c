@@ -398,8 +398,9 @@ static void test_errors(void **state)
 		{ "[machine]\ncpus = 65\n", "t.scenario:2: cpus = \"65\": want 1 to 64" },
 		{ "[machine]\nhz = 200\n", "t.scenario:2: hz = \"200\": want 100, 250, 300 or 1000" },
 		{ "[machine]\nbits = 16\n", "t.scenario:2: bits = \"16\": want 32 or 64" },
-		{ "[machine]\nkernel = 5.15\n", "t.scenario:2: kernel = \"5.15\": want 6.1, 6.12 or 6.18 (the "
-						"kernel's version, for what differs)" },
+		{ "[machine]\nkernel = 5.15\n", "t.scenario:2: kernel = \"5.15\": want 6.1, 6.12, 6.18 (the "
+						"kernel's version, for what differs) or 6.12+series (6.12 with "
+						"kernel/'s patches)" },
 		{ "[machine]\nmem = 1G\nused = 1G\n" MINIMAL,
 		  "t.scenario:3: used (1024 MiB) and kernel_mem (64 MiB) do not fit in mem (1024 MiB)" },
 		/* [device] */
@@ -514,7 +515,8 @@ static void test_errors(void **state)
 		{ "[sysctl]\nvm.swappiness = 10\n",
 		  "t.scenario:2: unknown sysctl \"vm.swappiness\" (vm.dirty_ratio, vm.dirty_background_ratio, "
 		  "vm.dirty_bytes, vm.dirty_background_bytes, vm.dirty_expire_centisecs, "
-		  "vm.dirty_writeback_centisecs)" },
+		  "vm.dirty_writeback_centisecs; with kernel = 6.12+series also vm.dirty_ratio_max_bytes, "
+		  "vm.dirty_file_writeout_bytes, vm.dirty_writethrough_bandwidth)" },
 		{ "[sysctl]\nvm.dirty_ratio = 101\n",
 		  "t.scenario:2: vm.dirty_ratio = \"101\": want a percentage from 0 to 100" },
 		{ "[sysctl]\nvm.dirty_bytes = 48 MB\n",
@@ -525,7 +527,8 @@ static void test_errors(void **state)
 		  "t.scenario:2: \"strict_limit\" is no knob: want DEVICE.ATTR, like sdb.max_bytes" },
 		{ "[knob]\nsdb.read_ahead_kb = 1\n",
 		  "t.scenario:2: unknown bdi attribute \"read_ahead_kb\" (strict_limit, max_bytes, min_bytes, "
-		  "max_ratio, min_ratio, max_ratio_fine, min_ratio_fine)" },
+		  "max_ratio, min_ratio, max_ratio_fine, min_ratio_fine; with kernel = 6.12+series also "
+		  "max_time_ms)" },
 		{ "[knob]\nsdb.strict_limit = 2\n", "t.scenario:2: sdb.strict_limit = \"2\": want 0 or 1" },
 		{ "[knob]\nsdb.max_ratio_fine = 1000001\n",
 		  "t.scenario:2: sdb.max_ratio_fine = \"1000001\": want parts per million from 0 to 1000000" },
@@ -583,7 +586,8 @@ static void test_cli_knobs(void **state)
 	assert_string_equal(e, "sdx.max_bytes=16M: no device sdx in usb-iso (sdb, sda)");
 	assert_int_equal(scenfile_add_knob(&sc, "sdb.colour=1", e, sizeof(e)), -EINVAL);
 	assert_string_equal(e, "sdb.colour=1: unknown bdi attribute \"colour\" (strict_limit, max_bytes, "
-			       "min_bytes, max_ratio, min_ratio, max_ratio_fine, min_ratio_fine)");
+			       "min_bytes, max_ratio, min_ratio, max_ratio_fine, min_ratio_fine; with "
+			       "kernel = 6.12+series also max_time_ms)");
 	assert_int_equal(scenfile_add_sysctl(&sc, "vm.dirty_ratio", e, sizeof(e)), -EINVAL);
 	assert_string_equal(e, "vm.dirty_ratio: want vm.KEY=VALUE");
 	assert_int_equal(scenfile_add_sysctl(&sc, "dirty_ratio=5", e, sizeof(e)), -EINVAL);
@@ -695,6 +699,36 @@ static void test_kver_refusal(void **state)
 	assert_int_equal(parse(SMALL_6("6.18", "sdb.max_bytes = 1T"), &sc), 0);
 	assert_int_equal(lab_run_scenario(&sc, "linux-64", &lp, false, &r), -EINVAL);
 	assert_ptr_equal(r.refused, &sc.knob[0]);
+	/* the series' knobs: only its kernel has them, and they round-trip */
+	assert_int_equal(parse(SMALL_6("6.12", "sdb.max_time_ms = 1000"), &sc), 0);
+	assert_int_equal(lab_run_scenario(&sc, "linux-64", &lp, false, &r), -ENOENT);
+	assert_ptr_equal(r.refused, &sc.knob[0]);
+	assert_int_equal(parse(SMALL_6("6.12+series", "sdb.max_time_ms = 1000"), &sc), 0);
+	assert_true(sc.kernel.series && sc.kernel.kver == KVER_6_12);
+	assert_int_equal(scenfile_add_sysctl(&sc, "vm.dirty_file_writeout_bytes=16M", err, sizeof(err)), 0);
+	assert_int_equal(scenfile_add_sysctl(&sc, "vm.dirty_ratio_max_bytes=1G", err, sizeof(err)), 0);
+	assert_int_equal(scenfile_add_sysctl(&sc, "vm.dirty_writethrough_bandwidth=32000000", err,
+					     sizeof(err)), 0);
+	assert_int_equal(lab_run_scenario(&sc, "linux-64", &lp, false, &r), 0);
+	run_result_free(&r);
+	{
+		char *t = text_of(&sc), *t2;
+		struct scenario again;
+		assert_non_null(strstr(t, "kernel = 6.12+series\n"));
+		assert_non_null(strstr(t, "vm.dirty_file_writeout_bytes = 16M\n"));
+		assert_non_null(strstr(t, "vm.dirty_ratio_max_bytes = 1G\n"));
+		assert_non_null(strstr(t, "vm.dirty_writethrough_bandwidth = 32000000\n"));
+		assert_non_null(strstr(t, "sdb.max_time_ms = 1000\n"));
+		assert_int_equal(parse(t, &again), 0);
+		t2 = text_of(&again);
+		assert_string_equal(t2, t);
+		free(t2);
+		free(t);
+	}
+	assert_int_equal(parse(SMALL_6("6.12+series", "sdb.max_time_ms = 60001"), &sc), -EINVAL);
+	assert_non_null(strstr(err, "want milliseconds from 0 to 60000"));
+	assert_int_equal(scenfile_add_sysctl(&sc, "vm.dirty_file_writeout_bytes=512K", err, sizeof(err)), 0);
+	assert_int_equal(lab_run_scenario(&sc, "linux-64", &lp, false, &r), -EINVAL);
 }
 
 /* The file's sysctls come after the policy's: the ratios written back
