@@ -94,6 +94,11 @@ grep -q "^patched${T}tempfiles${T}defaults${T}dev_mib${T}2.0${T}[0-9.]*${T}" "$D
 grep -q "^patched${T}streaming-fast${T}defaults${T}fast_mbps${T}100.0${T}[0-9.]*${T}" "$D/results.tsv" ||
 	fail "no fast_mbps: $(cat "$D/results.tsv")"
 grep -q "^patched${T}usb-iso${T}per-file${T}write_return_s${T}n/a${T}n/a${T}n/a$" "$D/results.tsv" || fail "n/a: $(cat "$D/results.tsv")"
+# a wbsim that takes the series simulates its knobs too
+if grep -qxF 'kernel = 6.12+series' "$D/patched-usb-iso.scenario"; then
+	grep -q "^patched${T}usb-iso${T}ratio-max${T}write_return_s${T}0.488${T}[0-9.]*${T}[0-9.]*$" "$D/results.tsv" ||
+		fail "ratio-max not simulated: $(cat "$D/results.tsv")"
+fi
 
 # a stand-in wbsim that takes 6.12+series: the configurations' options
 cat >"$tmp/wbsim" <<EOF
