@@ -8,8 +8,9 @@
  *                                every 100 ms, "UPTIME_S DIRTY_KIB WRITEBACK_KIB"
  *                                from /proc/meminfo (the machine's) or from a
  *                                bdi's debugfs STATS (BdiReclaimable and
- *                                BdiWriteback: that device's alone) to OUT,
- *                                until SIGTERM
+ *                                BdiWriteback: that device's alone, then its
+ *                                BdiWriteBandwidth in kB/s and BdiDirtyThresh
+ *                                in kB) to OUT, until SIGTERM
  *   fidelity-probe once [STATS]  one such sample, to stdout (the moment dd
  *                                returns, which 100 ms samples may miss)
  *   fidelity-probe latency FILE  the device's time per request: 200 writes of
@@ -76,20 +77,37 @@ static void sleep_until(uint64_t t)
 
 /* Dirty and Writeback from /proc/meminfo, or a bdi's own from its debugfs
  * stats (`bdi`) */
-static int meminfo(FILE *f, bool bdi, long *dirty, long *wb)
+static int meminfo(FILE *f, bool bdi, long *dirty, long *wb, long *bw, long *thresh)
 {
 	char line[128];
 	int got = 0;
 
 	rewind(f);
 	fflush(f);
-	while (fgets(line, sizeof(line), f) && got != 3) {
+	*bw = *thresh = -1;
+	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, bdi ? "BdiReclaimable: %ld kB" : "Dirty: %ld kB", dirty) == 1)
 			got |= 1;
 		else if (sscanf(line, bdi ? "BdiWriteback: %ld kB" : "Writeback: %ld kB", wb) == 1)
 			got |= 2;
+		else if (bdi && sscanf(line, "BdiWriteBandwidth: %ld kBps", bw) == 1)
+			got |= 4;
+		else if (bdi && sscanf(line, "BdiDirtyThresh: %ld kB", thresh) == 1)
+			got |= 8;
+		if (got == (bdi ? 15 : 3))
+			break;
 	}
-	return got == 3 ? 0 : -EIO;
+	return (got & 3) == 3 ? 0 : -EIO;
+}
+
+/* one sample's line: the bdi's estimate and threshold where it has them */
+static void print_sample(FILE *o, uint64_t t, long d, long w, long bw, long thresh)
+{
+	fprintf(o, "%llu.%03llu %ld %ld", (unsigned long long)(t / 1000000),
+		(unsigned long long)(t % 1000000 / 1000), d, w);
+	if (bw >= 0 && thresh >= 0)
+		fprintf(o, " %ld %ld", bw, thresh);
+	fputc('\n', o);
 }
 
 static int once(const char *stats)
@@ -97,15 +115,14 @@ static int once(const char *stats)
 	const char *src = stats ? stats : "/proc/meminfo";
 	FILE *m = fopen(src, "r");
 	uint64_t t = now_usec();
-	long d, w;
+	long d, w, bw, thresh;
 
-	if (!m || meminfo(m, stats != NULL, &d, &w)) {
+	if (!m || meminfo(m, stats != NULL, &d, &w, &bw, &thresh)) {
 		fprintf(stderr, "fidelity-probe: no Dirty/Writeback in %s\n", src);
 		return 1;
 	}
 	fclose(m);
-	printf("%llu.%03llu %ld %ld\n", (unsigned long long)(t / 1000000),
-	       (unsigned long long)(t % 1000000 / 1000), d, w);
+	print_sample(stdout, t, d, w, bw, thresh);
 	return 0;
 }
 
@@ -122,15 +139,14 @@ static int sample(const char *out, const char *stats)
 	}
 	setvbuf(m, NULL, _IONBF, 0);
 	for (uint64_t i = 1; !stop; i++) {
-		long d, w;
+		long d, w, bw, thresh;
 		uint64_t t = now_usec();
 
-		if (meminfo(m, stats != NULL, &d, &w)) {
+		if (meminfo(m, stats != NULL, &d, &w, &bw, &thresh)) {
 			fprintf(stderr, "fidelity-probe: no Dirty/Writeback in %s\n", src);
 			return 1;
 		}
-		fprintf(o, "%llu.%03llu %ld %ld\n", (unsigned long long)(t / 1000000),
-			(unsigned long long)(t % 1000000 / 1000), d, w);
+		print_sample(o, t, d, w, bw, thresh);
 		fflush(o);
 		sleep_until(t0 + i * 100000);
 	}

@@ -1381,6 +1381,21 @@ bool sim_done(const struct sim_kernel *s, bool until_clean)
 
 /* --------------------------------------------------------- construction */
 
+static uint64_t usec_to_jif(const struct sim_kernel_cfg *cfg, uint64_t usec)
+{
+	return usec * cfg->k.hz / 1000000;
+}
+
+static uint64_t max_idle_jif(const struct sim_kernel_cfg *cfg, const struct sim_dev_cfg *devs,
+			     int ndev)
+{
+	uint64_t m = 0;
+
+	for (int d = 0; d < ndev; d++)
+		m = max_u64(m, usec_to_jif(cfg, devs[d].idle_usec));
+	return m;
+}
+
 struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct sim_dev_cfg *devs,
 				  int ndev, const struct sim_task_cfg *tasks, int ntask)
 {
@@ -1400,7 +1415,9 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 	s->cfg = *cfg;
 	s->k = cfg->k;
 	s->k.kver = cfg->kver; /* the model's arithmetic reads it from kcfg */
-	s->start_jif = s->jif = cfg->k.hz; /* jiffy 0 means "unset" in places */
+	/* jiffy 0 means "unset" in places; the idlest device's bdi was
+	 * registered at jiffy hz */
+	s->start_jif = s->jif = cfg->k.hz + max_idle_jif(cfg, devs, ndev);
 	vm_sysctl_defaults(&s->vm);
 	fprop_global_init(&s->completions);
 	s->mem_pages = bytes_to_pages(cfg->mem_bytes);
@@ -1436,7 +1453,10 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 		if (cfg->limit_mode == LIMIT_TIME)
 			w->max_time_ms = cfg->time_limit_ds * 100;
 		fprop_local_init(&w->completions);
-		wb_bw_init(&w->bw, s->jif);
+		/* the estimate's clock started when the bdi was registered: an
+		 * update after more than its 3 s period divides what was
+		 * written by all that time */
+		wb_bw_init(&w->bw, s->jif - usec_to_jif(cfg, devs[d].idle_usec));
 		w->b_dirty = w->b_io = w->b_more_io = (struct ilist){ -1, -1, 0 };
 		w->cur = -1;
 		w->last_old_flush = s->jif;

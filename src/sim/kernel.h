@@ -60,6 +60,9 @@ struct sim_dev_cfg {
 				  between requests in flight (0: at its last byte) */
 	bool known;          /* wbgovd measured it before (device memory): the
 				machine's own disks, seen every day */
+	uint64_t idle_usec;  /* its bdi was registered this long before the start,
+				with nothing written since: the kernel's bandwidth
+				estimate was last updated then (0: at the start) */
 };
 
 /* 0004's limit for a written-through wb: two of the flusher's 4 MiB

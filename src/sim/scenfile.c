@@ -28,10 +28,10 @@ static const char *const machine_keys[] = {
 	"mem", "used", "kernel_mem", "reserve", "lowmem", "cpus", "hz", "bits", "kernel", NULL,
 };
 enum { D_MODEL, D_SERIAL, D_BUS, D_REMOVABLE, D_ROTATIONAL, D_KNOWN, D_BANDWIDTH, D_QUEUE, D_BIO,
-       D_LATENCY, D_MAIN };
+       D_LATENCY, D_IDLE, D_MAIN };
 static const char *const device_keys[] = {
 	"model", "serial", "bus", "removable", "rotational", "known", "bandwidth", "queue", "bio",
-	"latency", "main", NULL,
+	"latency", "idle", "main", NULL,
 };
 enum { W_KIND, W_DEVICE, W_SIZE, W_FILE_SIZE, W_RATE, W_START, W_END, W_DELETE, W_PERIOD,
        W_BACKGROUND, W_ROLE, W_NKEYS };
@@ -822,6 +822,12 @@ static int device_key(struct ctx *x, const char *key, const char *v)
 			return fail(x, "latency = \"%s\": want a time from 0s to 1s, like 2ms", v);
 		}
 		break;
+	case D_IDLE:
+		if (parse_time(v, &d->idle_usec) || d->idle_usec > 24 * 3600 * 1000000ULL) {
+			d->idle_usec = 0;
+			return fail(x, "idle = \"%s\": want a time from 0s to 24h, like 30s", v);
+		}
+		break;
 	}
 	return 1;
 }
@@ -1261,6 +1267,10 @@ int scenfile_write(FILE *f, const struct scenario *sc)
 		fprintf(f, "bio = %s\n", a);
 		fmt_time(dv->latency_usec, a, sizeof(a));
 		fprintf(f, "latency = %s\n", a);
+		if (dv->idle_usec) {
+			fmt_time(dv->idle_usec, a, sizeof(a));
+			fprintf(f, "idle = %s\n", a);
+		}
 		if (d == sc->main_dev)
 			fputs("main = yes\n", f);
 	}

@@ -413,7 +413,7 @@ static void test_errors(void **state)
 		  "t.scenario:7: more than 6 [device] sections" },
 		{ "[device sdb]\nspeed = 5MB/s\n",
 		  "t.scenario:2: unknown key \"speed\" in [device sdb] (model, serial, bus, removable, "
-		  "rotational, known, bandwidth, queue, bio, latency, main)" },
+		  "rotational, known, bandwidth, queue, bio, latency, idle, main)" },
 		{ "[device sdb]\nmodel = aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
 		  "t.scenario:2: model = \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\": want one line of 1 to 31 characters, "
 		  "not starting with ;" },
@@ -726,9 +726,20 @@ static void test_kver_refusal(void **state)
 		free(t);
 	}
 	assert_int_equal(parse(SMALL_6("6.12+series", "sdb.max_time_ms = 60001"), &sc), -EINVAL);
-	assert_non_null(strstr(err, "want milliseconds from 0 to 60000"));
+	if (!strstr(err, "want milliseconds from 0 to 60000"))
+		fail_msg("%s", err);
 	assert_int_equal(scenfile_add_sysctl(&sc, "vm.dirty_file_writeout_bytes=512K", err, sizeof(err)), 0);
 	assert_int_equal(lab_run_scenario(&sc, "linux-64", &lp, false, &r), -EINVAL);
+	/* a device's idle time before the start */
+	assert_int_equal(parse("[device sdb]\nbandwidth = 5MB/s\nidle = 30s\n" MIN_WRITER, &sc), 0);
+	assert_int_equal(sc.dev[0].idle_usec, 30000000);
+	{
+		char *t = text_of(&sc);
+		assert_non_null(strstr(t, "idle = 30s\n"));
+		free(t);
+	}
+	assert_int_equal(parse("[device sdb]\nbandwidth = 5MB/s\nidle = 25h\n" MIN_WRITER, &sc), -EINVAL);
+	assert_string_equal(err, "t.scenario:3: idle = \"25h\": want a time from 0s to 24h, like 30s");
 }
 
 /* The file's sysctls come after the policy's: the ratios written back

@@ -299,6 +299,36 @@ static void test_series_limits(void **state)
 	}
 }
 
+/* A device whose bdi was registered more than the estimate's 3 s period
+ * before anything was written to it: the first update divides the little
+ * written by all that time, the estimate collapses, and 0002's
+ * max_time_ms holds its 1 MiB floor where a bdi registered at the start
+ * gets 1 s of the initial 100 MiB/s (measured under qemu: BdiWriteBandwidth
+ * 4 kB/s and BdiDirtyThresh 1.00 MiB in the first seconds). */
+static void test_idle_estimate_collapses(void **state)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(10 * MB);
+	struct sim_task_cfg t = writer(64 * MIB, END_SYNC);
+	uint64_t thresh[2];
+
+	(void)state;
+	k.kver = KVER_6_12;
+	k.series = true;
+	for (int idle = 0; idle < 2; idle++) {
+		struct sim_kernel *s;
+		d.idle_usec = idle ? 30000000 : 0;
+		s = sim_kernel_new(&k, &d, 1, &t, 1);
+		assert_int_equal(sim_bdi_write(s, 0, SIM_BDI_MAX_TIME_MS, 1000), 0);
+		run_until(s, 1000000);
+		thresh[idle] = sim_dev_wb_thresh(s, 0);
+		assert_int_equal(sim_now_usec(s) / 1000, 1000); /* times from the start */
+		sim_kernel_free(s);
+	}
+	assert_true(pages_to_bytes(thresh[0]) > 32 * MIB);
+	assert_true(pages_to_bytes(thresh[1]) <= 2 * MIB);
+}
+
 /* Linus's bytes: global dirty stays near 48 MiB. */
 static void test_bytes_limit_holds(void **state)
 {
@@ -851,6 +881,7 @@ int main(void)
 		cmocka_unit_test(test_knob_semantics),
 		cmocka_unit_test(test_series_knobs),
 		cmocka_unit_test(test_series_limits),
+		cmocka_unit_test(test_idle_estimate_collapses),
 		cmocka_unit_test(test_bytes_limit_holds),
 		cmocka_unit_test(test_delete_cancels_dirty),
 		cmocka_unit_test(test_bio_completes_whole),
