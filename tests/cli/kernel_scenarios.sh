@@ -42,6 +42,7 @@ tmp_n=64
 tmp_size=65536
 tmp_delete_s=3
 stream_mib=32
+idle_usb_iso=6
 EOF
 sed 's/^kind=patched/kind=stock/' "$D/patched.facts" >"$D/stock.facts"
 T=$(printf '\t')
@@ -71,6 +72,9 @@ for l in 'mem = 1019788K' 'used = 2936K' 'kernel_mem = 16904K' 'reserve = 6064K'
 	grep -qxF "$l" "$D/patched-usb-iso.scenario" || fail "usb-iso's scenario lacks \"$l\": $(cat "$D/patched-usb-iso.scenario")"
 done
 grep -qxF 'kernel = 6.12' "$D/stock-usb-iso.scenario" || fail "stock is not kernel = 6.12"
+# the disks' idle time since the boot, where the facts give one
+[ "$(grep -cxF 'idle = 6s' "$D/patched-usb-iso.scenario")" = 2 ] || fail "usb-iso's devices are not idle 6s"
+grep -q '^idle' "$D/patched-streaming-fast.scenario" && fail "an idle time without its fact"
 # a median of 0 (a clock of jiffies): the mean
 grep -qxF 'latency = 0us' "$D/patched-usb-iso.scenario" && fail "a latency of 0"
 # the written device is main: slow for usb-*, fast for the others
