@@ -3,15 +3,7 @@
 
 #include "model/bdi.h"
 
-const char *const bdi_attr_names[BDI_ATTR_COUNT] = {
-	[BDI_STRICT_LIMIT] = "strict_limit",
-	[BDI_MAX_BYTES] = "max_bytes",
-	[BDI_MIN_BYTES] = "min_bytes",
-	[BDI_MAX_RATIO] = "max_ratio",
-	[BDI_MIN_RATIO] = "min_ratio",
-	[BDI_MAX_RATIO_FINE] = "max_ratio_fine",
-	[BDI_MIN_RATIO_FINE] = "min_ratio_fine",
-};
+const char *const bdi_attr_names[BDI_ATTR_COUNT] = { BDI_ATTR_NAMES };
 
 void bdi_knobs_init(struct bdi_knobs *b)
 {

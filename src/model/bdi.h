@@ -26,6 +26,13 @@ enum bdi_attr {
 	BDI_MIN_RATIO_FINE, /* ppm */
 	BDI_ATTR_COUNT
 };
+/* The attributes' file names, as designated initializers (for arrays
+ * that extend the enum, as the simulator's does) */
+#define BDI_ATTR_NAMES                                                                   \
+	[BDI_STRICT_LIMIT] = "strict_limit", [BDI_MAX_BYTES] = "max_bytes",              \
+	[BDI_MIN_BYTES] = "min_bytes", [BDI_MAX_RATIO] = "max_ratio",                    \
+	[BDI_MIN_RATIO] = "min_ratio", [BDI_MAX_RATIO_FINE] = "max_ratio_fine",          \
+	[BDI_MIN_RATIO_FINE] = "min_ratio_fine"
 extern const char *const bdi_attr_names[BDI_ATTR_COUNT];
 
 /* bdi_init(): min 0, max 100 %, not strict. */

@@ -3,14 +3,7 @@
 
 #include "model/limits.h"
 
-const char *const vm_knob_names[VM_KNOB_COUNT] = {
-	[VM_DIRTY_RATIO] = "dirty_ratio",
-	[VM_DIRTY_BACKGROUND_RATIO] = "dirty_background_ratio",
-	[VM_DIRTY_BYTES] = "dirty_bytes",
-	[VM_DIRTY_BACKGROUND_BYTES] = "dirty_background_bytes",
-	[VM_DIRTY_EXPIRE_CENTISECS] = "dirty_expire_centisecs",
-	[VM_DIRTY_WRITEBACK_CENTISECS] = "dirty_writeback_centisecs",
-};
+const char *const vm_knob_names[VM_KNOB_COUNT] = { VM_KNOB_NAMES };
 
 void vm_sysctl_defaults(struct vm_sysctl *vm)
 {

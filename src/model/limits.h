@@ -36,6 +36,13 @@ enum vm_knob {
 	VM_KNOB_COUNT
 };
 
+/* The sysctls' names, as designated initializers (for arrays that extend
+ * the enum, as the simulator's does) */
+#define VM_KNOB_NAMES                                                                    \
+	[VM_DIRTY_RATIO] = "dirty_ratio", [VM_DIRTY_BACKGROUND_RATIO] = "dirty_background_ratio", \
+	[VM_DIRTY_BYTES] = "dirty_bytes", [VM_DIRTY_BACKGROUND_BYTES] = "dirty_background_bytes", \
+	[VM_DIRTY_EXPIRE_CENTISECS] = "dirty_expire_centisecs",                          \
+	[VM_DIRTY_WRITEBACK_CENTISECS] = "dirty_writeback_centisecs"
 extern const char *const vm_knob_names[VM_KNOB_COUNT];
 
 /* The kernel's defaults: 20 %, 10 %, bytes off, 30 s expiry, 5 s wakeups. */

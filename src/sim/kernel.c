@@ -1571,25 +1571,14 @@ void sim_dev_stat(const struct sim_kernel *s, int dev, struct sim_dev_stat *ret)
 /* ---------------------------------------------------------------- knobs */
 
 const char *const sim_vm_names[SIM_VM_COUNT] = {
-	[VM_DIRTY_RATIO] = "dirty_ratio",
-	[VM_DIRTY_BACKGROUND_RATIO] = "dirty_background_ratio",
-	[VM_DIRTY_BYTES] = "dirty_bytes",
-	[VM_DIRTY_BACKGROUND_BYTES] = "dirty_background_bytes",
-	[VM_DIRTY_EXPIRE_CENTISECS] = "dirty_expire_centisecs",
-	[VM_DIRTY_WRITEBACK_CENTISECS] = "dirty_writeback_centisecs",
+	VM_KNOB_NAMES,
 	[SIM_VM_DIRTY_RATIO_MAX_BYTES] = "dirty_ratio_max_bytes",
 	[SIM_VM_DIRTY_FILE_WRITEOUT_BYTES] = "dirty_file_writeout_bytes",
 	[SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH] = "dirty_writethrough_bandwidth",
 };
 
 const char *const sim_bdi_names[SIM_BDI_COUNT] = {
-	[BDI_STRICT_LIMIT] = "strict_limit",
-	[BDI_MAX_BYTES] = "max_bytes",
-	[BDI_MIN_BYTES] = "min_bytes",
-	[BDI_MAX_RATIO] = "max_ratio",
-	[BDI_MIN_RATIO] = "min_ratio",
-	[BDI_MAX_RATIO_FINE] = "max_ratio_fine",
-	[BDI_MIN_RATIO_FINE] = "min_ratio_fine",
+	BDI_ATTR_NAMES,
 	[SIM_BDI_MAX_TIME_MS] = "max_time_ms",
 };
 
