@@ -287,20 +287,23 @@ static bool wb_strict(const struct sim_kernel *s, const struct wb *w)
 }
 
 /* The limits the series adds at the end of __wb_calc_thresh(), pages:
- * 0002's max_time_ms of the wb's bandwidth estimate (scaled like the ratios
- * for a background threshold, at least 1 MiB), then 0004's writethrough (no
- * background threshold, at most wt_cap_pages). `T` is the threshold asked
- * for, `thresh` the domain's: T < thresh is the background one. */
+ * 0002's max_time_ms of the wb's bandwidth estimate, at least 1 MiB, then
+ * scaled like the ratios for a background threshold (the floor first: a
+ * background threshold equal to the limit would leave a writer held at
+ * the limit with no background writeback, its pages waiting for the 30 s
+ * expiry), then 0004's writethrough (no background threshold, at most
+ * wt_cap_pages). `T` is the threshold asked for, `thresh` the domain's:
+ * T < thresh is the background one. */
 static uint64_t series_cap(const struct sim_kernel *s, const struct wb *w, uint64_t wb_thresh,
 			   uint64_t T, uint64_t thresh)
 {
 	bool bg = thresh && T < thresh;
 
 	if (w->max_time_ms) {
-		uint64_t t = w->bw.avg_write_bandwidth * w->max_time_ms / 1000;
+		uint64_t t = max_u64(w->bw.avg_write_bandwidth * w->max_time_ms / 1000, MIB / PAGE_SIZE);
 		if (bg)
 			t = t * T / thresh;
-		wb_thresh = min_u64(wb_thresh, max_u64(t, MIB / PAGE_SIZE));
+		wb_thresh = min_u64(wb_thresh, t);
 	}
 	if (wb_writethrough(s, w))
 		wb_thresh = bg ? 0 : min_u64(wb_thresh, s->wt_cap_pages);

@@ -329,6 +329,29 @@ static void test_idle_estimate_collapses(void **state)
 	assert_true(pages_to_bytes(thresh[1]) <= 2 * MIB);
 }
 
+/* The slowest device under 0002: 1 s of a 1 MB/s device is below the
+ * 1 MiB floor. Floored after the background scaling, the background
+ * threshold equalled the limit, the writer stopped at the limit with no
+ * background writeback, and each MiB waited for the 30 s expiry (usb-iso's
+ * 256 MiB at 1 MB/s took 5669 s). Floored first, the writer keeps the
+ * device's pace. */
+static void test_time_floor_keeps_slow_device_busy(void **state)
+{
+	struct lab_params p;
+	struct run_result r;
+	char want[128];
+
+	(void)state;
+	lab_params_init(&p);
+	assert_int_equal(lab_param_set(&p, "speed=1MB/s", want, sizeof(want)), 0);
+	assert_int_equal(lab_param_set(&p, "size=256M", want, sizeof(want)), 0);
+	assert_int_equal(lab_run("usb-iso", "time-1", &p, false, &r), 0);
+	/* 268 MB at 1 MB/s: 268 s, then a sync of about the floor's 1 s */
+	assert_true(r.val[COL_WRITE_RETURN] < 280);
+	assert_true(r.val[COL_SYNC_AFTER] < 2);
+	run_result_free(&r);
+}
+
 /* Linus's bytes: global dirty stays near 48 MiB. */
 static void test_bytes_limit_holds(void **state)
 {
@@ -882,6 +905,7 @@ int main(void)
 		cmocka_unit_test(test_series_knobs),
 		cmocka_unit_test(test_series_limits),
 		cmocka_unit_test(test_idle_estimate_collapses),
+		cmocka_unit_test(test_time_floor_keeps_slow_device_busy),
 		cmocka_unit_test(test_bytes_limit_holds),
 		cmocka_unit_test(test_delete_cancels_dirty),
 		cmocka_unit_test(test_bio_completes_whole),
