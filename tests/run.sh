@@ -59,11 +59,12 @@ for t in tests/cli/*.sh tests/system/*.sh; do
 			continue
 		fi ;;
 	esac
+	t0=$(date +%s)
 	sh "$t" >"$log" 2>&1
 	rc=$?
 	if [ "$rc" -eq 0 ]; then
 		passed=$((passed + 1))
-		echo "$(basename "$t"): ok"
+		echo "$(basename "$t"): ok ($(($(date +%s) - t0)) s)"
 	elif [ "$rc" -eq 77 ]; then
 		skipped=$((skipped + 1))
 		cat "$log"
