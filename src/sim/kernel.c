@@ -151,7 +151,6 @@ struct sim_kernel {
 	/* the series' sysctls (or the proposal's equivalent) */
 	uint64_t ratio_max_bytes;    /* 0001: vm.dirty_ratio_max_bytes, 0 = off */
 	uint64_t file_writeout_bytes; /* 0003: vm.dirty_file_writeout_bytes */
-	uint64_t per_file_pages;     /* the same, pages */
 	uint64_t wt_bps;             /* 0004: vm.dirty_writethrough_bandwidth */
 	uint64_t wt_cap_pages;       /* writethrough's limit */
 	int ndev, ntask;
@@ -1021,6 +1020,15 @@ static bool fsync_submit(struct sim_kernel *s, struct task *t)
 	return true;
 }
 
+/* 0003: did the write of the last `n` pages of `in` pass a boundary of
+ * vm.dirty_file_writeout_bytes? */
+static bool passed_piece(const struct sim_kernel *s, const struct inode *in, uint64_t n)
+{
+	uint64_t piece = bytes_to_pages(s->file_writeout_bytes);
+
+	return piece && in->appended / piece > (in->appended - n) / piece;
+}
+
 /* 0003's file_dirty_writeout(), which the writer calls from
  * generic_write_sync() when its write passed a piece boundary: the file's
  * dirty pages below the boundary, submitted by the writer itself
@@ -1032,11 +1040,11 @@ static bool early_writeout(struct sim_kernel *s, int32_t i)
 {
 	struct inode *in = &s->ino[i];
 	struct device *d = &s->dev[in->dev];
-	uint64_t open_piece;
+	uint64_t piece = bytes_to_pages(s->file_writeout_bytes), open_piece;
 
-	if (!s->per_file_pages || in->deleted)
+	if (!piece || in->deleted)
 		return true;
-	open_piece = in->appended % s->per_file_pages;
+	open_piece = in->appended % piece;
 	if (in->dirty > open_piece)
 		submit(s, i, min_u64(in->dirty - open_piece, dev_room(d)));
 	if (in->dirty > open_piece)
@@ -1165,10 +1173,7 @@ static void run_copy(struct sim_kernel *s, struct task *t, uint64_t t0, uint64_t
 			}
 		}
 		/* 0003: the write passed a piece boundary of the file */
-		if (s->per_file_pages &&
-		    s->ino[i].appended / s->per_file_pages >
-			    (s->ino[i].appended - n) / s->per_file_pages &&
-		    !early_writeout(s, i)) {
+		if (passed_piece(s, &s->ino[i], n) && !early_writeout(s, i)) {
 			t->early_inode = i;
 			t->state = TS_EARLY;
 			return;
@@ -1431,7 +1436,6 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 	/* the proposals as the series' knobs would set them */
 	s->ratio_max_bytes = cfg->cap_1g ? GIB : 0;
 	s->file_writeout_bytes = cfg->per_file_bytes;
-	s->per_file_pages = bytes_to_pages(cfg->per_file_bytes);
 	s->wt_bps = cfg->limit_mode == LIMIT_WRITETHROUGH ? cfg->wt_slow_bps : 0;
 	s->wt_cap_pages = bytes_to_pages(cfg->wt_cap_bytes ? cfg->wt_cap_bytes : WT_CAP_BYTES);
 	s->ndev = ndev;
@@ -1609,7 +1613,6 @@ static int series_vm_write(struct sim_kernel *s, int knob, uint64_t value)
 		if (value && value < MIB)
 			return -EINVAL;
 		s->file_writeout_bytes = value;
-		s->per_file_pages = bytes_to_pages(value);
 		return 0;
 	case SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH:
 		s->wt_bps = value;
