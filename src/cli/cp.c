@@ -64,7 +64,8 @@ static volatile sig_atomic_t stop_signal;
 
 static void on_stop(int sig)
 {
-	stop_signal = sig;
+	if (!stop_signal) /* the first: a hang-up's PIPE that follows is its echo */
+		stop_signal = sig;
 	cli_interrupted = 1;
 }
 
