@@ -299,7 +299,7 @@ static void say_links(const char *dst, nlink_t n)
 /* The copy that replaces a file takes that file's owner and group where
  * it may (root: always, as cp(1) keeps them by writing in place; another
  * user: the group, if a member), before any data is in it. 0 or -errno;
- * not being allowed (EPERM) is no error: the copy is then the copier's. */
+ * not being allowed is no error: the copy is then the copier's. */
 static int take_owner(int out, const struct stat *old)
 {
 	struct stat now;
@@ -308,11 +308,13 @@ static int take_owner(int out, const struct stat *old)
 		return -errno;
 	if (now.st_uid == old->st_uid && now.st_gid == old->st_gid)
 		return 0;
+	/* EINVAL: an owner this user namespace does not map */
 	if (fchown(out, old->st_uid, old->st_gid) == 0)
 		return 0;
-	if (errno != EPERM)
+	if (errno != EPERM && errno != EINVAL)
 		return -errno;
-	if (now.st_gid != old->st_gid && fchown(out, (uid_t)-1, old->st_gid) < 0 && errno != EPERM)
+	if (now.st_gid != old->st_gid && fchown(out, (uid_t)-1, old->st_gid) < 0 &&
+	    errno != EPERM && errno != EINVAL)
 		return -errno;
 	return 0;
 }
