@@ -7,7 +7,7 @@
  * the one before it is waited for, so the device never idles and at most
  * WINDOW chunks of the file are ever dirty or under writeback; written and
  * read pages leave the cache. The copy goes to a temporary name beside
- * DEST and is renamed over it once fdatasync says it is whole on the
+ * DEST and is renamed over it once fsync says it is whole on the
  * device: DEST names either the old file or the whole new one. */
 #include <errno.h>
 #include <fcntl.h>
