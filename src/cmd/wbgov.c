@@ -31,10 +31,10 @@ static void usage(FILE *f)
 	      "(wbgovd's, default /run/wbgov). DEVICE: sdb, /dev/sdb1, LABEL=x, UUID=x, 8:16,\n"
 	      "btrfs-1, a path.\n"
 	      "status, watch, explain and cp need no root. See wbgov(8).\n"
-	      "Exit status: 0 ok, 1 a knob could not be restored, 64 usage, 66 no such SRC (cp),\n"
-	      "69 no such device, 73 DEST cannot be written (cp), 74 I/O error, 75 wbgovd is\n"
-	      "running (apply, restore) or the device is busy (eject), 77 permission,\n"
-	      "130 interrupted.\n",
+	      "Exit status: 0 ok, 1 a knob could not be restored or (cp) DEST written but its\n"
+	      "directory not synced, 64 usage, 66 no such SRC (cp), 69 no such device, 73 DEST\n"
+	      "cannot be written (cp), 74 I/O error, 75 wbgovd is running (apply, restore) or\n"
+	      "the device is busy (eject), 77 permission, 130 interrupted.\n",
 	      f);
 }
 
@@ -64,9 +64,10 @@ static const struct {
 	  "Copy files, each sent to the device as it is written, and return when they\n"
 	  "are on it, showing the bytes that are durable, the rate and the ETA. DEST is a\n"
 	  "file, or a directory the SRCs go into; directories are not copied. A copy\n"
-	  "that fails or is interrupted is removed: DEST is the old file or the whole\n"
-	  "new one. --quiet: nothing but errors. --json: the progress as JSON Lines on\n"
-	  "standard output. Needs no root." },
+	  "that fails or is interrupted (INT, TERM, HUP, PIPE) is removed: DEST is the old\n"
+	  "file or the whole new one. A replaced DEST keeps its permissions (as root, its\n"
+	  "owner and group); one with other hard links is refused. --quiet: nothing but\n"
+	  "errors. --json: the progress as JSON Lines on standard output. Needs no root." },
 	{ "explain", "explain [--json] DEVICE",
 	  "Why DEVICE (sdb, /dev/sdb1, 8:16, btrfs-1, a path) has the limit it has:\n"
 	  "facts, measured bandwidth and where it came from, the rule, the limit, and\n"
