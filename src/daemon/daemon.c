@@ -545,8 +545,9 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 	    snprintf(dm->status_path, sizeof(dm->status_path), "%s/status", o->state_dir) >= PATH_MAX ||
 	    snprintf(dm->pid_path, sizeof(dm->pid_path), "%s/wbgovd.pid", o->state_dir) >= PATH_MAX ||
 	    snprintf(dm->lock_path, sizeof(dm->lock_path), "%s/wbgovd.lock", o->state_dir) >= PATH_MAX ||
-	    (o->metrics_path && snprintf(dm->metrics_path, sizeof(dm->metrics_path), "%s.tmp",
-					 o->metrics_path) >= (int)sizeof(dm->metrics_path))) {
+	    (o->metrics_path && snprintf(dm->metrics_path, sizeof(dm->metrics_path),
+					 "%s" FILE_TMP_SUFFIX, o->metrics_path) >=
+				    (int)sizeof(dm->metrics_path))) {
 		log_err("--state-dir, --memory or --metrics-file: name too long");
 		return EX_USAGE;
 	}

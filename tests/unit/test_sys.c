@@ -5,18 +5,22 @@
  * relative symlinks into them), built at run time in a mkdtemp() directory
  * that the group teardown removes whatever happened. Covers fsutil, sysfs,
  * procfs, state, status, knobs_real and the governor over knobs_real. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -1689,6 +1693,154 @@ static void test_state_malformed(void **state)
 	}
 }
 
+/* Two writers replacing the same file at once, a reader reading it all the
+ * while: no save fails, no read sees a part of a file. Each writer's
+ * temporary is its own (a shared PATH.tmp let one writer remove or rename
+ * the other's half-written file). */
+#define SAVES 3000
+#define SAVE_BYTES 12000
+
+static int fill_pattern(FILE *f, const void *ctx)
+{
+	int c = *(const int *)ctx;
+
+	/* "<length>\n" then the body, then "end\n": a part shows */
+	fprintf(f, "%d\n", SAVE_BYTES);
+	for (int i = 0; i < SAVE_BYTES; i++)
+		fputc('a' + (c + i) % 26, f);
+	fputs("end\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* 0 for the whole file, 1 for a part, 2 for an error other than ENOENT */
+static int read_whole(const char *p)
+{
+	static char buf[SAVE_BYTES + 64];
+	size_t got = 0;
+	ssize_t n;
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : 2;
+	while ((n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	buf[got] = 0;
+	return atoi(buf) == SAVE_BYTES && got == strlen(buf) && got > 4 &&
+	       !strcmp(buf + got - 4, "end\n") ? 0 : 1;
+}
+
+static void test_file_replace_concurrent(void **state)
+{
+	char root[PATH_MAX], p[PATH_MAX], tmp[PATH_MAX];
+	int (*const savers[2])(const char *, int (*)(FILE *, const void *), const void *) = {
+		file_replace, file_publish,
+	};
+	struct stat st;
+	char why[2][128] = { "", "" };
+	volatile int *cnt;
+
+	(void)state;
+	fx_root(root, sizeof(root), "concurrent");
+	mkdir_p(root);
+	/* the children's counts: saves failed, reads, reads of a part */
+	cnt = mmap(NULL, sizeof(*cnt) * 3, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(cnt != MAP_FAILED);
+	for (int k = 0; k < 2; k++) {
+		pid_t w[2], rd;
+		int status;
+
+		memset((void *)cnt, 0, sizeof(*cnt) * 3);
+		fmt_path(p, sizeof(p), "%s/file%d", root, k);
+		for (int i = 0; i < 2; i++) {
+			w[i] = fork();
+			assert_true(w[i] >= 0);
+			if (w[i] == 0) {
+				for (int n = 0; n < SAVES; n++)
+					if (savers[k](p, fill_pattern, &n))
+						__atomic_add_fetch(&cnt[0], 1, __ATOMIC_RELAXED);
+				_exit(0);
+			}
+		}
+		rd = fork();
+		assert_true(rd >= 0);
+		if (rd == 0) {
+			/* until both writers are done (their parent reaps them) */
+			while (kill(w[0], 0) == 0 || kill(w[1], 0) == 0) {
+				int r = read_whole(p);
+				cnt[1]++;
+				cnt[2] += r != 0;
+				if (r == 2)
+					_exit(1);
+			}
+			_exit(0);
+		}
+		for (int i = 0; i < 2; i++) {
+			assert_int_equal(waitpid(w[i], &status, 0), w[i]);
+			assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		}
+		/* zombies answer kill(0): reaped, the reader ends */
+		assert_int_equal(waitpid(rd, &status, 0), rd);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		assert_true(cnt[1] > 0);
+		if (cnt[0] || cnt[2])
+			snprintf(why[k], sizeof(why[k]), "%s: %d saves of %d failed, %d reads of %d saw a part",
+				 k ? "file_publish" : "file_replace", cnt[0], 2 * SAVES, cnt[2], cnt[1]);
+	}
+	munmap((void *)cnt, sizeof(*cnt) * 3);
+	if (why[0][0] || why[1][0])
+		fail_msg("%s%s%s", why[0], why[0][0] && why[1][0] ? "; " : "", why[1]);
+	for (int k = 0; k < 2; k++) {
+		fmt_path(p, sizeof(p), "%s/file%d", root, k);
+		assert_int_equal(read_whole(p), 0);
+		/* mode 0644 whatever the umask */
+		assert_int_equal(stat(p, &st), 0);
+		assert_int_equal(st.st_mode & 0777, 0644);
+	}
+	{
+		/* no temporary left behind */
+		DIR *d = opendir(root);
+		struct dirent *e;
+		int n = 0;
+		assert_non_null(d);
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				n++;
+		closedir(d);
+		assert_int_equal(n, 2);
+	}
+	/* the name an older writer used, taken by a directory, a file of
+	 * someone else's or a link: no obstacle, and left alone */
+	fmt_path(p, sizeof(p), "%s/in-the-way", root);
+	fmt_path(tmp, sizeof(tmp), "%s.tmp", p);
+	for (int k = 0; k < 3; k++) {
+		int n = k;
+		if (k == 0)
+			assert_int_equal(mkdir(tmp, 0755), 0);
+		else if (k == 1)
+			fx_write(root, "/in-the-way.tmp", "theirs\n");
+		else
+			assert_int_equal(symlink("/etc/passwd", tmp), 0);
+		{
+			mode_t old = umask(077);
+			assert_int_equal(file_publish(p, fill_pattern, &n), 0);
+			assert_int_equal(file_replace(p, fill_pattern, &n), 0);
+			umask(old);
+		}
+		assert_int_equal(read_whole(p), 0);
+		assert_int_equal(stat(p, &st), 0);
+		assert_int_equal(st.st_mode & 0777, 0644);
+		assert_int_equal(lstat(tmp, &st), 0);
+		if (k == 0)
+			assert_true(S_ISDIR(st.st_mode));
+		else if (k == 1)
+			assert_file(root, "/in-the-way.tmp", "theirs\n");
+		else
+			assert_true(S_ISLNK(st.st_mode));
+		assert_int_equal(remove(tmp), 0);
+	}
+}
+
 /* The state directory: ours, writable by no one else, and no one can swap
  * it for a link later: no link on its path, no directory above it that
  * others can change (a sticky one, as /tmp, is fine). */
@@ -2759,6 +2911,7 @@ int main(void)
 		cmocka_unit_test(test_fixture_export),
 		cmocka_unit_test(test_state_round_trip),
 		cmocka_unit_test(test_state_empty_removes_file),
+		cmocka_unit_test(test_file_replace_concurrent),
 		cmocka_unit_test(test_state_malformed),
 		cmocka_unit_test(test_state_malformed_negative),
 		cmocka_unit_test(test_state_trust),
