@@ -431,16 +431,49 @@ static int restore_leftovers(struct daemon *dm)
 	return state_save(dm->state_path, &dm->state);
 }
 
-/* One instance per state dir: a lock on the pid file. */
+/* wbgov apply --once and restore hold the lock for one pass (milliseconds):
+ * a start meanwhile waits this long for it, no more. */
+#define LOCK_WAIT_USEC 10000000ULL
+
+/* One instance per state dir, and no apply or restore beside it: the lock,
+ * then our pid in the pid file. */
 static int take_lock(struct daemon *dm)
 {
-	char holder[32];
-	int fd = pidlock_take(dm->lock_path, dm->pid_path, holder, sizeof(holder));
+	const uint64_t until = daemon_now_usec() + LOCK_WAIT_USEC;
+	struct pidlock_holder h;
+	char who[64];
+	bool said = false;
+	int fd, r;
 
-	if (fd == -EBUSY)
-		log_err("already running (pid %s, lock %s)", holder, dm->pid_path);
-	else if (fd < 0)
-		log_err("%s: %s", dm->pid_path, strerror(-fd));
+	while ((fd = pidlock_take(dm->lock_path, &h)) == -EBUSY && strcmp(h.comm, "wbgovd") &&
+	       daemon_now_usec() < until) {
+		if (!said) {
+			pidlock_holder_text(&h, who, sizeof(who));
+			log_notice("the lock %s is held by %s (wbgov apply or restore?): waiting for "
+				   "it up to %.0f s", dm->lock_path, who, (double)LOCK_WAIT_USEC / 1e6);
+			said = true;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+	}
+	if (fd == -EBUSY) {
+		pidlock_holder_text(&h, who, sizeof(who));
+		if (!strcmp(h.comm, "wbgovd"))
+			log_err("already running: %s holds the lock %s", who, dm->lock_path);
+		else
+			log_err("the lock %s is held by %s, still after %.0f s: not starting",
+				dm->lock_path, who, (double)LOCK_WAIT_USEC / 1e6);
+		return fd;
+	}
+	if (fd < 0) {
+		log_err("the lock %s: %s", dm->lock_path, strerror(-fd));
+		return fd;
+	}
+	r = pidlock_write_pid(dm->pid_path);
+	if (r) {
+		log_err("%s: %s", dm->pid_path, strerror(-r));
+		close(fd);
+		return r;
+	}
 	return fd; /* kept open: the lock lives as long as the process */
 }
 

@@ -79,7 +79,8 @@ fi
 rc=0
 daemon >"$tmp/second" 2>&1 || rc=$?
 [ "$rc" -eq 75 ] || fail "a second wbgovd exited $rc, want 75"
-grep -q "already running (pid $PID," "$tmp/second" || fail "the second did not name the first: $(cat "$tmp/second")"
+grep -q "^<3>already running: pid $PID (wbgovd) holds the lock $ST/wbgovd.lock$" "$tmp/second" ||
+	fail "the second did not name the first and the lock: $(cat "$tmp/second")"
 kill -0 "$PID" || fail "the first died"
 
 # --- another user can neither hold the lock (0600) nor fake it: a shared
@@ -168,6 +169,63 @@ wbgov restore >"$tmp/restore" 2>&1 || fail "wbgov restore exited $?: $(cat "$tmp
 grep -q "^restored [1-9][0-9]* of [1-9]" "$tmp/restore" || fail "restore: $(cat "$tmp/restore")"
 knobs | diff "$tmp/before" - >&2 || fail "knobs not given back by wbgov restore"
 [ "$(wbgov restore)" = "nothing to restore" ] || fail "a second restore found something"
+
+# --- the state directory's lock, held by another process of the same user
+# (flock(1) here): apply and restore refuse at once (75) in one line naming
+# the holder and the lock file, and write nothing; wbgovd waits for it to
+# be free (4 s here)
+$AS flock "$ST/wbgovd.lock" sleep 4 &
+HPID=$!
+wait_for 5 grep -q "FLOCK .* $HPID " /proc/locks || fail "flock(1) did not take the lock"
+for c in "apply --once" restore; do
+	[ "$c" = restore ] && { printf 'bdi 8:16 strict_limit 0 max_ratio_fine 1000000\n' >"$ST/state"
+		[ -n "$AS" ] && chown nobody "$ST/state"; }
+	[ -e "$ST/state" ] && cp "$ST/state" "$tmp/state.before"
+	rc=0
+	wbgov $c >"$tmp/locked" 2>&1 || rc=$?
+	[ "$rc" -eq 75 ] || fail "wbgov $c under another's lock exited $rc, want 75: $(cat "$tmp/locked")"
+	[ "$(wc -l <"$tmp/locked")" -eq 1 ] &&
+		grep -q "^wbgov ${c% *}: the lock $ST/wbgovd.lock is held by pid $HPID (flock)" "$tmp/locked" ||
+		fail "wbgov $c under another's lock: $(cat "$tmp/locked")"
+	knobs | diff "$tmp/before" - >&2 || fail "wbgov $c under another's lock changed knobs"
+	if [ "$c" = restore ]; then
+		cmp -s "$ST/state" "$tmp/state.before" || fail "wbgov restore under another's lock changed the state file"
+	else
+		[ ! -e "$ST/state" ] || fail "wbgov apply under another's lock wrote a state file"
+	fi
+done
+rm "$ST/state"
+: >"$LOG"
+$AS "$D" --root "$FX" --state-dir "$ST" --no-memory -c "$CONF" >>"$LOG" 2>&1 &
+PID=$!
+wait_for 5 grep -q "^<5>the lock $ST/wbgovd.lock is held by pid $HPID (flock) (wbgov apply or restore?): waiting for it up to 10 s" "$LOG" ||
+	fail "wbgovd did not wait for another's lock: $(cat "$LOG")"
+grep -q "started" "$LOG" && fail "wbgovd started under another's lock"
+wait "$HPID" || fail "flock(1) failed"
+HPID=
+wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start once the lock was free: $(cat "$LOG")"
+stop
+knobs | diff "$tmp/before" - >&2 || fail "knobs not given back on SIGTERM"
+
+# --- many wbgov apply --once at once: each runs whole or is refused (75),
+# the originals recorded are the ones found (never a value another apply
+# set), and restore gives every knob back
+i=0
+while [ $i -lt 16 ]; do
+	(rc=0; wbgov apply --once >/dev/null 2>"$tmp/many.$i" || rc=$?; echo $rc >"$tmp/rc.$i") &
+	i=$((i + 1))
+done
+wait
+cat "$tmp"/rc.* | sort | uniq -c >"$tmp/rcs"
+grep -qv " \(0\|75\)$" "$tmp/rcs" && fail "concurrent applies exited: $(cat "$tmp/rcs") $(cat "$tmp"/many.*)"
+grep -q " 0$" "$tmp/rcs" || fail "no concurrent apply ran: $(cat "$tmp/rcs")"
+grep '^bdi' "$ST/state" | while read -r _ b _ sl _ mr; do
+	grep -qx "$FX/sys/class/bdi/$b/strict_limit $sl" "$tmp/before" &&
+		grep -qx "$FX/sys/class/bdi/$b/max_ratio_fine $mr" "$tmp/before" ||
+		{ echo "$b recorded as strict_limit $sl max_ratio_fine $mr" >&2; exit 1; }
+done || fail "concurrent applies recorded a value they set as an original"
+wbgov restore >"$tmp/restore" 2>&1 || fail "wbgov restore after concurrent applies exited $?: $(cat "$tmp/restore")"
+knobs | diff "$tmp/before" - >&2 || fail "knobs not given back after concurrent applies"
 
 # --- a state file whose bdi name leaves /sys/class/bdi (a link planted
 # where it leads): wbgov restore refuses it (65), writes nothing

@@ -29,6 +29,7 @@
 #include "model/units.h"
 #include "policy/governor.h"
 #include "sys/fsutil.h"
+#include "sys/pidlock.h"
 #include "sys/procfs.h"
 #include "sys/state.h"
 #include "daemon/daemon.h"
@@ -1855,6 +1856,85 @@ static void test_file_replace_concurrent(void **state)
 	}
 }
 
+/* The state directory's lock: exclusive, refused at once while another
+ * process holds it, which is named (pid and name, from /proc/locks); let
+ * go with the descriptor. */
+static void test_pidlock(void **state)
+{
+	static const char locks[] =
+		"1: POSIX  ADVISORY  WRITE 11 fd:01:77 0 EOF\n"
+		"2: FLOCK  ADVISORY  READ  12 fd:01:77 0 EOF\n"
+		"3: FLOCK  ADVISORY  WRITE 13 fd:02:77 0 EOF\n"
+		"4: -> FLOCK  ADVISORY  WRITE 14 fd:01:77 0 EOF\n"
+		"5: FLOCK  ADVISORY  WRITE 15 fd:01:78 0 EOF\n"
+		"6: FLOCK  ADVISORY  WRITE 16 fd:01:77 0 EOF\n";
+	char root[PATH_MAX], p[PATH_MAX], text[64];
+	struct pidlock_holder h;
+	struct stat st;
+	int fd, fd2, pfd[2];
+	pid_t child;
+
+	(void)state;
+	assert_int_equal(pidlock_parse_locks(locks, makedev(0xfd, 1), 77), 16);
+	assert_int_equal(pidlock_parse_locks(locks, makedev(0xfd, 1), 79), 0);
+	assert_int_equal(pidlock_parse_locks("garbage\n", makedev(0xfd, 1), 77), 0);
+	assert_int_equal(pidlock_parse_locks("", makedev(0xfd, 1), 77), 0);
+
+	fx_root(root, sizeof(root), "pidlock");
+	mkdir_p(root);
+	fmt_path(p, sizeof(p), "%s/wbgovd.lock", root);
+	fd = pidlock_take(p, &h);
+	assert_true(fd >= 0);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	/* another process holds it: refused at once, the holder named */
+	assert_int_equal(pipe(pfd), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		struct pidlock_holder ch;
+		int r = pidlock_take(p, &ch);
+		char msg[64];
+		pidlock_holder_text(&ch, msg, sizeof(msg));
+		_exit(r == -EBUSY && ch.pid == getppid() && write(pfd[1], msg, strlen(msg) + 1) > 0 ?
+		      0 : 1);
+	}
+	{
+		int status;
+		assert_int_equal(waitpid(child, &status, 0), child);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	assert_true(read(pfd[0], text, sizeof(text)) > 0);
+	close(pfd[0]);
+	close(pfd[1]);
+	{
+		char want[64], comm[16];
+		assert_int_equal(read_text("/proc/self/comm", comm, sizeof(comm)), 0);
+		snprintf(want, sizeof(want), "pid %ld (%s)", (long)getpid(), comm);
+		assert_string_equal(text, want);
+	}
+	/* in the same process too (flock locks the open file, not the
+	 * process): a second take is a second holder */
+	assert_int_equal(pidlock_take(p, &h), -EBUSY);
+	assert_int_equal(h.pid, getpid());
+	close(fd);
+	fd2 = pidlock_take(p, &h);
+	assert_true(fd2 >= 0);
+	close(fd2);
+	/* not through a link */
+	fx_unlink(root, "/wbgovd.lock");
+	fx_link(root, "/wbgovd.lock", "/etc/passwd");
+	assert_int_equal(pidlock_take(p, &h), -ELOOP);
+	h.pid = 0;
+	pidlock_holder_text(&h, text, sizeof(text));
+	assert_string_equal(text, "another process");
+	h.pid = 42;
+	h.comm[0] = 0;
+	pidlock_holder_text(&h, text, sizeof(text));
+	assert_string_equal(text, "pid 42");
+}
+
 /* The state directory: ours, writable by no one else, and no one can swap
  * it for a link later: no link on its path, no directory above it that
  * others can change (a sticky one, as /tmp, is fine). */
@@ -2926,6 +3006,7 @@ int main(void)
 		cmocka_unit_test(test_state_round_trip),
 		cmocka_unit_test(test_state_empty_removes_file),
 		cmocka_unit_test(test_file_replace_concurrent),
+		cmocka_unit_test(test_pidlock),
 		cmocka_unit_test(test_state_malformed),
 		cmocka_unit_test(test_state_malformed_negative),
 		cmocka_unit_test(test_state_trust),
