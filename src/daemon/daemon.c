@@ -316,10 +316,12 @@ static void memory_flush(struct daemon *dm, bool now)
 
 /* Device memory at start: a missing file is an empty memory; a file that
  * cannot be trusted is ignored, with one line, and replaced by what this run
- * measures; a directory that is not ours turns memory off. */
+ * measures; malformed lines of a trusted one are dropped, with one line, and
+ * the rest kept; a directory that is not ours turns memory off. */
 static void memory_start(struct daemon *dm)
 {
-	char dir[PATH_MAX], *slash;
+	char dir[PATH_MAX], lines[128], *slash;
+	struct memory_dropped dropped;
 	struct stat st;
 	int r;
 
@@ -342,12 +344,18 @@ static void memory_start(struct daemon *dm)
 			return;
 		}
 	}
-	r = memory_load(dm->memory_path, &dm->memory);
+	r = memory_load(dm->memory_path, &dm->memory, &dropped);
 	if (r == -EPERM || r == -EINVAL || r == -EFBIG) {
 		log_warn("%s: ignored (%s); devices are measured anew",
-			 dm->memory_path, r == -EPERM ? "not ours, or writable by others" :
-			 r == -EINVAL ? "malformed, or not a regular file" : "too large");
+			 dm->memory_path, file_trust_text(r));
 		dm->memory.dirty = true; /* replace it with what this run learns */
+	} else if (!r && dropped.n) {
+		/* the file stays as it is until something new is put */
+		memory_dropped_text(&dropped, lines, sizeof(lines));
+		log_warn("%s: %d line%s dropped (%s: not \"v1 BYTES_PER_S SOURCE UNIX_TIME ID\", "
+			 "a device named twice, or past %d devices); the other %d kept",
+			 dm->memory_path, dropped.n, dropped.n > 1 ? "s" : "", lines, MEMORY_MAX,
+			 dm->memory.n);
 	} else if (r) {
 		/* a read that failed (EIO, an LSM's EACCES) says nothing of the
 		 * file: keep it as it is, and remember nothing this run */

@@ -227,6 +227,24 @@ done || fail "concurrent applies recorded a value they set as an original"
 wbgov restore >"$tmp/restore" 2>&1 || fail "wbgov restore after concurrent applies exited $?: $(cat "$tmp/restore")"
 knobs | diff "$tmp/before" - >&2 || fail "knobs not given back after concurrent applies"
 
+# --- device memory with a malformed line: that line is dropped, named by
+# its number in one warning, the other devices' figures kept, and the file
+# is not rewritten at stop (nothing new was measured)
+MEM=$tmp/mem/devices
+mkdir "$tmp/mem"
+printf '# wbgov\nv1 5100000 m 1764756000 serial:Other:1\nv1 5100000 q 1764756000 serial:Bad:1\nv1 9000000 f 1764756100 wwid:other\n' >"$MEM"
+[ -n "$AS" ] && chown -R nobody "$tmp/mem"
+cp "$MEM" "$tmp/mem.before"
+: >"$LOG"
+$AS "$D" --root "$FX" --state-dir "$ST" --memory "$MEM" -c "$CONF" >>"$LOG" 2>&1 &
+PID=$!
+wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start: $(cat "$LOG")"
+stop
+grep -q "^<4>$MEM: 1 line dropped (line 3: .*); the other 2 kept$" "$LOG" ||
+	fail "a malformed line of device memory: $(grep "$MEM" "$LOG")"
+[ "$(grep -c "$MEM" "$LOG")" = 1 ] || fail "device memory: $(grep "$MEM" "$LOG")"
+cmp -s "$MEM" "$tmp/mem.before" || fail "device memory rewritten at stop: $(cat "$MEM")"
+
 # --- a state file whose bdi name leaves /sys/class/bdi (a link planted
 # where it leads): wbgov restore refuses it (65), writes nothing
 echo 7 >"$tmp/target"
