@@ -105,7 +105,12 @@ bool daemon_describe(const struct gov_dev *d, const char *state_path, char *buf,
 		 d->info.model[0] ? d->info.model : "unknown model", d->info.bus[0] ? ", " : "",
 		 d->info.bus);
 	fmt_bytes(cap, sizeof(cap), d->dec.max_bytes);
-	if (d->err && d->err_op == GOV_ERR_RECORD)
+	if (d->err && d->err_op == GOV_ERR_RECORD && d->err == -EEXIST)
+		/* hook_save: a record of a previous run holds it */
+		snprintf(buf, len, "%s: left as it is: a previous run left its knobs changed and "
+			 "they could not be given back; its original values stay in %s", who,
+			 state_path);
+	else if (d->err && d->err_op == GOV_ERR_RECORD)
 		snprintf(buf, len, "%s: its original values could not be recorded in %s (%s); "
 			 "left as it is", who, state_path, strerror(-d->err));
 	else if (d->err && d->err_op == GOV_ERR_READ)
@@ -156,6 +161,8 @@ static void hook_found(void *ctx, const struct gov_dev *d)
 	uint64_t strict, fine, mb;
 	char what[160];
 
+	if (state_bdi_held(&dm->state, d->info.bdi))
+		return; /* set by a previous run, and said so at start */
 	if (knobs_real_ops.bdi_read(&dm->real, d->info.bdi, BDI_STRICT_LIMIT, &strict) ||
 	    knobs_real_ops.bdi_read(&dm->real, d->info.bdi, BDI_MAX_RATIO_FINE, &fine) ||
 	    knobs_bdi_default(d->info.is_fuse, strict, fine))
@@ -212,9 +219,15 @@ static void note_sysctls(struct daemon *dm, bool per_device)
 static int hook_save(void *ctx, const struct gov_dev *d)
 {
 	struct daemon *dm = ctx;
-	int r = state_record_bdi(&dm->state, dm->state_path, d->info.bdi, d->orig.strict_limit,
-				 d->orig.max_ratio_fine);
+	int r;
 
+	/* knobs a previous run left changed, not given back at start: what
+	 * they hold is not what was found, and the record keeps that; the
+	 * device is left alone (said at start, and by daemon_describe) */
+	if (state_bdi_held(&dm->state, d->info.bdi))
+		return -EEXIST;
+	r = state_record_bdi(&dm->state, dm->state_path, d->info.bdi, d->orig.strict_limit,
+			     d->orig.max_ratio_fine);
 	if (r)
 		log_err("%s: cannot record the original values in %s: %s; not changing it",
 			d->info.bdi, dm->state_path, strerror(-r));
@@ -381,6 +394,8 @@ static int hook_save_vm(void *ctx, const uint64_t vm[VM_KNOB_COUNT])
 	struct daemon *dm = ctx;
 	int r;
 
+	if (dm->state.vm_held)
+		return -EEXIST; /* as in hook_save */
 	memcpy(dm->state.vm, vm, sizeof(dm->state.vm));
 	dm->state.vm_saved = true;
 	r = state_save(dm->state_path, &dm->state);
@@ -403,6 +418,8 @@ static void hook_restored_vm(void *ctx)
 static void hook_global(void *ctx, uint64_t cap, int err)
 {
 	(void)ctx;
+	if (err == -EEXIST)
+		return; /* left alone: said at start (restore_leftovers) */
 	if (err)
 		log_warn("vm.dirty_bytes %llu refused: %s (the previous values stay)",
 			 (unsigned long long)cap, strerror(-err));
@@ -420,7 +437,20 @@ static void report_restore(void *ctx, const char *owner, const char *knob, int e
 	log_err("%s: could not give back %s: %s", owner, knob, strerror(-err));
 }
 
-/* Knobs a previous run left changed (SIGKILL, a crash): give them back first. */
+static void report_leftover(void *ctx, const char *owner, const char *knob, int err)
+{
+	struct daemon *dm = ctx;
+
+	log_err("%s: could not give back %s, left changed by a previous run: %s; %s left alone, "
+		"its original values kept in %s (tried again at stop; wbgov restore)", owner, knob,
+		strerror(-err), strcmp(owner, "vm") ? "the device is" : "vm.dirty_* are",
+		dm->state_path);
+}
+
+/* Knobs a previous run left changed (SIGKILL, a crash): give them back
+ * first. What cannot be given back keeps its record, and its device is
+ * left alone (hook_save); the others are governed. Fails only when the
+ * state file cannot be read: then no original is known. */
 static int restore_leftovers(struct daemon *dm)
 {
 	int r = state_load(dm->state_path, &dm->state);
@@ -434,9 +464,14 @@ static int restore_leftovers(struct daemon *dm)
 		return r;
 	}
 	log_notice("%s: a previous run did not finish; giving its knobs back", dm->state_path);
-	if (state_restore(&knobs_real_ops, &dm->real, &dm->state, report_restore, dm))
-		return -EIO;
-	return state_save(dm->state_path, &dm->state);
+	state_restore(&knobs_real_ops, &dm->real, &dm->state, report_leftover, dm);
+	/* what was given back leaves the file; should it not be rewritten,
+	 * the old file still holds every original, and a device is recorded
+	 * (hook_save) before it is changed */
+	r = state_save(dm->state_path, &dm->state);
+	if (r)
+		log_warn("%s: cannot rewrite it: %s", dm->state_path, strerror(-r));
+	return 0;
 }
 
 /* wbgov apply --once and restore hold the lock for one pass (milliseconds):

@@ -2141,13 +2141,25 @@ static void test_state_restore_bdi(void **state)
 	assert_string_equal(rl.owner[0], "8:48");
 	assert_string_equal(rl.knob[0], "strict_limit");
 	assert_int_equal(rl.err[0], -EISDIR);
+	/* held, with its original values: nothing may record it anew */
+	assert_true(state_bdi_held(&st, "8:48"));
+	assert_int_equal(st.bdi[0].strict_limit, 0);
+	assert_int_equal(st.bdi[0].max_ratio_fine, 1000000);
+	assert_false(state_bdi_held(&st, "8:16"));
+	assert_int_equal(state_put_bdi(&st, "8:48", 1, 1000000), 0);
+	assert_int_equal(st.n, 1);
+	assert_int_equal(st.bdi[0].strict_limit, 0);
 
 	/* fixed: the next try succeeds and empties the state */
 	fx_unlink(root, BDI_DIR "8:48/strict_limit");
 	fx_write(root, BDI_DIR "8:48/strict_limit", "1\n");
 	assert_int_equal(state_restore(&knobs_real_ops, &kr, &st, NULL, NULL), 0);
 	assert_int_equal(st.n, 0);
+	assert_false(state_bdi_held(&st, "8:48"));
 	assert_file(root, BDI_DIR "8:48/strict_limit", "0\n");
+	/* a record made later in the slot is not held */
+	assert_int_equal(state_put_bdi(&st, "8:64", 0, 1000000), 0);
+	assert_false(state_bdi_held(&st, "8:64"));
 }
 
 static void test_state_restore_vm_pair(void **state)
@@ -2198,6 +2210,7 @@ static void test_state_restore_vm_pair(void **state)
 	st.vm[VM_DIRTY_BACKGROUND_RATIO] = 10;
 	assert_int_equal(state_restore(&knobs_real_ops, &kr, &st, report, &rl), 1);
 	assert_true(st.vm_saved);
+	assert_true(st.vm_held);
 	assert_int_equal(rl.n, 1);
 	assert_string_equal(rl.owner[0], "vm");
 	assert_string_equal(rl.knob[0], "dirty_ratio");
