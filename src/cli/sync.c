@@ -7,7 +7,6 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sysexits.h>
@@ -16,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "sys/eject.h"
+#include "sys/mountpt.h"
 #include "sys/procfs.h"
 
 
@@ -62,6 +62,7 @@ static int sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 		return EX_OSERR;
 	}
 	if (child == 0) {
+		int i = 0;
 		/* the writing: syncfs of each filesystem, or sync() of everything;
 		 * Ctrl-C stops the watching, not this */
 		signal(SIGINT, SIG_IGN);
@@ -70,11 +71,18 @@ static int sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 			sync();
 			_exit(0);
 		}
-		for (const char *m = mount_list_next(mounts, NULL); m; m = mount_list_next(mounts, m)) {
-			int fd = open(m, O_RDONLY | O_CLOEXEC);
+		/* a mount from mountinfo is opened as mountpt.h says (this child
+		 * may be root's, and the path a user's to change); a path the
+		 * caller gave, as given */
+		for (const char *m = mount_list_next(mounts, NULL); m; m = mount_list_next(mounts, m), i++) {
+			int fd;
+			if (mounts->id[i] >= 0)
+				fd = mountpt_open(m, mounts->id[i], mounts->dev[i]);
+			else if ((fd = open(m, O_RDONLY | O_CLOEXEC)) < 0)
+				fd = -errno;
 			if (fd < 0 || syncfs(fd) < 0) {
 				fprintf(stderr, "%swbgov %s: %s: %s\n", tty ? "\n" : "", cmd, m,
-					strerror(errno));
+					mountpt_strerror(fd < 0 ? fd : -errno));
 				_exit(1);
 			}
 			close(fd);
@@ -143,7 +151,7 @@ int cli_sync(const struct cli *o, const char *arg)
 	if (arg) {
 		struct stat st;
 		if (stat(arg, &st) == 0 && !S_ISBLK(st.st_mode)) {
-			mount_list_add(&mounts, arg); /* a path: its filesystem */
+			mount_list_add(&mounts, arg, -1, 0); /* a path: its filesystem */
 			nd = cli_resolve(o, arg, devs, MAXDEV);
 			if (nd < 0)
 				nd = 0; /* tmpfs, NFS...: progress from the system counters */
@@ -227,10 +235,9 @@ int cli_eject(const struct cli *o, const char *arg, bool power_off)
 	if (n && (r = sync_watch(o, devs, nd, &mounts, "eject")))
 		return r;
 	while (n--) { /* the last mounted first: one may sit inside another */
-		if (umount2(ms[n], 0) < 0) {
-			r = errno;
-			fprintf(stderr, "wbgov eject: unmounting %s: %s\n", ms[n], strerror(r));
-			return r == EBUSY ? EX_TEMPFAIL : EX_OSERR;
+		if ((r = mountpt_unmount(ms[n], mounts.id[n], mounts.dev[n]))) {
+			fprintf(stderr, "wbgov eject: unmounting %s: %s\n", ms[n], mountpt_strerror(r));
+			return r == -EBUSY || r == -ELOOP || r == -EXDEV ? EX_TEMPFAIL : EX_OSERR;
 		}
 		fprintf(stderr, "wbgov eject: unmounted %s\n", ms[n]);
 	}
