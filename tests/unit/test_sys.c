@@ -4,8 +4,8 @@
  * /sys/block, /sys/dev/block, /sys/class/block and /sys/class/bdi as
  * relative symlinks into them), built at run time in a mkdtemp() directory
  * that the group teardown removes whatever happened. Covers fsutil, sysfs,
- * procfs, mount points, state, status, knobs_real and the governor over
- * knobs_real. */
+ * procfs, mount points, eject's sysfs facts, SCSI command blocks, state,
+ * status, knobs_real and the governor over knobs_real. */
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -29,8 +29,10 @@
 #include "model/units.h"
 #include "policy/governor.h"
 #include "sys/fsutil.h"
+#include "sys/eject.h"
 #include "sys/mountpt.h"
 #include "sys/procfs.h"
+#include "sys/scsi.h"
 #include "sys/state.h"
 #include "daemon/daemon.h"
 #include "daemon/status.h"
@@ -1701,6 +1703,122 @@ static void test_mountpt_unmount_real(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* The command blocks of the two SCSI commands sent before power-off,
+ * byte by byte (SBC-3). */
+static void test_scsi_cdb(void **state)
+{
+	static const uint8_t sync10[10] = { 0x35, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t stop[6] = { 0x1b, 0, 0, 0, 0, 0 };
+	uint8_t cdb[16];
+	char root[PATH_MAX];
+	int fd;
+
+	(void)state;
+	memset(cdb, 0xee, sizeof(cdb));
+	assert_int_equal(scsi_cdb(SCSI_SYNCHRONIZE_CACHE, cdb, sizeof(cdb)), 10);
+	assert_memory_equal(cdb, sync10, 10);
+	assert_int_equal(cdb[10], 0xee); /* nothing past it */
+	memset(cdb, 0xee, sizeof(cdb));
+	assert_int_equal(scsi_cdb(SCSI_STOP_UNIT, cdb, sizeof(cdb)), 6);
+	assert_memory_equal(cdb, stop, 6);
+	assert_int_equal(cdb[6], 0xee);
+	/* too small a buffer: nothing written */
+	memset(cdb, 0xee, sizeof(cdb));
+	assert_int_equal(scsi_cdb(SCSI_SYNCHRONIZE_CACHE, cdb, 9), 0);
+	assert_int_equal(scsi_cdb(SCSI_STOP_UNIT, cdb, 5), 0);
+	assert_int_equal(cdb[0], 0xee);
+	/* a file is not a SCSI device */
+	fx_root(root, sizeof(root), "scsi");
+	fx_write(root, "/dev/sdb", "");
+	fd = open(fmt_path_s(root, "/dev/sdb"), O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(scsi_send(fd, SCSI_SYNCHRONIZE_CACHE), -ENOTTY);
+	close(fd);
+}
+
+/* A card reader: USB device 2-1 with two LUNs, sd1 (8:16) and sd2 (8:32),
+ * beside an ATA disk; the reader's `remove` powers off both. */
+#define RDR_LUN0 USB_DEV "/2-1:1.0/host6/target6:0:0/6:0:0:0"
+#define RDR_LUN1 USB_DEV "/2-1:1.0/host6/target6:0:0/6:0:1:1"
+
+static void fx_reader(const char *root)
+{
+	static const struct fx_disk sd1 = {
+		.name = "sd1", .devpath = RDR_LUN0 "/block/sd1", .dev = "8:16", .removable = "1",
+		.devdir = RDR_LUN0, .vendor = "Generic-\n", .model = "SD/MMC          \n",
+	};
+	static const struct fx_disk sd2 = {
+		.name = "sd2", .devpath = RDR_LUN1 "/block/sd2", .dev = "8:32", .removable = "1",
+		.devdir = RDR_LUN1, .vendor = "Generic-\n", .model = "Micro SD/M2     \n",
+	};
+
+	fx_write(root, USB_HUB "/idVendor", "1d6b\n");
+	fx_write(root, USB_DEV "/idVendor", "058f\n");
+	fx_write(root, USB_DEV "/idProduct", "6366\n");
+	fx_write(root, USB_DEV "/2-1:1.0/bInterfaceClass", "08\n");
+	fx_write(root, USB_DEV "/remove", "");
+	fx_disk_add(root, &sd1);
+	fx_disk_add(root, &sd2);
+	fx_disk_add(root, &fx_ata);
+	fx_bdi(root, "8:0", true);
+	fx_bdi(root, "8:16", true);
+	fx_bdi(root, "8:32", true);
+	fx_write(root, "/proc/meminfo", "MemTotal: 16000000 kB\nDirty: 0 kB\nWriteback: 0 kB\n");
+	/* sd2 is mounted; a user's FUSE mount says it is sd1 */
+	fx_write(root, "/proc/self/mountinfo",
+		 "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
+		 "40 22 8:32 / /media/user/CARD2 rw,nosuid,nodev shared:2 - vfat /dev/sd2 rw\n"
+		 "41 22 0:61 / /media/user/forged rw,nosuid,nodev - fuse.vfat /dev/sd1 rw,user_id=1000\n");
+}
+
+/* What powers off with a disk: the other LUNs of its USB device. */
+static void test_eject_siblings(void **state)
+{
+	char root[PATH_MAX], dir[PATH_MAX], attr[PATH_MAX], p[PATH_MAX];
+	struct eject_sibling s[4];
+
+	(void)state;
+	fx_root(root, sizeof(root), "reader");
+	fx_reader(root);
+	assert_int_equal(eject_usb_device(root, "sd1", dir, sizeof(dir)), 0);
+	fmt_path(p, sizeof(p), "%s%s", root, USB_DEV);
+	assert_string_equal(dir, p);
+	assert_int_equal(eject_power_kind(root, "sd1", attr, sizeof(attr)), EJECT_POWER_USB);
+	fmt_path(p, sizeof(p), "%s%s/remove", root, USB_DEV);
+	assert_string_equal(attr, p);
+
+	assert_int_equal(eject_siblings(root, "sd1", s, 4), 1);
+	assert_string_equal(s[0].disk, "sd2");
+	assert_int_equal(s[0].lun, 1);
+	assert_int_equal(eject_siblings(root, "sd2", s, 4), 1);
+	assert_string_equal(s[0].disk, "sd1");
+	assert_int_equal(s[0].lun, 0);
+	assert_int_equal(eject_siblings(root, "sd1", s, 0), 0); /* no room */
+	/* not on USB: none, and no USB device */
+	assert_int_equal(eject_siblings(root, "sda", s, 4), 0);
+	assert_int_equal(eject_usb_device(root, "sda", dir, sizeof(dir)), -ENODEV);
+	assert_int_equal(eject_siblings(root, "sdz", s, 4), 0);
+
+	/* sd2's mount is sd2's; the forged one is no one's */
+	assert_int_equal(procfs_mounts(root, "sd2", NULL), 1);
+	assert_int_equal(procfs_mounts(root, "sd1", NULL), 0);
+	/* no node under the fixture root: nothing holds it */
+	assert_int_equal(eject_claimable(root, "sd1"), -ENOENT);
+}
+
+/* Not a test either: with WBGOV_READER_OUT=DIR, the card reader fixture
+ * (fx_reader) for tests/cli/wbgov_eject_fixture.sh. */
+static void test_reader_export(void **state)
+{
+	const char *out = getenv("WBGOV_READER_OUT");
+
+	(void)state;
+	if (!out)
+		return;
+	mkdir_p(out);
+	fx_reader(out);
+}
+
 /* knobs_real's device list says which disks have a filesystem mounted, from
  * mountinfo (a partition's mount counts for its disk). */
 static void test_knobs_real_mounted(void **state)
@@ -2954,7 +3072,10 @@ int main(void)
 		cmocka_unit_test(test_procfs_disk_of_path),
 		cmocka_unit_test(test_mountpt),
 		cmocka_unit_test(test_mountpt_unmount_real),
+		cmocka_unit_test(test_scsi_cdb),
+		cmocka_unit_test(test_eject_siblings),
 		cmocka_unit_test(test_fixture_export),
+		cmocka_unit_test(test_reader_export),
 		cmocka_unit_test(test_state_round_trip),
 		cmocka_unit_test(test_state_empty_removes_file),
 		cmocka_unit_test(test_state_malformed),
