@@ -73,7 +73,10 @@ int procfs_disk_of_devno(const char *root, dev_t dev, char *disk, size_t len);
  * fsname= ("/dev/sdb1" on a FUSE mount of anyone's). The one exception is
  * btrfs, whose mounts all have an anonymous number: a mount of type
  * exactly "btrfs" (no user can make one; a user's FUSE type is "fuse" or
- * "fuse.SUBTYPE") is the disk's its source names. */
+ * "fuse.SUBTYPE") is the disk's its source names. Every reader of a
+ * disk's mounts goes through here, so that they agree: status, explain,
+ * the D-Bus Mounts and Sync, knobs_real (mounted, and so [device] mount =
+ * and the pre-6.2 dirty check), sync and eject. */
 int procfs_mounts(const char *root, const char *disk, struct mount_list *ret);
 
 /* The disk holding `path` (a file, directory or /dev node): fills `disk`. */
