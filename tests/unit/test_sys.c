@@ -1525,6 +1525,17 @@ static void test_mount_list_full(void **state)
 		assert_string_equal(m, p);
 	assert_true(mount_list_add(&l, "/x", -1, 0)); /* a short one still fits */
 	assert_string_equal(ml_str(&l) + strlen(ml_str(&l)) - 3, "|/x");
+
+	/* at most MOUNT_LIST_MAX, each with its id and number */
+	memset(&l, 0, sizeof(l));
+	for (int i = 0; i < MOUNT_LIST_MAX; i++)
+		assert_true(mount_list_add(&l, "/m", i, makedev(8, (unsigned)i)));
+	assert_false(l.truncated);
+	assert_false(mount_list_add(&l, "/m", 999, 0));
+	assert_true(l.truncated);
+	assert_int_equal(l.n, MOUNT_LIST_MAX);
+	assert_int_equal(l.id[MOUNT_LIST_MAX - 1], MOUNT_LIST_MAX - 1);
+	assert_true(l.dev[5] == makedev(8, 5));
 }
 
 static void test_procfs_disk_of_path(void **state)
