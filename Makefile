@@ -24,10 +24,10 @@ SCENARIOS  := usb-iso usb-git-clone fsync-behind-slow tempfiles streaming-fast 3
 SCEN_FILES := $(SCENARIOS:%=scenarios/%.scenario)
 LIB_OBJ    := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/scenarios.o
 # the real system, the daemon's glue and wbgov's commands: only wbgovd, wbgov
-# and their tests link it (libinih, libudev, libblkid, libsystemd for sd-bus)
+# and their tests link it (libinih, libudev, libblkid, libmount, libsystemd for sd-bus)
 SYS_SRC    := $(wildcard src/sys/*.c) $(wildcard src/daemon/*.c) $(wildcard src/cli/*.c)
 SYS_OBJ    := $(SYS_SRC:%.c=$(BUILD)/%.o)
-SYS_LIBS   := -linih -ludev -lblkid -lsystemd
+SYS_LIBS   := -linih -ludev -lblkid -lmount -lsystemd
 
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)

@@ -11,7 +11,7 @@ set -eu
 # (busctl), python3-dbus and python3-gi: tests/cli/dbus_*.sh run private
 # buses and a fake notification server; debhelper dpkg-dev fakeroot
 # lintian: the Debian package (make check-pkg)
-PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev libblkid-dev libsystemd-dev scdoc
+PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev libblkid-dev libmount-dev libsystemd-dev scdoc
 gnuplot-nox python3 time e2fsprogs btrfs-progs exfat-fuse exfatprogs fio util-linux kmod man-db
 python3-prometheus-client bash-completion zsh fish rsync dbus-daemon systemd python3-dbus python3-gi
 debhelper dpkg-dev fakeroot lintian"

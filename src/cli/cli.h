@@ -13,6 +13,7 @@
 
 #include "knobs/knobs.h"
 #include "sys/knobs_real.h"
+#include "sys/procfs.h"
 
 #define MAXDEV 64
 
@@ -72,6 +73,13 @@ void cli_json_str(FILE *f, const char *s);
 void cli_json_str_or_null(FILE *f, const char *s);
 /* `s` fit for a terminal: invalid UTF-8 and control characters as '?'. */
 const char *cli_tty_clean(char *buf, size_t len, const char *s);
+/* Sync `mounts` (every file system when it is empty or cut) in a child
+ * while showing what is left of the data of `devs` (the system's when nd is
+ * 0) with its rate and ETA; "durable" when it is. `cmd` names the command
+ * in messages. 0, EX_IOERR (the child said why) or 130 (cli_interrupted:
+ * the writing goes on). */
+int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
+		   const struct mount_list *mounts, const char *cmd);
 /* The bdis a DEVICE or PATH argument names, at most max; -ENODEV. */
 int cli_resolve(const struct cli *o, const char *arg, struct knobs_dev *out, int max);
 

@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* wbgov sync and eject: the writing with progress, and a device made safe
- * to remove. */
+/* wbgov sync: the writing with progress, which eject shares
+ * (cli_sync_watch). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sysexits.h>
@@ -15,7 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "sys/eject.h"
+#include "sys/mountpt.h"
 #include "sys/procfs.h"
 
 
@@ -40,12 +39,8 @@ static uint64_t left_bytes(const struct cli *o, const struct knobs_dev *d, int n
 	return dirty + wb;
 }
 
-/* Sync `mounts` (every file system when it is empty or cut) in a child
- * while showing what is left of the data of `devs` (the system's when nd is
- * 0) with its rate and ETA; "durable" when it is. 0, EX_IOERR (the child
- * said why) or 130 (cli_interrupted: the writing goes on). */
-static int sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
-		      const struct mount_list *mounts, const char *cmd)
+int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
+		   const struct mount_list *mounts, const char *cmd)
 {
 	int status = 0;
 	pid_t child;
@@ -62,6 +57,7 @@ static int sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 		return EX_OSERR;
 	}
 	if (child == 0) {
+		int i = 0;
 		/* the writing: syncfs of each filesystem, or sync() of everything;
 		 * Ctrl-C stops the watching, not this */
 		signal(SIGINT, SIG_IGN);
@@ -70,11 +66,18 @@ static int sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 			sync();
 			_exit(0);
 		}
-		for (const char *m = mount_list_next(mounts, NULL); m; m = mount_list_next(mounts, m)) {
-			int fd = open(m, O_RDONLY | O_CLOEXEC);
+		/* a mount from mountinfo is opened as mountpt.h says (this child
+		 * may be root's, and the path a user's to change); a path the
+		 * caller gave, as given */
+		for (const char *m = mount_list_next(mounts, NULL); m; m = mount_list_next(mounts, m), i++) {
+			int fd;
+			if (mounts->id[i] >= 0)
+				fd = mountpt_open(m, mounts->id[i], mounts->dev[i]);
+			else if ((fd = open(m, O_RDONLY | O_CLOEXEC)) < 0)
+				fd = -errno;
 			if (fd < 0 || syncfs(fd) < 0) {
 				fprintf(stderr, "%swbgov %s: %s: %s\n", tty ? "\n" : "", cmd, m,
-					strerror(errno));
+					mountpt_strerror(fd < 0 ? fd : -errno));
 				_exit(1);
 			}
 			close(fd);
@@ -143,7 +146,7 @@ int cli_sync(const struct cli *o, const char *arg)
 	if (arg) {
 		struct stat st;
 		if (stat(arg, &st) == 0 && !S_ISBLK(st.st_mode)) {
-			mount_list_add(&mounts, arg); /* a path: its filesystem */
+			mount_list_add(&mounts, arg, -1, 0); /* a path: its filesystem */
 			nd = cli_resolve(o, arg, devs, MAXDEV);
 			if (nd < 0)
 				nd = 0; /* tmpfs, NFS...: progress from the system counters */
@@ -159,110 +162,5 @@ int cli_sync(const struct cli *o, const char *arg)
 			}
 		}
 	}
-	return sync_watch(o, devs, nd, &mounts, "sync");
+	return cli_sync_watch(o, devs, nd, &mounts, "sync");
 }
-
-/* wbgov eject: every file system of the disk synced with progress, then
- * unmounted, the disk flushed and powered off; checked first so that a
- * refusal changes nothing (a busy mount, something stacked on the disk, a
- * disk wbgov cannot power off). */
-int cli_eject(const struct cli *o, const char *arg, bool power_off)
-{
-	static struct knobs_dev devs[MAXDEV];
-	static struct mount_list mounts;
-	const char *ms[64];
-	char disk[KNOBS_NAME_MAX], attr[PATH_MAX], who[2048];
-	enum eject_power kind;
-	int nd, n = 0, r;
-
-	if (geteuid() != 0) {
-		fprintf(stderr, "wbgov eject: unmounting and powering off a device needs root\n");
-		return EX_NOPERM;
-	}
-	nd = cli_resolve(o, arg, devs, MAXDEV);
-	if (nd < 0) {
-		struct stat st;
-		if (stat(arg, &st) == 0)
-			fprintf(stderr, "wbgov eject: %s is on no disk (tmpfs, proc, a network file "
-					"system?)\n", arg);
-		else
-			fprintf(stderr, "wbgov eject: %s: no such disk, partition or path\n", arg);
-		return EX_UNAVAILABLE;
-	}
-	snprintf(disk, sizeof(disk), "%s", devs[0].disk);
-	procfs_mounts(o->root, disk, &mounts);
-	if (mounts.truncated) {
-		fprintf(stderr, "wbgov eject: %s has more mounts than wbgov can list; unmount some\n",
-			disk);
-		return EX_UNAVAILABLE;
-	}
-	for (const char *m = mount_list_next(&mounts, NULL); m; m = mount_list_next(&mounts, m)) {
-		struct stat st;
-		if (!strcmp(m, "/")) {
-			fprintf(stderr, "wbgov eject: %s holds the root file system\n", disk);
-			return EX_UNAVAILABLE;
-		}
-		if (n == (int)(sizeof(ms) / sizeof(ms[0]))) {
-			fprintf(stderr, "wbgov eject: %s has more mounts than wbgov can list\n", disk);
-			return EX_UNAVAILABLE;
-		}
-		ms[n++] = m;
-		if (stat(m, &st) == 0 && eject_holders(o->root, st.st_dev, who, sizeof(who)) > 0) {
-			fprintf(stderr, "wbgov eject: %s is busy, held by %s; close them and eject again\n",
-				m, who);
-			return EX_TEMPFAIL;
-		}
-	}
-	if (eject_stacked(o->root, disk, who, sizeof(who)) > 0) {
-		fprintf(stderr, "wbgov eject: %s is in use by %s, stacked on it; close that first\n",
-			disk, who);
-		return EX_TEMPFAIL;
-	}
-	kind = eject_power_kind(o->root, disk, attr, sizeof(attr));
-	if (power_off && kind == EJECT_POWER_NONE) {
-		fprintf(stderr, "wbgov eject: wbgov cannot power off %s (bus %s); --no-power-off "
-				"unmounts and flushes it\n", disk, devs[0].bus[0] ? devs[0].bus : "unknown");
-		return EX_UNAVAILABLE;
-	}
-	if (n && (r = sync_watch(o, devs, nd, &mounts, "eject")))
-		return r;
-	while (n--) { /* the last mounted first: one may sit inside another */
-		if (umount2(ms[n], 0) < 0) {
-			r = errno;
-			fprintf(stderr, "wbgov eject: unmounting %s: %s\n", ms[n], strerror(r));
-			return r == EBUSY ? EX_TEMPFAIL : EX_OSERR;
-		}
-		fprintf(stderr, "wbgov eject: unmounted %s\n", ms[n]);
-	}
-	/* the device node open in a process (a dd to it, a partitioning tool)
-	 * may write after us: not safe. Checked after the unmount, as a FUSE
-	 * file system's server (mount.exfat-fuse) holds the node until its
-	 * mount goes, then exits: it is given a few seconds, and the flush
-	 * comes after */
-	for (int i = 0; eject_node_holders(o->root, disk, who, sizeof(who)) > 0; i++) {
-		struct timespec nap = { 0, 100000000 };
-		if (i == 30) {
-			fprintf(stderr, "wbgov eject: %s is unmounted, but /dev/%s is open in %s: not "
-					"safe to remove; close it and eject again\n", disk, disk, who);
-			return EX_TEMPFAIL;
-		}
-		nanosleep(&nap, NULL);
-	}
-	if ((r = eject_flush(disk))) {
-		fprintf(stderr, "wbgov eject: flushing /dev/%s: %s\n", disk, strerror(-r));
-		return EX_IOERR;
-	}
-	if (!power_off) {
-		fprintf(stderr, "wbgov eject: %s is unmounted and flushed: safe to remove\n", disk);
-		return 0;
-	}
-	if ((r = eject_power_off(disk, kind, attr))) {
-		fprintf(stderr, "wbgov eject: powering off %s: %s (it is unmounted and flushed)\n",
-			disk, strerror(-r));
-		return EX_OSERR;
-	}
-	fprintf(stderr, "wbgov eject: %s is %s: safe to remove\n", disk,
-		kind == EJECT_POWER_LOOP ? "detached" : "powered off");
-	return 0;
-}
-

@@ -57,9 +57,10 @@ static const struct {
 	  "showing what is left, the rate and the ETA; \"durable\" when it is." },
 	{ "eject", "eject [--no-power-off] PATH|DEVICE",
 	  "Sync the disk holding PATH (or DEVICE) with progress, unmount all of its\n"
-	  "mounts, flush it and power it off, then say \"safe to remove\". A busy mount\n"
-	  "names the processes holding it, and nothing is done. --no-power-off: stop\n"
-	  "after the flush. Needs root." },
+	  "mounts, flush it and power it off, then say \"safe to remove\". A busy mount,\n"
+	  "or another disk of the same USB device (a card reader's other slot) that is\n"
+	  "mounted or in use, is named, and nothing is done. --no-power-off: stop after\n"
+	  "the flush. Needs root." },
 	{ "cp", "cp [--quiet] [--json] SRC... DEST",
 	  "Copy files, each sent to the device as it is written, and return when they\n"
 	  "are on it, showing the bytes that are durable, the rate and the ETA. DEST is a\n"

@@ -16,6 +16,7 @@
 #include "daemon/status.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
+#include "sys/mountpt.h"
 
 #define ERR_BUSY "org.wbgov.Governor1.Error.Busy"
 #define ERR_SYNC "org.wbgov.Governor1.Error.SyncFailed"
@@ -185,6 +186,8 @@ static struct bus_job *job_free(struct bus *b)
  * the pid lock and the bus connection must not outlive the daemon in it. */
 static _Noreturn void sync_child(int fd, const struct mount_list *ml)
 {
+	int i = 0;
+
 	if (fd > 3)
 		close_range(3, (unsigned)fd - 1, 0);
 	close_range((unsigned)fd + 1, ~0U, 0);
@@ -193,13 +196,15 @@ static _Noreturn void sync_child(int fd, const struct mount_list *ml)
 		sync();
 		_exit(0);
 	}
-	for (const char *m = mount_list_next(ml, NULL); m; m = mount_list_next(ml, m)) {
-		int mfd = open(m, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	/* a mount point is opened as mountpt.h says: its path is a user's to
+	 * change, and this child is root's */
+	for (const char *m = mount_list_next(ml, NULL); m; m = mount_list_next(ml, m), i++) {
+		int mfd = mountpt_open(m, ml->id[i], ml->dev[i]);
 		if (mfd < 0 || syncfs(mfd) < 0) {
 			char c[PATH_MAX];
-			int e = errno;
+			int e = mfd < 0 ? mfd : -errno;
 			bus_clean_utf8(c, sizeof(c), m);
-			dprintf(fd, "%s: %s", c, strerror(e));
+			dprintf(fd, "%s: %s", c, mountpt_strerror(e));
 			_exit(1);
 		}
 		close(mfd);
@@ -446,15 +451,16 @@ static void static_props(struct bus_props *p, const struct knobs_dev *info)
 static void read_mounts(struct bus *b, struct bus_props *p)
 {
 	static struct mount_list raw;
+	int i = 0;
 
 	memset(&raw, 0, sizeof(raw));
 	memset(&p->mounts, 0, sizeof(p->mounts));
 	if (!p->disk[0] || procfs_mounts(b->root, p->disk, &raw) <= 0)
 		return;
-	for (const char *m = mount_list_next(&raw, NULL); m; m = mount_list_next(&raw, m)) {
+	for (const char *m = mount_list_next(&raw, NULL); m; m = mount_list_next(&raw, m), i++) {
 		char c[PATH_MAX];
 		bus_clean_utf8(c, sizeof(c), m);
-		mount_list_add(&p->mounts, c);
+		mount_list_add(&p->mounts, c, raw.id[i], raw.dev[i]);
 	}
 }
 

@@ -16,29 +16,42 @@
 
 #include "sys/eject.h"
 #include "sys/fsutil.h"
+#include "sys/scsi.h"
 
-enum eject_power eject_power_kind(const char *root, const char *disk, char *attr, size_t len)
+int eject_usb_device(const char *root, const char *disk, char *dir, size_t len)
 {
 	char p[PATH_MAX], real[PATH_MAX];
 
-	attr[0] = 0;
-	if (!path_at(p, sizeof(p), root, "/sys/block/%s/loop", disk) && access(p, F_OK) == 0)
-		return EJECT_POWER_LOOP;
 	if (path_at(p, sizeof(p), root, "/sys/block/%s/device", disk) || !realpath(p, real))
-		return EJECT_POWER_NONE;
-	/* up from the SCSI device to the USB device that holds it (the one
-	 * with idVendor; its interfaces have none) */
+		return -ENODEV;
+	/* up from the SCSI device to the USB device that holds it */
 	for (char *slash = strrchr(real, '/'); slash && slash != real; slash = strrchr(real, '/')) {
 		char q[PATH_MAX + 16];
 		snprintf(q, sizeof(q), "%s/idVendor", real);
 		if (access(q, F_OK) == 0) {
-			snprintf(q, sizeof(q), "%s/remove", real);
-			if (access(q, W_OK) != 0 || strlen(q) >= len)
-				return EJECT_POWER_NONE;
-			snprintf(attr, len, "%s", q);
-			return EJECT_POWER_USB;
+			if (strlen(real) >= len)
+				return -ENAMETOOLONG;
+			snprintf(dir, len, "%s", real);
+			return 0;
 		}
 		*slash = 0;
+	}
+	return -ENODEV;
+}
+
+enum eject_power eject_power_kind(const char *root, const char *disk, char *attr, size_t len)
+{
+	char p[PATH_MAX], usb[PATH_MAX];
+
+	attr[0] = 0;
+	if (!path_at(p, sizeof(p), root, "/sys/block/%s/loop", disk) && access(p, F_OK) == 0)
+		return EJECT_POWER_LOOP;
+	if (eject_usb_device(root, disk, usb, sizeof(usb)) == 0) {
+		if (snprintf(p, sizeof(p), "%s/remove", usb) >= (int)sizeof(p) || access(p, W_OK) != 0 ||
+		    strlen(p) >= len)
+			return EJECT_POWER_NONE;
+		snprintf(attr, len, "%s", p);
+		return EJECT_POWER_USB;
 	}
 	if (!path_at(p, sizeof(p), root, "/sys/block/%s/device/delete", disk) &&
 	    access(p, W_OK) == 0 && strlen(p) < len) {
@@ -46,6 +59,40 @@ enum eject_power eject_power_kind(const char *root, const char *disk, char *attr
 		return EJECT_POWER_SCSI;
 	}
 	return EJECT_POWER_NONE;
+}
+
+int eject_siblings(const char *root, const char *disk, struct eject_sibling *out, int max)
+{
+	char usb[PATH_MAX], p[PATH_MAX], q[PATH_MAX + 300], real[PATH_MAX];
+	struct dirent *e;
+	size_t ul;
+	DIR *d;
+	int n = 0;
+
+	if (eject_usb_device(root, disk, usb, sizeof(usb)) ||
+	    path_at(p, sizeof(p), root, "/sys/block") || !(d = opendir(p)))
+		return 0;
+	ul = strlen(usb);
+	while (n < max && (e = readdir(d))) {
+		const char *base, *colon;
+		unsigned lun;
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, disk) ||
+		    strlen(e->d_name) >= sizeof(out->disk))
+			continue;
+		snprintf(q, sizeof(q), "%s/%s/device", p, e->d_name);
+		/* below the same USB device, not only the same interface as
+		 * udisks' sibling id: `remove` cuts every interface */
+		if (!realpath(q, real) || strncmp(real, usb, ul) || real[ul] != '/')
+			continue;
+		snprintf(out[n].disk, sizeof(out[n].disk), "%s", e->d_name);
+		/* the SCSI device's name is its address, H:C:T:L */
+		base = strrchr(real, '/') + 1;
+		colon = strrchr(base, ':');
+		out[n].lun = colon && sscanf(colon + 1, "%u", &lun) == 1 && lun <= 0xffff ? (int)lun : -1;
+		n++;
+	}
+	closedir(d);
+	return n;
 }
 
 static void join(char *buf, size_t len, int n, const char *item)
@@ -255,21 +302,34 @@ int eject_stacked(const char *root, const char *disk, char *buf, size_t len)
 	return n;
 }
 
-static int open_disk(const char *disk)
+/* ROOT/dev/DISK opened read-only, without waiting for a medium; -errno */
+static int open_disk(const char *root, const char *disk, int flags)
 {
 	char p[PATH_MAX];
+	int fd;
 
-	if (snprintf(p, sizeof(p), "/dev/%s", disk) >= (int)sizeof(p))
+	if (path_at(p, sizeof(p), root, "/dev/%s", disk))
 		return -ENAMETOOLONG;
-	return open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags);
+	return fd < 0 ? -errno : fd;
 }
 
-int eject_flush(const char *disk)
+int eject_claimable(const char *root, const char *disk)
 {
-	int fd = open_disk(disk), r = 0;
+	int fd = open_disk(root, disk, O_EXCL);
 
 	if (fd < 0)
-		return fd == -ENAMETOOLONG ? fd : -errno;
+		return fd;
+	close(fd);
+	return 0;
+}
+
+int eject_flush(const char *root, const char *disk)
+{
+	int fd = open_disk(root, disk, O_EXCL), r = 0;
+
+	if (fd < 0)
+		return fd;
 	/* fsync writes the device's dirty buffers and flushes its cache;
 	 * BLKFLSBUF then drops the clean ones */
 	if (fsync(fd) < 0 || ioctl(fd, BLKFLSBUF, 0) < 0)
@@ -278,15 +338,27 @@ int eject_flush(const char *disk)
 	return r;
 }
 
-int eject_power_off(const char *disk, enum eject_power kind, const char *attr)
+int eject_scsi_stop(const char *root, const char *disk)
+{
+	int fd = open_disk(root, disk, O_EXCL), r, r2;
+
+	if (fd < 0)
+		return fd;
+	r = scsi_send(fd, SCSI_SYNCHRONIZE_CACHE);
+	r2 = scsi_send(fd, SCSI_STOP_UNIT);
+	close(fd);
+	return r ? r : r2;
+}
+
+int eject_power_off(const char *root, const char *disk, enum eject_power kind, const char *attr)
 {
 	int fd, r = 0;
 
 	switch (kind) {
 	case EJECT_POWER_LOOP:
-		fd = open_disk(disk);
+		fd = open_disk(root, disk, 0);
 		if (fd < 0)
-			return fd == -ENAMETOOLONG ? fd : -errno;
+			return fd;
 		if (ioctl(fd, LOOP_CLR_FD, 0) < 0)
 			r = -errno;
 		close(fd);

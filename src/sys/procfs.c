@@ -9,6 +9,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <libmount/libmount.h>
+
 #include "sys/fsutil.h"
 #include "sys/procfs.h"
 
@@ -144,35 +146,18 @@ void procfs_whole_disk(const char *root, const char *name, char *disk, size_t le
 		snprintf(disk, len, "%s", strrchr(real, '/') + 1);
 }
 
-static bool octal(char c) { return c >= '0' && c <= '7'; }
-
-/* mountinfo escapes blanks as \040 etc.; \000 would end the string */
-static void unescape(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && octal(s[2]) && octal(s[3]) &&
-		    (s[1] != '0' || s[2] != '0' || s[3] != '0')) {
-			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = 0;
-}
-
-bool mount_list_add(struct mount_list *l, const char *path)
+bool mount_list_add(struct mount_list *l, const char *path, int id, dev_t dev)
 {
 	size_t len = strlen(path) + 1;
 
-	if (len > sizeof(l->buf) - l->used) {
+	if (len > sizeof(l->buf) - l->used || l->n == MOUNT_LIST_MAX) {
 		l->truncated = true;
 		return false;
 	}
 	memcpy(l->buf + l->used, path, len);
 	l->used += len;
+	l->id[l->n] = id;
+	l->dev[l->n] = dev;
 	l->n++;
 	return true;
 }
@@ -198,56 +183,10 @@ void mount_list_join(const struct mount_list *l, const char *sep, char *buf, siz
 	}
 }
 
-int procfs_parse_mountinfo_line(const char *line, char mnt[PATH_MAX], char src[PATH_MAX])
+int procfs_disk_of_devno(const char *root, dev_t dev, char *disk, size_t len)
 {
-	const char *dash = strstr(line, " - ");
-
-	if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
-	    sscanf(dash + 3, "%*s %4095s", src) != 1)
-		return -EINVAL;
-	unescape(mnt);
-	unescape(src);
-	return 0;
-}
-
-int procfs_mounts(const char *root, const char *disk, struct mount_list *ret)
-{
-	char p[PATH_MAX], line[4096];
-	FILE *f;
-	int n = 0, r;
-
-	if (ret)
-		memset(ret, 0, sizeof(*ret));
-	if ((r = path_at(p, sizeof(p), root, "/proc/self/mountinfo")))
-		return r;
-	f = fopen(p, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char mnt[PATH_MAX], src[PATH_MAX], d[64];
-
-		if (procfs_parse_mountinfo_line(line, mnt, src) || strncmp(src, "/dev/", 5))
-			continue;
-		procfs_whole_disk(root, src + 5, d, sizeof(d));
-		if (strcmp(d, disk))
-			continue;
-		if (ret)
-			mount_list_add(ret, mnt);
-		n++;
-	}
-	fclose(f);
-	return n;
-}
-
-int procfs_disk_of_path(const char *root, const char *path, char *disk, size_t len)
-{
-	struct stat st;
 	char p[PATH_MAX], real[PATH_MAX], *base;
-	dev_t dev;
 
-	if (stat(path, &st) < 0)
-		return -errno;
-	dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
 	if (path_at(p, sizeof(p), root, "/sys/dev/block/%u:%u", major(dev), minor(dev)))
 		return -ENAMETOOLONG;
 	if (!realpath(p, real))
@@ -255,4 +194,66 @@ int procfs_disk_of_path(const char *root, const char *path, char *disk, size_t l
 	base = strrchr(real, '/');
 	procfs_whole_disk(root, base ? base + 1 : real, disk, len);
 	return 0;
+}
+
+/* Is `fs` a mount of `disk` or of one of its partitions? By its device
+ * number; by its source only for btrfs (see procfs.h). */
+static bool mount_on_disk(const char *root, struct libmnt_fs *fs, const char *disk)
+{
+	dev_t dev = mnt_fs_get_devno(fs);
+	const char *type = mnt_fs_get_fstype(fs), *src = mnt_fs_get_source(fs);
+	char d[64];
+
+	if (major(dev))
+		return procfs_disk_of_devno(root, dev, d, sizeof(d)) == 0 && !strcmp(d, disk);
+	/* "btrfs" only: fuse.btrfs is anyone's */
+	if (!type || strcmp(type, "btrfs") || !src || strncmp(src, "/dev/", 5) || strchr(src + 5, '/'))
+		return false;
+	procfs_whole_disk(root, src + 5, d, sizeof(d));
+	return !strcmp(d, disk);
+}
+
+int procfs_mounts(const char *root, const char *disk, struct mount_list *ret)
+{
+	char p[PATH_MAX];
+	struct libmnt_table *tb;
+	struct libmnt_iter *it;
+	struct libmnt_fs *fs;
+	int n = 0, r;
+
+	if (ret)
+		memset(ret, 0, sizeof(*ret));
+	if ((r = path_at(p, sizeof(p), root, "/proc/self/mountinfo")))
+		return r;
+	tb = mnt_new_table();
+	it = mnt_new_iter(MNT_ITER_FORWARD);
+	if (!tb || !it) {
+		r = -ENOMEM;
+		goto out;
+	}
+	/* lines libmount cannot parse are skipped (no error callback set) */
+	if ((r = mnt_table_parse_file(tb, p)) < 0)
+		goto out;
+	while (mnt_table_next_fs(tb, it, &fs) == 0) {
+		const char *target = mnt_fs_get_target(fs);
+		if (!target || !mount_on_disk(root, fs, disk))
+			continue;
+		if (ret)
+			mount_list_add(ret, target, mnt_fs_get_id(fs), mnt_fs_get_devno(fs));
+		n++;
+	}
+	r = n;
+out:
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+	return r;
+}
+
+int procfs_disk_of_path(const char *root, const char *path, char *disk, size_t len)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	return procfs_disk_of_devno(root, S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev, disk, len);
 }

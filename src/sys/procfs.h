@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <limits.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "knobs/knobs.h"
 #include "model/limits.h"
@@ -31,16 +32,23 @@ int procfs_vm_write(const char *root, enum vm_knob k, uint64_t v);
 bool procfs_kernel_at_least(const char *root, unsigned maj, unsigned min);
 
 /* Mount points, one after another, each ended by a NUL: a mount point may
- * hold blanks ("/media/user/NO NAME"), and only a NUL cannot be in one. */
+ * hold blanks ("/media/user/NO NAME"), and only a NUL cannot be in one.
+ * Beside each, what root checks before it acts on the mount point (opens
+ * it to sync, unmounts it: src/sys/mountpt.h): the mount's id and device
+ * number as mountinfo gives them. */
+#define MOUNT_LIST_MAX 128
 struct mount_list {
 	int n;          /* how many buf holds */
 	bool truncated; /* more than buf holds were found */
 	size_t used;
 	char buf[4096];
+	int id[MOUNT_LIST_MAX];   /* mountinfo's first field; -1: a path, not a mount */
+	dev_t dev[MOUNT_LIST_MAX]; /* its major:minor (0:N for btrfs, tmpfs, FUSE) */
 };
 
-/* Append `path` to `l`; false (and `truncated` set) when it does not fit. */
-bool mount_list_add(struct mount_list *l, const char *path);
+/* Append `path` with its mount's id and device number to `l`; false (and
+ * `truncated` set) when it does not fit. */
+bool mount_list_add(struct mount_list *l, const char *path, int id, dev_t dev);
 
 /* The first mount point after `prev` (NULL: the first), NULL after the last. */
 const char *mount_list_next(const struct mount_list *l, const char *prev);
@@ -52,12 +60,23 @@ void mount_list_join(const struct mount_list *l, const char *sep, char *buf, siz
  * is its own) into `disk`. */
 void procfs_whole_disk(const char *root, const char *name, char *disk, size_t len);
 
-/* One line of /proc/self/mountinfo: its mount point and source, unescaped
- * (\040 is a blank). 0, or -EINVAL for a line that is not one. */
-int procfs_parse_mountinfo_line(const char *line, char mnt[PATH_MAX], char src[PATH_MAX]);
+/* The whole disk of block device number `dev` (ROOT/sys/dev/block/MAJ:MIN,
+ * a partition's disk for a partition) into `disk`; -ENOENT for a number
+ * that is no block device's (0:N: btrfs, tmpfs, FUSE, NFS). */
+int procfs_disk_of_devno(const char *root, dev_t dev, char *disk, size_t len);
 
-/* The mount points of `disk` and its partitions into `ret` (NULL: only
- * count them). Returns how many there are, or -errno. */
+/* The mount points of `disk` and its partitions, from ROOT/proc/self/mountinfo
+ * (libmount), into `ret` (NULL: only count them). Returns how many there
+ * are, or -errno. A mount is the disk's when its device number (mountinfo's
+ * major:minor, set by the kernel) is the disk's or a partition's; the
+ * source field is not looked at, as fusermount copies it from the user's
+ * fsname= ("/dev/sdb1" on a FUSE mount of anyone's). The one exception is
+ * btrfs, whose mounts all have an anonymous number: a mount of type
+ * exactly "btrfs" (no user can make one; a user's FUSE type is "fuse" or
+ * "fuse.SUBTYPE") is the disk's its source names. Every reader of a
+ * disk's mounts goes through here, so that they agree: status, explain,
+ * the D-Bus Mounts and Sync, knobs_real (mounted, and so [device] mount =
+ * and the pre-6.2 dirty check), sync and eject. */
 int procfs_mounts(const char *root, const char *disk, struct mount_list *ret);
 
 /* The disk holding `path` (a file, directory or /dev node): fills `disk`. */

@@ -7,7 +7,9 @@
 # remembered 5 MB/s, its cap, its mounts, its Latin-1 model as valid UTF-8);
 # when the debugfs counters of the stick change, PropertiesChanged says so
 # (the latency is printed), at most 4 times a second while they move; Sync
-# syncs its file systems and answers when done, or says which one failed;
+# syncs its file systems and answers when done, or says which one failed
+# (one reached through a symbolic link, or another mount than mountinfo's,
+# is not opened); a user's FUSE mount naming the stick is not in Mounts;
 # another user may read but not Sync, and nobody may set a property; when
 # the bus goes away wbgovd goes on governing and comes back on a new one.
 set -eu
@@ -31,11 +33,19 @@ stats() { # WRITEBACK_KB RECLAIMABLE_KB
 }
 stats 0 0
 printf 'nr_dirty 0\nnr_writeback 0\nnr_dirtied 1000\nnr_written 1000\n' >"$FX/proc/vmstat"
-# a file system of the stick where one can be synced: this test's own
+# a file system of the stick where one can be synced: this test's own.
+# Sync's child opens a mount point only if it is the mount mountinfo names
+# (its mount id), so the line carries the real id of the mount $tmp/mnt is
+# on, and is a btrfs of the stick's partition: btrfs mounts have anonymous
+# device numbers, and a mount of type btrfs is the disk's its source names
+# (the fixture's other mounts are the stick's by their number, 8:17; its
+# user's FUSE mount naming /dev/sdb1 is no one's)
 mkdir "$tmp/mnt"
 MOUNTS=$FX/proc/self/mountinfo
 cp "$MOUNTS" "$tmp/mountinfo.fixture"
-printf '42 22 8:17 / %s rw,nosuid shared:4 - vfat /dev/sdb1 rw\n' "$tmp/mnt" >>"$MOUNTS"
+mid=$(findmnt -n -o ID -T "$tmp/mnt") || fail "findmnt cannot tell the mount of $tmp/mnt"
+mnt_line() { printf '%s 22 0:999 / %s rw,nosuid shared:4 - btrfs /dev/sdb1 rw\n' "$mid" "$tmp/mnt"; }
+mnt_line >>"$MOUNTS"
 # the stick measured at 5 MB/s in an earlier run
 mkdir "$tmp/mem"
 echo "v1 5000000 m $(date +%s) serial:SanDisk_Cruzer___Blade:4C530001190823115393" >"$tmp/mem/devices"
@@ -186,9 +196,25 @@ check PendingBytes 't 0'
 # --- Sync: syncs the stick's file systems, answered when done; one that
 # cannot be opened is named in the error
 grep -v " 8:17 " "$tmp/mountinfo.fixture" >"$MOUNTS"
-printf '42 22 8:17 / %s rw,nosuid shared:4 - vfat /dev/sdb1 rw\n' "$tmp/mnt" >>"$MOUNTS"
+mnt_line >>"$MOUNTS"
 bc call org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || fail "Sync by root (or, not root, by the caller standing in for plugdev): $(cat "$tmp/sync")"
 wait_for 5 grep -q "sdb: Sync asked on D-Bus: syncing 1 file system " "$LOG" || fail "no Sync in the log: $(tail -n 3 "$LOG")"
+# the line's path with a link on the way (a user's directory renamed and
+# a link left in its place), or another mount there than the line's id:
+# the child opens neither, and says why
+ln -s "$tmp" "$tmp/lnk"
+grep -v " 8:17 " "$tmp/mountinfo.fixture" >"$MOUNTS"
+printf '%s 22 0:999 / %s rw - btrfs /dev/sdb1 rw\n' "$mid" "$tmp/lnk/mnt" >>"$MOUNTS"
+rc=0
+bc call org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || rc=$?
+[ "$rc" -ne 0 ] || fail "Sync opened a mount point through a symbolic link"
+grep -q "$tmp/lnk/mnt: a symbolic link is on the way" "$tmp/sync" || fail "Sync's error: $(cat "$tmp/sync")"
+grep -v " 8:17 " "$tmp/mountinfo.fixture" >"$MOUNTS"
+printf '%s 22 0:999 / %s rw - btrfs /dev/sdb1 rw\n' "$((mid + 100000))" "$tmp/mnt" >>"$MOUNTS"
+rc=0
+bc call org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || rc=$?
+[ "$rc" -ne 0 ] || fail "Sync opened another mount than mountinfo's"
+grep -q "$tmp/mnt: another file system is there" "$tmp/sync" || fail "Sync's error: $(cat "$tmp/sync")"
 cp "$tmp/mountinfo.fixture" "$MOUNTS"
 rc=0
 bc call org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || rc=$?

@@ -4,7 +4,8 @@
 # fixture tests/unit/test_sys.c builds, written out with
 # WBGOV_FIXTURE_OUT): status --json is schema 1 — valid UTF-8 however the
 # device names itself, booleans, null for unknown, arrays of whole mount
-# points (one with a blank, one not ASCII); the table says why a column
+# points (one with a blank, one not ASCII; not a user's FUSE mount whose
+# source names the stick's partition); the table says why a column
 # shows "-" and prints no control or invalid bytes; explain finds a disk by
 # its name and by a partition, shows wbgovd's record only while it runs and
 # the pre-6.2 limit as what it is; explain --json is schema 1, what-if or

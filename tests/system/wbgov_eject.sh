@@ -6,7 +6,8 @@
 # blank in its name, one on a partition's path) goes, and "safe to remove"
 # comes only then; the data is all there when the image is attached again.
 # A busy mount names the process and changes nothing; a process with the
-# device node open is named and the device kept; an exFAT (FUSE) stick,
+# device node open is named and nothing is done; a stick mounted in another
+# mount namespace too is unmounted here but kept; an exFAT (FUSE) stick,
 # whose server holds the node until unmounted, is ejected; --no-power-off
 # keeps the device; bad input and a normal user are refused with nothing
 # done.
@@ -114,8 +115,8 @@ rc=0; "$G" eject --no-power-off "LABEL=WB STICK" 2>"$SYS_TMP/err" || rc=$?
 mounted "$M" && fail "--no-power-off: still mounted"
 attached "$L" || fail "--no-power-off detached the device"
 grep -q "unmounted and flushed: safe to remove" "$SYS_TMP/err" || fail "--no-power-off: $(cat "$SYS_TMP/err")"
-# --- the device node open in a process (a dd to it): unmounted, but not
-# called safe to remove nor detached, and the process named
+# --- the device node open in a process (a dd to it): the process named,
+# and nothing done (looked at before the sync and the unmount)
 set -- $(stick 20000000)
 L=$1
 M=$(sed -n 1p "$SYS_TMP/mounts")
@@ -128,8 +129,29 @@ rc=0; "$G" eject "$M" 2>"$SYS_TMP/err" || rc=$?
 grep -q "is open in $hp (sleep): not safe to remove" "$SYS_TMP/err" || fail "the node's holder was not named"
 grep -q "safe to remove$" "$SYS_TMP/err" && fail "the node held open, yet safe to remove"
 attached "$L" || fail "a loop held open was detached"
+mounted "$M" || fail "the node held open, yet unmounted"
 kill $hp
 wait $hp 2>/dev/null || true
+
+# --- mounted in another mount namespace as well (a container's, which
+# ours does not show): unmounted here, but the kernel still holds the
+# device (the flush opens it O_EXCL, as udisks does), so not detached and
+# not called safe to remove
+set -- $(stick 20000000)
+L=$1
+M=$(sed -n 1p "$SYS_TMP/mounts")
+o=$(mktemp -d "$SYS_TMP/other.XXXXXX")
+unshare -m --propagation private sh -c 'mount "$1" "$2" && exec sleep 60' _ "$L" "$o" &
+np=$!
+SYS_PIDS="$SYS_PIDS $np"
+sleep 0.3
+rc=0; "$G" eject "$M" 2>"$SYS_TMP/err" || rc=$?
+[ $rc = 75 ] || fail "mounted in another namespace: exit $rc, want 75"
+grep -q "${L##*/} is unmounted, but the kernel still holds it" "$SYS_TMP/err" ||
+	fail "mounted in another namespace: $(cat "$SYS_TMP/err")"
+attached "$L" || fail "a loop mounted in another namespace was detached"
+kill $np
+wait $np 2>/dev/null || true
 
 # --- exFAT (FUSE): its server holds the node until its mount goes, then
 # exits; eject waits for it

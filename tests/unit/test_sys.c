@@ -4,7 +4,8 @@
  * /sys/block, /sys/dev/block, /sys/class/block and /sys/class/bdi as
  * relative symlinks into them), built at run time in a mkdtemp() directory
  * that the group teardown removes whatever happened. Covers fsutil, sysfs,
- * procfs, state, status, knobs_real and the governor over knobs_real. */
+ * procfs, mount points, eject's sysfs facts, SCSI command blocks, state,
+ * status, knobs_real and the governor over knobs_real. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -29,8 +32,11 @@
 #include "model/units.h"
 #include "policy/governor.h"
 #include "sys/fsutil.h"
+#include "sys/eject.h"
+#include "sys/mountpt.h"
 #include "sys/pidlock.h"
 #include "sys/procfs.h"
+#include "sys/scsi.h"
 #include "sys/state.h"
 #include "daemon/daemon.h"
 #include "daemon/status.h"
@@ -399,8 +405,9 @@ static void fx_full(const char *root)
 
 /* Not a test: with WBGOV_FIXTURE_OUT=DIR, the full fixture is written to
  * DIR for the black-box tests of wbgov (tests/cli/wbgov_fixture.sh), with
- * a meminfo, mounts with a blank and non-ASCII in their names, and a
- * model string that is not UTF-8 (Latin-1, as some USB firmware has). */
+ * a meminfo, mounts with a blank and non-ASCII in their names (and a
+ * user's FUSE mount whose source names the stick), and a model string
+ * that is not UTF-8 (Latin-1, as some USB firmware has). */
 static void test_fixture_export(void **state)
 {
 	const char *out = getenv("WBGOV_FIXTURE_OUT");
@@ -415,7 +422,9 @@ static void test_fixture_export(void **state)
 	fx_write(out, "/proc/self/mountinfo",
 		 "22 1 259:1 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p1 rw\n"
 		 "40 22 8:17 / /media/user/NO\\040NAME rw,nosuid shared:2 - vfat /dev/sdb1 rw\n"
-		 "41 22 8:17 / /media/user/Caf\xc3\xa9 rw,nosuid shared:3 - vfat /dev/sdb1 rw\n");
+		 "41 22 8:17 / /media/user/Caf\xc3\xa9 rw,nosuid shared:3 - vfat /dev/sdb1 rw\n"
+		 /* a user's FUSE mount naming the stick: none of its mounts */
+		 "43 22 0:61 / /media/user/forged rw,nosuid,nodev - fuse.vfat /dev/sdb1 rw,user_id=1000\n");
 	/* sdb1, a partition of sdb */
 	fx_file_at(out, USB_DISK "/sdb1", "partition", "1\n");
 	fx_file_at(out, USB_DISK "/sdb1", "dev", "8:17\n");
@@ -1383,6 +1392,9 @@ static void test_procfs_vm(void **state)
 	assert_int_equal(procfs_vm_read(root, VM_DIRTY_EXPIRE_CENTISECS, &v), -EINVAL);
 }
 
+#define MOUNT_FORGED \
+	"306 22 0:61 / /media/user/forged rw,nosuid,nodev - fuse.vfat /dev/sdb1 rw,user_id=1000\n"
+
 /* Disks with partitions, and the mountinfo lines that name them. */
 static void fx_mounts(const char *root)
 {
@@ -1409,7 +1421,19 @@ static void fx_mounts(const char *root)
 		 "303 22 8:32 / /srv/data rw,relatime shared:301 master:7 propagation_from:2 - xfs /dev/sdc rw\n"
 		 "304 22 253:0 / /mnt/lvm rw,relatime - ext4 /dev/mapper/vg-data rw\n"
 		 "this line is not mountinfo\n"
-		 "305 22 8:16 / /mnt/nodash rw,relatime\n");
+		 "305 22 8:16 / /mnt/nodash rw,relatime\n"
+		 /* a user's FUSE mounts (fusermount3 -o fsname=/dev/sdb1): the
+		  * source is theirs to say, the device number the kernel's (0:N) */
+		 MOUNT_FORGED
+		 "307 22 0:62 / /home/user/fake\\040stick rw,nosuid,nodev - fuse /dev/sdb rw,user_id=1000\n"
+		 "308 22 0:63 / /home/user/fakepool rw,nosuid,nodev - fuse.btrfs /dev/sdc rw,user_id=1000\n"
+		 "309 22 0:64 / /home/user/ghost rw,nosuid,nodev - fuse /dev/sda rw,user_id=1000\n"
+		 /* root's exFAT through FUSE (fuseblk): the partition's own number */
+		 "310 22 8:18 / /media/user/EXFAT rw,nosuid,nodev - fuseblk /dev/sdb2 rw,user_id=0\n"
+		 /* btrfs: anonymous numbers, so its source (which only root can
+		  * give) tells its disk */
+		 "311 22 0:65 / /mnt/pool rw,relatime - btrfs /dev/sdc rw,subvolid=5,subvol=/\n"
+		 "312 22 0:65 /home /mnt/pool-home rw,relatime - btrfs /dev/sdc rw,subvolid=256,subvol=/home\n");
 }
 
 /* The list's mount points joined by '|' (which none of them holds). */
@@ -1433,8 +1457,8 @@ static void test_procfs_mounts(void **state)
 
 	/* partitions count for their disk; \040 \134 \011 unescaped, each
 	 * mount point whole, blanks and all */
-	assert_int_equal(procfs_mounts(root, "sdb", &l), 3);
-	assert_int_equal(l.n, 3);
+	assert_int_equal(procfs_mounts(root, "sdb", &l), 4);
+	assert_int_equal(l.n, 4);
 	assert_false(l.truncated);
 	m = mount_list_next(&l, NULL);
 	assert_string_equal(m, "/media/user/My Stick");
@@ -1442,15 +1466,32 @@ static void test_procfs_mounts(void **state)
 	assert_string_equal(m, "/mnt/back\\slash\ttab");
 	m = mount_list_next(&l, m);
 	assert_string_equal(m, "/srv/photos");
+	m = mount_list_next(&l, m);
+	assert_string_equal(m, "/media/user/EXFAT"); /* fuseblk: the partition's number */
 	assert_null(mount_list_next(&l, m));
-	assert_int_equal(procfs_mounts(root, "sdb", NULL), 3); /* only counted */
+	/* each with its mount id and device number, for root to check */
+	assert_int_equal(l.id[0], 300);
+	assert_true(l.dev[0] == makedev(8, 17));
+	assert_int_equal(l.id[1], 301);
+	assert_true(l.dev[1] == makedev(8, 18));
+	assert_int_equal(l.id[3], 310);
+	assert_int_equal(procfs_mounts(root, "sdb", NULL), 4); /* only counted */
 
 	assert_int_equal(procfs_mounts(root, "nvme0n1", &l), 2);
 	assert_string_equal(ml_str(&l), "/|/boot/efi");
 
-	/* a whole disk without a partition table */
-	assert_int_equal(procfs_mounts(root, "sdc", &l), 1);
-	assert_string_equal(ml_str(&l), "/srv/data");
+	/* a whole disk without a partition table, and the btrfs on it (by its
+	 * source: type "btrfs" exactly), each subvolume mount */
+	assert_int_equal(procfs_mounts(root, "sdc", &l), 3);
+	assert_string_equal(ml_str(&l), "/srv/data|/mnt/pool|/mnt/pool-home");
+	assert_true(l.dev[1] == makedev(0, 65));
+
+	/* a FUSE mount whose source names a disk is not that disk's, whatever
+	 * its type: fsname= and subtype= are the user's */
+	assert_int_equal(procfs_mounts(root, "sda", &l), 0);
+	fx_disk_add(root, &fx_ata); /* sda there or not */
+	assert_int_equal(procfs_mounts(root, "sda", &l), 0);
+	assert_null(strstr(ml_str(&l), "forged"));
 
 	/* a partition is not a disk of its own; unknown disks have none */
 	assert_int_equal(procfs_mounts(root, "sdb1", &l), 0);
@@ -1459,7 +1500,7 @@ static void test_procfs_mounts(void **state)
 	assert_int_equal(procfs_mounts(root, "sdz", &l), 0);
 
 	/* joined into a short buffer: cut and terminated */
-	assert_int_equal(procfs_mounts(root, "sdb", &l), 3);
+	assert_int_equal(procfs_mounts(root, "sdb", &l), 4);
 	memset(buf, 'x', sizeof(buf));
 	mount_list_join(&l, ", ", buf, 10);
 	assert_string_equal(buf, "/media/us");
@@ -1482,15 +1523,26 @@ static void test_mount_list_full(void **state)
 	memset(p, 'a', sizeof(p) - 1);
 	p[0] = '/';
 	p[sizeof(p) - 1] = 0;
-	while (mount_list_add(&l, p))
+	while (mount_list_add(&l, p, -1, 0))
 		added++;
 	assert_int_equal(added, 4); /* 4 x 1000 bytes in 4096 */
 	assert_true(l.truncated);
 	assert_int_equal(l.n, 4);
 	for (const char *m = mount_list_next(&l, NULL); m; m = mount_list_next(&l, m))
 		assert_string_equal(m, p);
-	assert_true(mount_list_add(&l, "/x")); /* a short one still fits */
+	assert_true(mount_list_add(&l, "/x", -1, 0)); /* a short one still fits */
 	assert_string_equal(ml_str(&l) + strlen(ml_str(&l)) - 3, "|/x");
+
+	/* at most MOUNT_LIST_MAX, each with its id and number */
+	memset(&l, 0, sizeof(l));
+	for (int i = 0; i < MOUNT_LIST_MAX; i++)
+		assert_true(mount_list_add(&l, "/m", i, makedev(8, (unsigned)i)));
+	assert_false(l.truncated);
+	assert_false(mount_list_add(&l, "/m", 999, 0));
+	assert_true(l.truncated);
+	assert_int_equal(l.n, MOUNT_LIST_MAX);
+	assert_int_equal(l.id[MOUNT_LIST_MAX - 1], MOUNT_LIST_MAX - 1);
+	assert_true(l.dev[5] == makedev(8, 5));
 }
 
 static void test_procfs_disk_of_path(void **state)
@@ -1528,6 +1580,263 @@ static void test_procfs_disk_of_path(void **state)
 	}
 }
 
+/* statx's mount id and device number of `path` (not followed) */
+static void mount_of(const char *path, int *id, dev_t *dev)
+{
+	struct statx sx;
+
+	assert_int_equal(statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &sx), 0);
+	assert_true(sx.stx_mask & STATX_MNT_ID);
+	*id = (int)sx.stx_mnt_id;
+	*dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+}
+
+/* Root opens and unmounts a mount point only along a path with no
+ * symbolic link, and only that mount: mountinfo's path is text a user can
+ * make lead elsewhere (a directory of theirs renamed, a link left in its
+ * place). /proc stands for a mount: nothing here can unmount it (each
+ * call is refused before umount2). */
+static void test_mountpt(void **state)
+{
+	char root[PATH_MAX], p[PATH_MAX];
+	int id, proc_id, fd;
+	dev_t dev, proc_dev;
+	struct stat a, b;
+
+	(void)state;
+	fx_root(root, sizeof(root), "mountpt");
+	fx_write(root, "/real/dir/file", "x\n");
+	fmt_path(p, sizeof(p), "%s/real", root);
+	assert_int_equal(symlink(p, fmt_path_s(root, "/link")), 0);
+	assert_int_equal(symlink("/", fmt_path_s(root, "/slash")), 0);
+	assert_int_equal(symlink("/proc", fmt_path_s(root, "/proc")), 0);
+	assert_int_equal(symlink("file", fmt_path_s(root, "/real/dir/filelink")), 0);
+	assert_int_equal(mkfifo(fmt_path_s(root, "/real/fifo"), 0600), 0);
+	mount_of("/proc", &proc_id, &proc_dev);
+	fmt_path(p, sizeof(p), "%s/real/dir", root);
+	mount_of(p, &id, &dev);
+
+	/* the mount, reached with no link: opened (any directory of it will
+	 * do for syncfs), the same directory */
+	fd = mountpt_open("/proc", proc_id, proc_dev);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &a), 0);
+	close(fd);
+	assert_int_equal(stat("/proc", &b), 0);
+	assert_true(a.st_ino == b.st_ino && a.st_dev == b.st_dev);
+	fd = mountpt_open(p, id, dev);
+	assert_true(fd >= 0);
+	close(fd);
+	{ /* "/": no parent to walk */
+		int root_id;
+		dev_t root_dev;
+		mount_of("/", &root_id, &root_dev);
+		fd = mountpt_open("/", root_id, root_dev);
+		assert_true(fd >= 0);
+		close(fd);
+		assert_int_equal(mountpt_open("/", root_id + 1, root_dev), -EXDEV);
+	}
+
+	/* a link on the way or at the end: refused, open and unmount alike */
+	fmt_path(p, sizeof(p), "%s/slash/proc", root);
+	assert_int_equal(mountpt_open(p, proc_id, proc_dev), -ELOOP);
+	assert_int_equal(mountpt_unmount(p, proc_id, proc_dev), -ELOOP);
+	fmt_path(p, sizeof(p), "%s/proc", root);
+	assert_int_equal(mountpt_open(p, proc_id, proc_dev), -ELOOP);
+	assert_int_equal(mountpt_unmount(p, proc_id, proc_dev), -ELOOP);
+	fmt_path(p, sizeof(p), "%s/link/dir", root);
+	assert_int_equal(mountpt_open(p, id, dev), -ELOOP);
+	assert_int_equal(mountpt_unmount(p, id, dev), -ELOOP);
+	fmt_path(p, sizeof(p), "%s/real/dir/filelink", root);
+	assert_int_equal(mountpt_open(p, id, dev), -ELOOP);
+
+	/* another mount than mountinfo said, or another device */
+	fmt_path(p, sizeof(p), "%s/real/dir", root);
+	assert_int_equal(mountpt_open(p, id + 1, dev), -EXDEV);
+	assert_int_equal(mountpt_open(p, id, makedev(major(dev) + 1, minor(dev))), -EXDEV);
+	assert_int_equal(mountpt_open("/proc", id, dev), -EXDEV);
+	/* the right mount, but not its root: no unmount */
+	assert_int_equal(mountpt_unmount(p, id, dev), -EXDEV);
+	/* a FIFO is no disk's mount point, and opening it must not block */
+	fmt_path(p, sizeof(p), "%s/real/fifo", root);
+	assert_int_equal(mountpt_open(p, id, dev), -EXDEV);
+
+	/* not mountinfo's kind of path */
+	assert_int_equal(mountpt_unmount("/", proc_id, proc_dev), -EINVAL);
+	assert_int_equal(mountpt_unmount("proc", proc_id, proc_dev), -EINVAL);
+	assert_int_equal(mountpt_unmount("/tmp/../proc", proc_id, proc_dev), -EINVAL);
+	assert_int_equal(mountpt_open("/nonexistent/dir", id, dev), -ENOENT);
+	assert_string_equal(mountpt_strerror(-ENOENT), strerror(ENOENT));
+	assert_non_null(strstr(mountpt_strerror(-ELOOP), "symbolic link"));
+}
+
+/* As root, in a mount namespace of its own: a tmpfs at DIR/real/mnt is
+ * not unmounted through DIR/link/mnt (link -> real), and is unmounted by
+ * its own path. Not as root: nothing to run (unit tests run as anyone). */
+static void test_mountpt_unmount_real(void **state)
+{
+	char root[PATH_MAX], real[PATH_MAX], viaLink[PATH_MAX];
+	int status;
+	pid_t pid;
+
+	(void)state;
+	if (geteuid() != 0)
+		return;
+	fx_root(root, sizeof(root), "mountpt-real");
+	fmt_path(real, sizeof(real), "%s/real/mnt", root);
+	mkdir_p(real);
+	fmt_path(viaLink, sizeof(viaLink), "%s/real", root);
+	assert_int_equal(symlink(viaLink, fmt_path_s(root, "/link")), 0);
+	fmt_path(viaLink, sizeof(viaLink), "%s/link/mnt", root);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int id;
+		dev_t dev;
+		struct statx sx;
+		if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+			_exit(10);
+		if (mount("wbgov-test", real, "tmpfs", 0, "size=64k") < 0)
+			_exit(11);
+		if (statx(AT_FDCWD, real, 0, STATX_MNT_ID, &sx) < 0)
+			_exit(12);
+		id = (int)sx.stx_mnt_id;
+		dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+		if (mountpt_unmount(viaLink, id, dev) != -ELOOP)
+			_exit(13);
+		if (statx(AT_FDCWD, real, 0, STATX_MNT_ID, &sx) < 0 || (int)sx.stx_mnt_id != id)
+			_exit(14); /* still mounted */
+		if (mountpt_unmount(real, id + 1, dev) != -EXDEV)
+			_exit(15);
+		if (mountpt_unmount(real, id, dev) != 0)
+			_exit(16);
+		if (statx(AT_FDCWD, real, 0, STATX_MNT_ID, &sx) < 0 || (int)sx.stx_mnt_id == id)
+			_exit(17); /* gone */
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 10 || WEXITSTATUS(status) == 11)
+		return; /* no mount namespace here (a container without CAP_SYS_ADMIN) */
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* The command blocks of the two SCSI commands sent before power-off,
+ * byte by byte (SBC-3). */
+static void test_scsi_cdb(void **state)
+{
+	static const uint8_t sync10[10] = { 0x35, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t stop[6] = { 0x1b, 0, 0, 0, 0, 0 };
+	uint8_t cdb[16];
+	char root[PATH_MAX];
+	int fd;
+
+	(void)state;
+	memset(cdb, 0xee, sizeof(cdb));
+	assert_int_equal(scsi_cdb(SCSI_SYNCHRONIZE_CACHE, cdb, sizeof(cdb)), 10);
+	assert_memory_equal(cdb, sync10, 10);
+	assert_int_equal(cdb[10], 0xee); /* nothing past it */
+	memset(cdb, 0xee, sizeof(cdb));
+	assert_int_equal(scsi_cdb(SCSI_STOP_UNIT, cdb, sizeof(cdb)), 6);
+	assert_memory_equal(cdb, stop, 6);
+	assert_int_equal(cdb[6], 0xee);
+	/* too small a buffer: nothing written */
+	memset(cdb, 0xee, sizeof(cdb));
+	assert_int_equal(scsi_cdb(SCSI_SYNCHRONIZE_CACHE, cdb, 9), 0);
+	assert_int_equal(scsi_cdb(SCSI_STOP_UNIT, cdb, 5), 0);
+	assert_int_equal(cdb[0], 0xee);
+	/* a file is not a SCSI device */
+	fx_root(root, sizeof(root), "scsi");
+	fx_write(root, "/dev/sdb", "");
+	fd = open(fmt_path_s(root, "/dev/sdb"), O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(scsi_send(fd, SCSI_SYNCHRONIZE_CACHE), -ENOTTY);
+	close(fd);
+}
+
+/* A card reader: USB device 2-1 with two LUNs, sd1 (8:16) and sd2 (8:32),
+ * beside an ATA disk; the reader's `remove` powers off both. */
+#define RDR_LUN0 USB_DEV "/2-1:1.0/host6/target6:0:0/6:0:0:0"
+#define RDR_LUN1 USB_DEV "/2-1:1.0/host6/target6:0:0/6:0:1:1"
+
+static void fx_reader(const char *root)
+{
+	static const struct fx_disk sd1 = {
+		.name = "sd1", .devpath = RDR_LUN0 "/block/sd1", .dev = "8:16", .removable = "1",
+		.devdir = RDR_LUN0, .vendor = "Generic-\n", .model = "SD/MMC          \n",
+	};
+	static const struct fx_disk sd2 = {
+		.name = "sd2", .devpath = RDR_LUN1 "/block/sd2", .dev = "8:32", .removable = "1",
+		.devdir = RDR_LUN1, .vendor = "Generic-\n", .model = "Micro SD/M2     \n",
+	};
+
+	fx_write(root, USB_HUB "/idVendor", "1d6b\n");
+	fx_write(root, USB_DEV "/idVendor", "058f\n");
+	fx_write(root, USB_DEV "/idProduct", "6366\n");
+	fx_write(root, USB_DEV "/2-1:1.0/bInterfaceClass", "08\n");
+	fx_write(root, USB_DEV "/remove", "");
+	fx_disk_add(root, &sd1);
+	fx_disk_add(root, &sd2);
+	fx_disk_add(root, &fx_ata);
+	fx_bdi(root, "8:0", true);
+	fx_bdi(root, "8:16", true);
+	fx_bdi(root, "8:32", true);
+	fx_write(root, "/proc/meminfo", "MemTotal: 16000000 kB\nDirty: 0 kB\nWriteback: 0 kB\n");
+	/* sd2 is mounted; a user's FUSE mount says it is sd1 */
+	fx_write(root, "/proc/self/mountinfo",
+		 "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
+		 "40 22 8:32 / /media/user/CARD2 rw,nosuid,nodev shared:2 - vfat /dev/sd2 rw\n"
+		 "41 22 0:61 / /media/user/forged rw,nosuid,nodev - fuse.vfat /dev/sd1 rw,user_id=1000\n");
+}
+
+/* What powers off with a disk: the other LUNs of its USB device. */
+static void test_eject_siblings(void **state)
+{
+	char root[PATH_MAX], dir[PATH_MAX], attr[PATH_MAX], p[PATH_MAX];
+	struct eject_sibling s[4];
+
+	(void)state;
+	fx_root(root, sizeof(root), "reader");
+	fx_reader(root);
+	assert_int_equal(eject_usb_device(root, "sd1", dir, sizeof(dir)), 0);
+	fmt_path(p, sizeof(p), "%s%s", root, USB_DEV);
+	assert_string_equal(dir, p);
+	assert_int_equal(eject_power_kind(root, "sd1", attr, sizeof(attr)), EJECT_POWER_USB);
+	fmt_path(p, sizeof(p), "%s%s/remove", root, USB_DEV);
+	assert_string_equal(attr, p);
+
+	assert_int_equal(eject_siblings(root, "sd1", s, 4), 1);
+	assert_string_equal(s[0].disk, "sd2");
+	assert_int_equal(s[0].lun, 1);
+	assert_int_equal(eject_siblings(root, "sd2", s, 4), 1);
+	assert_string_equal(s[0].disk, "sd1");
+	assert_int_equal(s[0].lun, 0);
+	assert_int_equal(eject_siblings(root, "sd1", s, 0), 0); /* no room */
+	/* not on USB: none, and no USB device */
+	assert_int_equal(eject_siblings(root, "sda", s, 4), 0);
+	assert_int_equal(eject_usb_device(root, "sda", dir, sizeof(dir)), -ENODEV);
+	assert_int_equal(eject_siblings(root, "sdz", s, 4), 0);
+
+	/* sd2's mount is sd2's; the forged one is no one's */
+	assert_int_equal(procfs_mounts(root, "sd2", NULL), 1);
+	assert_int_equal(procfs_mounts(root, "sd1", NULL), 0);
+	/* no node under the fixture root: nothing holds it */
+	assert_int_equal(eject_claimable(root, "sd1"), -ENOENT);
+}
+
+/* Not a test either: with WBGOV_READER_OUT=DIR, the card reader fixture
+ * (fx_reader) for tests/cli/wbgov_eject_fixture.sh. */
+static void test_reader_export(void **state)
+{
+	const char *out = getenv("WBGOV_READER_OUT");
+
+	(void)state;
+	if (!out)
+		return;
+	mkdir_p(out);
+	fx_reader(out);
+}
+
 /* knobs_real's device list says which disks have a filesystem mounted, from
  * mountinfo (a partition's mount counts for its disk). */
 static void test_knobs_real_mounted(void **state)
@@ -1551,11 +1860,26 @@ static void test_knobs_real_mounted(void **state)
 	assert_string_equal(out[0].bdi, "259:0");
 	assert_true(out[0].mounted);
 	assert_string_equal(out[1].bdi, "8:0");
+	/* sda: only a user's FUSE mount names it (/home/user/ghost) */
 	assert_false(out[1].mounted);
+	assert_null(knobs_list_next(out[1].mounts, sizeof(out[1].mounts), NULL));
 	assert_string_equal(out[2].bdi, "8:16");
 	assert_true(out[2].mounted);
 	assert_string_equal(out[3].bdi, "8:32");
 	assert_true(out[3].mounted);
+	/* a [device] mount = rule sees the same: the forged mount points
+	 * match no disk, the real ones theirs */
+	{
+		struct gov_rule rule = { 0 };
+		snprintf(rule.match[MATCH_MOUNT], sizeof(rule.match[MATCH_MOUNT]), "/home/user/*");
+		for (int i = 0; i < n; i++)
+			assert_false(gov_match_key(&rule, MATCH_MOUNT, &out[i]));
+		snprintf(rule.match[MATCH_MOUNT], sizeof(rule.match[MATCH_MOUNT]), "/media/user/*");
+		assert_true(gov_match_key(&rule, MATCH_MOUNT, &out[2]));
+		assert_false(gov_match_key(&rule, MATCH_MOUNT, &out[1]));
+		snprintf(rule.match[MATCH_MOUNT], sizeof(rule.match[MATCH_MOUNT]), "/media/user/forged");
+		assert_false(gov_match_key(&rule, MATCH_MOUNT, &out[2]));
+	}
 
 	fx_unlink(root, "/proc/self/mountinfo");
 	n = knobs_real_ops.devices(&kr, out, 16);
@@ -3015,7 +3339,12 @@ int main(void)
 		cmocka_unit_test(test_procfs_mounts),
 		cmocka_unit_test(test_mount_list_full),
 		cmocka_unit_test(test_procfs_disk_of_path),
+		cmocka_unit_test(test_mountpt),
+		cmocka_unit_test(test_mountpt_unmount_real),
+		cmocka_unit_test(test_scsi_cdb),
+		cmocka_unit_test(test_eject_siblings),
 		cmocka_unit_test(test_fixture_export),
+		cmocka_unit_test(test_reader_export),
 		cmocka_unit_test(test_state_round_trip),
 		cmocka_unit_test(test_state_empty_removes_file),
 		cmocka_unit_test(test_file_replace_concurrent),
