@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "daemon/bus.h"
 #include "daemon/config.h"
@@ -21,6 +22,13 @@
 
 /* Device memory goes to disk at most this often, and at exit. */
 #define MEMORY_SAVE_USEC 10000000ULL
+/* From SIGTERM, the knobs are given back at once (sysfs writes, the state
+ * file in /run); then a Sync child (SIGTERM ends it unless it sits in the
+ * kernel's sync) and device memory's last save (an fsync on a busy disk)
+ * are waited for this long, and the bus gets BUS_FLUSH_USEC: wbgovd exits
+ * within a second whatever the disk, the bus or a child does, and says
+ * what it left running. */
+#define STOP_WAIT_USEC 500000ULL
 
 struct daemon_opts {
 	const char *config_path; /* reread on reload */
@@ -54,6 +62,8 @@ struct daemon {
 	char memory_path[PATH_MAX];
 	struct memory memory;
 	uint64_t memory_saved_usec;
+	pid_t memory_pid;     /* the child saving it; 0 */
+	int memory_fd;        /* its pipe: EOF when it ends; -1 */
 	/* the metrics file: "" when off */
 	char metrics_path[PATH_MAX];
 	uint64_t metrics_usec, metrics_next_usec;
