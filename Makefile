@@ -68,12 +68,18 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libwbgovsys.a $(BUILD)/libwbg
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(SYS_LIBS) $(LDLIBS)
 
+# tests/cli's LD_PRELOAD shim (syncfs and fsync that hang): plain flags, so
+# that it loads into a sanitized wbgovd and the programs that start it
+$(BUILD)/tests/hang.so: tests/lib/hang.c
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -O2 $(WARN) -o $@ $<
+
 # check: every test; the real-kernel ones only as root with a write
 # throttle (SYSTEM=no leaves them out); check-system: them too, whatever
-check: all $(UNIT_BIN)
+check: all $(UNIT_BIN) $(BUILD)/tests/hang.so
 	@BUILD=$(BUILD) SYSTEM=$(or $(SYSTEM),auto) sh tests/run.sh
 
-check-system: all $(UNIT_BIN)
+check-system: all $(UNIT_BIN) $(BUILD)/tests/hang.so
 	@BUILD=$(BUILD) SYSTEM=yes sh tests/run.sh
 
 # check-pkg: the Debian package built (from a copy of the tree), lintian,
