@@ -68,6 +68,9 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libwbgovsys.a $(BUILD)/libwbg
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(SYS_LIBS) $(LDLIBS)
 
+# test_policy runs the governor out of memory: its reallocarray is the test's
+$(BUILD)/tests/test_policy: LDFLAGS += -Wl,--wrap=reallocarray
+
 # tests/cli's LD_PRELOAD shim (syncfs and fsync that hang): plain flags, so
 # that it loads into a sanitized wbgovd and the programs that start it
 $(BUILD)/tests/hang.so: tests/lib/hang.c

@@ -14,6 +14,9 @@
 #include "knobs/knobs.h"
 #include "sys/knobs_real.h"
 
+/* The bdis of one disk a DEVICE or PATH names (its own, its fuseblk and
+ * btrfs ones): a bound no disk comes near. How many disks there are has
+ * none (cli_devices). */
 #define MAXDEV 64
 
 struct cli {
@@ -72,6 +75,9 @@ void cli_json_str(FILE *f, const char *s);
 void cli_json_str_or_null(FILE *f, const char *s);
 /* `s` fit for a terminal: invalid UTF-8 and control characters as '?'. */
 const char *cli_tty_clean(char *buf, size_t len, const char *s);
+/* Every bdi there, into *buf (room for *room, grown as needed and kept
+ * by the caller for the next call): how many, or -errno (-ENOMEM). */
+int cli_devices(const struct cli *o, struct knobs_dev **buf, int *room);
 /* The bdis a DEVICE or PATH argument names, at most max; -ENODEV. */
 int cli_resolve(const struct cli *o, const char *arg, struct knobs_dev *out, int max);
 

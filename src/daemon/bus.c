@@ -14,6 +14,7 @@
 
 #include "daemon/bus.h"
 #include "daemon/status.h"
+#include "knobs/room.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
 
@@ -726,7 +727,7 @@ static bool sync_devices(struct bus *b, const struct governor *g, uint64_t sys_p
 		remove_dev(b, i);
 		changed = true;
 	}
-	for (int j = 0; j < g->ndev && b->ndev < GOV_MAX_DEV; j++) {
+	for (int j = 0; j < g->ndev; j++) {
 		const struct gov_dev *gd = &g->dev[j];
 		struct bus_dev *d;
 		int i;
@@ -734,6 +735,14 @@ static bool sync_devices(struct bus *b, const struct governor *g, uint64_t sys_p
 			;
 		if (i < b->ndev)
 			continue;
+		if (!room_for(&b->dev, &b->dev_room, b->ndev + 1, sizeof(*b->dev))) {
+			/* governed, not published; tried again at the next change */
+			if (!b->nomem_logged)
+				log_err("D-Bus: out of memory for the object of %s: not published",
+					gd->info.bdi);
+			b->nomem_logged = true;
+			break;
+		}
 		d = &b->dev[b->ndev];
 		memset(d, 0, sizeof(*d));
 		if (bus_device_path(&gd->info, d->path, sizeof(d->path)) < 0)
@@ -751,6 +760,8 @@ static bool sync_devices(struct bus *b, const struct governor *g, uint64_t sys_p
 		sd_bus_emit_signal(b->bus, BUS_PATH, BUS_MANAGER_IFACE, "DeviceAdded", "o", d->path);
 		changed = true;
 	}
+	if (b->ndev == g->ndev)
+		b->nomem_logged = false;
 	if (changed)
 		sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_MANAGER_IFACE, "Devices", NULL);
 	return changed;
@@ -959,4 +970,7 @@ void bus_stop(struct bus *b, uint64_t flush_until_usec)
 	if (b->mountinfo_fd >= 0)
 		close(b->mountinfo_fd);
 	b->mountinfo_fd = -1;
+	free(b->dev);
+	b->dev = NULL;
+	b->ndev = b->dev_room = 0;
 }

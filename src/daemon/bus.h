@@ -127,8 +127,9 @@ struct bus {
 	bool wake;                 /* ... worth a wakeup of its own */
 	bool mounts_stale;         /* the mount table changed */
 	int mountinfo_fd;          /* POLLPRI when mounts change; -1 */
-	struct bus_dev dev[GOV_MAX_DEV];
-	int ndev;
+	struct bus_dev *dev;       /* one per device of the governor (knobs/room.h) */
+	int ndev, dev_room;
+	bool nomem_logged;         /* "no memory for an object" said */
 	struct bus_job jobs[BUS_MAX_JOBS];
 };
 

@@ -16,6 +16,7 @@
 #include "daemon/daemon.h"
 #include "daemon/metrics.h"
 #include "daemon/status.h"
+#include "knobs/room.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
 #include "sys/pidlock.h"
@@ -75,10 +76,10 @@ static void log_decision(struct daemon *dm, const struct gov_dev *d)
 		if (dm->logged[i].err == d->err && dm->logged[i].above_global == d->above_global &&
 		    !gov_decision_moved(&dm->logged[i].dec, &d->dec))
 			return;
-	} else if (dm->nlogged < GOV_MAX_DEV) {
+	} else if (room_for(&dm->logged, &dm->logged_room, dm->nlogged + 1, sizeof(*dm->logged))) {
 		i = dm->nlogged++;
 	} else {
-		return;
+		return; /* no memory: its next decisions are logged again */
 	}
 	snprintf(dm->logged[i].bdi, sizeof(dm->logged[i].bdi), "%s", d->info.bdi);
 	dm->logged[i].dec = d->dec;
@@ -492,19 +493,22 @@ struct metrics_ctx {
  * shows them; at exit, wbgov_daemon_up 0 alone. */
 static int fill_metrics(FILE *f, const void *ctx)
 {
-	static struct metrics_dev m[GOV_MAX_DEV];
 	const struct metrics_ctx *x = ctx;
 	struct governor *g = &x->dm->gov;
-	int n = x->up ? g->ndev : 0;
+	int n = x->up ? g->ndev : 0, r;
+	struct metrics_dev *m = calloc((size_t)n + 1, sizeof(*m));
 
+	if (!m)
+		return -ENOMEM;
 	for (int i = 0; i < n; i++) {
-		memset(&m[i], 0, sizeof(m[i]));
 		m[i].info = g->dev[i].info;
 		m[i].has_record = true;
 		status_entry_of(&g->dev[i], &m[i].rec);
 		metrics_read_kernel(&x->dm->real, &m[i]);
 	}
-	return metrics_write(f, x->up, m, n);
+	r = metrics_write(f, x->up, m, n);
+	free(m);
+	return r;
 }
 
 /* Replace the metrics file; a failure is logged when it starts and when
@@ -644,11 +648,13 @@ uint64_t daemon_step(struct daemon *dm, uint64_t now_usec)
 {
 	uint64_t delay = gov_tick(&dm->gov, now_usec);
 
-	if (dm->gov.overflow != dm->overflow_logged) {
-		dm->overflow_logged = dm->gov.overflow;
-		if (dm->gov.overflow)
-			log_warn("more than %d bdis: those past the first %d are left as they are",
-				 GOV_MAX_DEV, GOV_MAX_DEV);
+	if (dm->gov.nomem != dm->nomem_logged) {
+		dm->nomem_logged = dm->gov.nomem;
+		if (dm->gov.nomem)
+			log_err("out of memory for more devices: %d bdis governed, the others left as "
+				"they are (looked for again at each rescan)", dm->gov.ndev);
+		else
+			log_notice("memory for every bdi again: %d governed", dm->gov.ndev);
 	}
 
 	memory_flush(dm, false);
@@ -873,5 +879,9 @@ int daemon_stop(struct daemon *dm)
 	unlink(dm->pid_path);
 	close(dm->lockfd);
 	dm->lockfd = -1;
+	gov_free(&dm->gov);
+	free(dm->logged);
+	dm->logged = NULL;
+	dm->nlogged = dm->logged_room = 0;
 	return rc;
 }

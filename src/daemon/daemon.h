@@ -69,17 +69,17 @@ struct daemon {
 	uint64_t metrics_usec, metrics_next_usec;
 	int metrics_err;      /* the last write's error, said once */
 	bool status_dirty;
-	bool overflow_logged; /* "more than GOV_MAX_DEV bdis" said */
+	bool nomem_logged;    /* "no memory for more bdis" said */
 	uint64_t start_usec;
 	/* what was last logged per bdi: a decision is logged when it moves
 	 * materially (gov_decision_moved), not at every re-measurement */
-	struct {
+	struct daemon_logged {
 		char bdi[KNOBS_NAME_MAX];
 		struct gov_decision dec;
 		bool above_global;
 		int err;
-	} logged[GOV_MAX_DEV];
-	int nlogged;
+	} *logged;
+	int nlogged, logged_room;
 	/* the last STATUS= sent: devices governed, capped */
 	int notified_governed, notified_capped;
 	/* D-Bus: the objects follow the devices (a device came, went, or its
