@@ -516,8 +516,11 @@ static bool bus_stuck(struct bus *b, uint64_t now_usec)
 		b->stall_usec = 0;
 		return false;
 	}
-	if (!b->stall_usec)
+	if (!b->stall_usec) {
 		b->stall_usec = now_usec ? now_usec : 1;
+		log_debug("D-Bus: the write queue stopped moving (%llu messages): dropped in %llu s "
+			  "unless it moves", (unsigned long long)queued, BUS_TIMEOUT_USEC / 1000000);
+	}
 	if (queued > BUS_QUEUE_MAX || now_usec - b->stall_usec >= BUS_TIMEOUT_USEC) {
 		lost(b, "the bus takes no more messages (stopped?)", -ETIMEDOUT);
 		return true;

@@ -228,7 +228,11 @@ static void hook_restored(void *ctx, const struct gov_dev *d)
 	struct daemon *dm = ctx;
 
 	state_del_bdi(&dm->state, d->info.bdi);
-	state_save(dm->state_path, &dm->state);
+	/* at stop the file is written once, when every knob is back (a
+	 * record left by a crash meanwhile is given back again, harmlessly):
+	 * an fsync per device is seconds for hundreds on a busy disk */
+	if (!dm->stopping)
+		state_save(dm->state_path, &dm->state);
 	log_info("%s: knobs given back (strict_limit %llu, max_ratio_fine %llu)", d->info.bdi,
 		 (unsigned long long)d->orig.strict_limit, (unsigned long long)d->orig.max_ratio_fine);
 }
@@ -849,9 +853,12 @@ int daemon_stop(struct daemon *dm)
 	/* no new Sync, and those running are ended: they are waited for
 	 * below, alongside the knobs */
 	bus_stop_begin(&dm->bus);
+	dm->stopping = true;
 	log_info("stopping: giving the knobs back");
 	gov_last_look(&dm->gov, daemon_now_usec());
 	if (gov_restore(&dm->gov)) {
+		/* the file keeps what is left */
+		state_save(dm->state_path, &dm->state);
 		log_err("some knobs could not be given back; they are recorded in %s (wbgov restore)",
 			dm->state_path);
 		rc = EX_OSERR;

@@ -69,6 +69,7 @@ struct daemon {
 	uint64_t metrics_usec, metrics_next_usec;
 	int metrics_err;      /* the last write's error, said once */
 	bool status_dirty;
+	bool stopping;        /* daemon_stop: the state file is written once, at the end */
 	bool nomem_logged;    /* "no memory for more bdis" said */
 	uint64_t start_usec;
 	/* what was last logged per bdi: a decision is logged when it moves
