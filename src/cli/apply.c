@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbgov apply --once and restore: the rule in one pass without the daemon,
- * and every recorded knob given back. */
+ * and every recorded knob given back; each under the state directory's
+ * lock, as wbgovd, from the state file's read to its last write. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "daemon/config.h"
 #include "policy/governor.h"
 #include "sys/fsutil.h"
+#include "sys/pidlock.h"
 #include "sys/state.h"
 
 static void report_restore(void *ctx, const char *owner, const char *knob, int err)
@@ -21,25 +23,69 @@ static void report_restore(void *ctx, const char *owner, const char *knob, int e
 	fprintf(stderr, "wbgov restore: %s: could not give back %s: %s\n", owner, knob, strerror(-err));
 }
 
+/* The state directory's lock, taken without waiting: the descriptor, or
+ * a line naming who holds it (and what that means to `cmd`) and an exit
+ * status, negated. */
+static int lock(const struct cli *o, const char *cmd)
+{
+	struct pidlock_holder h;
+	char p[PATH_MAX], who[64];
+	int fd;
+
+	cli_path_in(p, sizeof(p), o, "wbgovd.lock");
+	fd = pidlock_take(p, &h);
+	if (fd >= 0)
+		return fd;
+	if (fd != -EBUSY) {
+		fprintf(stderr, "wbgov %s: the lock %s: %s\n", cmd, p, strerror(-fd));
+		return -EX_CANTCREAT;
+	}
+	pidlock_holder_text(&h, who, sizeof(who));
+	if (!strcmp(h.comm, "wbgovd"))
+		fprintf(stderr, "wbgov %s: the lock %s is held by %s: wbgovd is running%s\n", cmd, p,
+			who, !strcmp(cmd, "restore") ? "; stop it (it gives every knob back)" :
+			" and already applies the limits");
+	else
+		fprintf(stderr, "wbgov %s: the lock %s is held by %s (another apply or restore?); "
+			"nothing done\n", cmd, p, who);
+	return -EX_TEMPFAIL;
+}
+
 int cli_restore(const struct cli *o)
 {
 	static struct state st;
 	char p[PATH_MAX];
-	int r;
+	struct stat sb;
+	int r, fd;
 
-	if (cli_daemon_running(o)) {
-		fprintf(stderr, "wbgov restore: wbgovd is running; stop it (it gives every knob back)\n");
-		return EX_TEMPFAIL;
+	if (geteuid() != 0 && !strcmp(o->root, "/")) {
+		fprintf(stderr, "wbgov restore: writing the kernel's knobs needs root\n");
+		return EX_NOPERM;
 	}
+	/* no state directory: nothing was ever recorded (and none is made) */
+	if (stat(o->state_dir, &sb) < 0 && errno == ENOENT) {
+		printf("nothing to restore\n");
+		return 0;
+	}
+	r = dir_of_ours(o->state_dir);
+	if (r) {
+		fprintf(stderr, "wbgov restore: %s: %s\n", o->state_dir, state_dir_text(r));
+		return EX_CANTCREAT;
+	}
+	fd = lock(o, "restore");
+	if (fd < 0)
+		return -fd;
 	cli_path_in(p, sizeof(p), o, "state");
 	r = state_load(p, &st);
 	if (r == -ENOENT) {
 		printf("nothing to restore\n");
+		close(fd);
 		return 0;
 	}
 	if (r) {
 		fprintf(stderr, "wbgov restore: %s: %s\n", p,
 			r == -EINVAL ? "malformed, or not a regular file" : file_trust_text(r));
+		close(fd);
 		return EX_DATAERR;
 	}
 	{
@@ -49,6 +95,7 @@ int cli_restore(const struct cli *o)
 		if (r)
 			fprintf(stderr, "wbgov restore: %s: %s\n", p, strerror(-r));
 		printf("restored %d of %d\n", n - bad_n, n);
+		close(fd);
 		return bad_n || r ? 1 : 0;
 	}
 }
@@ -83,7 +130,7 @@ int cli_apply(const struct cli *o)
 	struct gov_config cfg;
 	struct gov_hooks h = { .ctx = &a, .save = hook_save, .save_vm = hook_save_vm };
 	char err[512];
-	int r, failed = 0;
+	int r, fd, failed = 0;
 
 	if (!o->once)
 		return cli_bad("apply runs one pass and needs --once", "(wbgovd is the daemon)");
@@ -91,10 +138,6 @@ int cli_apply(const struct cli *o)
 	if (geteuid() != 0 && !strcmp(o->root, "/")) {
 		fprintf(stderr, "wbgov apply: writing the kernel's knobs needs root\n");
 		return EX_NOPERM;
-	}
-	if (cli_daemon_running(o)) {
-		fprintf(stderr, "wbgov apply: wbgovd is running and already applies the limits\n");
-		return EX_TEMPFAIL;
 	}
 	if (config_load(o->config, !strcmp(o->config, CONFIG_DEFAULT_PATH), &cfg, err, sizeof(err))) {
 		fprintf(stderr, "wbgov apply: %s\n", err);
@@ -106,10 +149,15 @@ int cli_apply(const struct cli *o)
 			state_dir_text(r));
 		return EX_CANTCREAT;
 	}
+	/* held to the end: the originals recorded are the ones found */
+	fd = lock(o, "apply");
+	if (fd < 0)
+		return -fd;
 	cli_path_in(a.path, sizeof(a.path), o, "state");
 	r = state_load(a.path, &a.st);
 	if (r && r != -ENOENT) {
 		fprintf(stderr, "wbgov apply: %s: unreadable; run wbgov restore first\n", a.path);
+		close(fd);
 		return EX_DATAERR;
 	}
 	if (r == -ENOENT)
@@ -135,6 +183,7 @@ int cli_apply(const struct cli *o)
 			       (double)d->dec.max_bytes / MIB, gov_why_text[d->dec.why]);
 		}
 	}
+	close(fd);
 	return failed ? (failed == g.ndev ? EX_NOPERM : 1) : 0;
 }
 

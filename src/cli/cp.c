@@ -7,7 +7,7 @@
  * the one before it is waited for, so the device never idles and at most
  * WINDOW chunks of the file are ever dirty or under writeback; written and
  * read pages leave the cache. The copy goes to a temporary name beside
- * DEST and is renamed over it once fdatasync says it is whole on the
+ * DEST and is renamed over it once fsync says it is whole on the
  * device: DEST names either the old file or the whole new one. */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/xattr.h>
 #include <sysexits.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +51,34 @@
  * enough to follow a stick whose speed drops. */
 #define RATE_SPAN_S 5.0
 #define RING 64
+
+/* The exit status of a copy that is in DEST, its data durable, whose
+ * directory could not be synced after the rename: done, but its name may
+ * not survive a crash. As apply's 1, "done, not all of it". */
+#define CP_NAME_NOT_DURABLE 1
+
+/* The signal that stopped the copy: INT and TERM (Ctrl-C, kill), HUP (the
+ * terminal hung up: whoever asked for the copy is gone), PIPE (whoever
+ * read its progress is gone). */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	if (!stop_signal) /* the first: a hang-up's PIPE that follows is its echo */
+		stop_signal = sig;
+	cli_interrupted = 1;
+}
+
+/* "" for Ctrl-C (the message it always had), " by SIGHUP" and so on */
+static const char *signal_text(void)
+{
+	switch (stop_signal) {
+	case SIGTERM: return " by SIGTERM";
+	case SIGHUP: return " by SIGHUP (hang-up)";
+	case SIGPIPE: return " by SIGPIPE (the reader of the progress is gone)";
+	default: return "";
+	}
+}
 
 struct src {
 	const char *path, *dst; /* dst: DEST, or DEST/basename(SRC) */
@@ -258,14 +287,78 @@ static int dst_status(int err)
 	return err == EIO || err == ENOSPC || err == EDQUOT || err == EFBIG ? EX_IOERR : EX_CANTCREAT;
 }
 
+/* "DEST has N links": a copy renamed over it would give only this name
+ * the new content and leave the other names the old one. */
+static void say_links(const char *dst, nlink_t n)
+{
+	fprintf(stderr, "wbgov cp: %s has %lu links: replacing it would split them, leaving %lu with "
+			"the old content; remove it first, or write through every link with cp(1)\n",
+		dst, (unsigned long)n, (unsigned long)n - 1);
+}
+
+/* The copy that replaces a file takes that file's owner and group where
+ * it may (root: always, as cp(1) keeps them by writing in place; another
+ * user: the group, if a member), before any data is in it. 0 or -errno;
+ * not being allowed is no error: the copy is then the copier's. */
+static int take_owner(int out, const struct stat *old)
+{
+	struct stat now;
+
+	if (fstat(out, &now) < 0)
+		return -errno;
+	if (now.st_uid == old->st_uid && now.st_gid == old->st_gid)
+		return 0;
+	/* EINVAL: an owner this user namespace does not map */
+	if (fchown(out, old->st_uid, old->st_gid) == 0)
+		return 0;
+	if (errno != EPERM && errno != EINVAL)
+		return -errno;
+	if (now.st_gid != old->st_gid && fchown(out, (uid_t)-1, old->st_gid) < 0 &&
+	    errno != EPERM && errno != EINVAL)
+		return -errno;
+	return 0;
+}
+
+/* ... and, once its data is written (a write by a user without
+ * CAP_FSETID clears setuid and setgid), that file's permission bits and
+ * access ACL. Setuid and setgid only where the owner (setuid) or owner and
+ * group (setgid) are that file's: never to a file of another owner. 0 or
+ * -errno. */
+static int take_mode(int out, const char *old_path, const struct stat *old)
+{
+	struct stat now;
+	mode_t mode = old->st_mode & 07777;
+	char acl[4096];
+	ssize_t n;
+
+	if (fstat(out, &now) < 0)
+		return -errno;
+	if (now.st_uid != old->st_uid)
+		mode &= ~(mode_t)(S_ISUID | S_ISGID);
+	if (now.st_gid != old->st_gid)
+		mode &= ~(mode_t)S_ISGID;
+	if (fchmod(out, mode) < 0)
+		return -errno;
+	/* with an ACL, the group bits are its mask, not the owning group's
+	 * rights: without the ACL they would give the group what the named
+	 * entries had */
+	n = lgetxattr(old_path, "system.posix_acl_access", acl, sizeof(acl));
+	if (n < 0)
+		return errno == ENODATA || errno == ENOTSUP ? 0 : -errno;
+	return fsetxattr(out, "system.posix_acl_access", acl, (size_t)n, 0) < 0 ? -errno : 0;
+}
+
 /* Copy one file to a temporary name beside its destination, durable, then
- * renamed over it and the directory synced. On an error or an interrupt,
- * the temporary file is removed and the destination is as it was. */
+ * renamed over it and the directory synced. On an error or an interrupt
+ * before the rename, the temporary file is removed and the destination is
+ * as it was. After it, the destination holds the copy: a directory that
+ * cannot be synced is said (CP_NAME_NOT_DURABLE), nothing is removed. */
 static int copy_one(struct job *j, const struct src *s, int index)
 {
 	char dir[PATH_MAX], tmp[NAME_MAX + 1];
 	const char *base, *what = NULL;
-	struct stat st;
+	struct stat st, old;
+	bool replace;
 	uint64_t off = 0, done = 0, counted = s->size;
 	int in, out = -1, dfd, err = 0, status = 0;
 
@@ -286,6 +379,16 @@ static int copy_one(struct job *j, const struct src *s, int index)
 		fprintf(stderr, "wbgov cp: %s: %s\n", dir, strerror(err));
 		return EX_CANTCREAT;
 	}
+	/* a file that is there is replaced, and what it was kept (a link or
+	 * anything else is replaced by a new file, as a new file) */
+	replace = fstatat(dfd, base, &old, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(old.st_mode);
+	if (replace && old.st_nlink > 1) { /* linked since plan() looked */
+		close(in);
+		close(dfd);
+		end_line(j);
+		say_links(s->dst, old.st_nlink);
+		return EX_CANTCREAT;
+	}
 	/* ".NAME.wbgov-PID-N": a leftover (after SIGKILL, a crash) says whose */
 	for (int tries = 0; tries < 100 && out < 0; tries++) {
 		char tail[48];
@@ -293,8 +396,11 @@ static int copy_one(struct job *j, const struct src *s, int index)
 		snprintf(tail, sizeof(tail), ".wbgov-%ld-%d", (long)getpid(), index * 100 + tries);
 		room = NAME_MAX - 1 - (int)strlen(tail);
 		snprintf(tmp, sizeof(tmp), ".%.*s%s", room, base, tail);
-		/* the source's permissions, less the umask, as cp gives a new file */
-		out = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 0777);
+		/* a new file: the source's permissions, less the umask, as cp
+		 * gives one; a replacement: the copier's alone while written,
+		 * the old file's once whole (take_mode) */
+		out = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			     replace ? 0600 : st.st_mode & 0777);
 		if (out < 0 && errno != EEXIST)
 			break;
 	}
@@ -306,9 +412,11 @@ static int copy_one(struct job *j, const struct src *s, int index)
 		fprintf(stderr, "wbgov cp: cannot create a file in %s: %s\n", dir, strerror(err));
 		return dst_status(err);
 	}
+	if (replace && (err = -take_owner(out, &old)))
+		what = s->dst, status = dst_status(err);
 	j->file = s->dst;
 	posix_fadvise(in, 0, 0, POSIX_FADV_SEQUENTIAL);
-	for (;;) {
+	while (!status) {
 		ssize_t n = read_full(in, j->buf, CHUNK_BYTES);
 		if (n < 0) {
 			err = (int)-n, what = s->path, status = EX_IOERR;
@@ -344,9 +452,12 @@ static int copy_one(struct job *j, const struct src *s, int index)
 		j->total -= counted - off;
 	if (!status && !cli_interrupted && (err = -wait_durable(j, out, &done, off)))
 		what = s->dst, status = EX_IOERR;
-	/* data and the metadata to find it (size, blocks) on the device, the
-	 * device's cache flushed; then the name, and the directory's entry */
-	if (!status && !cli_interrupted && fdatasync(out) < 0)
+	if (!status && !cli_interrupted && replace && (err = -take_mode(out, s->dst, &old)))
+		what = s->dst, status = dst_status(err);
+	/* data, the metadata to find it (size, blocks) and the inode's mode
+	 * and owner on the device, the device's cache flushed; then the name,
+	 * and the directory's entry */
+	if (!status && !cli_interrupted && fsync(out) < 0)
 		err = errno, what = s->dst, status = EX_IOERR;
 	if (!status && !cli_interrupted) {
 		posix_fadvise(out, 0, 0, POSIX_FADV_DONTNEED);
@@ -354,14 +465,15 @@ static int copy_one(struct job *j, const struct src *s, int index)
 			err = errno, what = s->dst, status = EX_IOERR;
 		out = -1;
 	}
-	if (!status && !cli_interrupted && renameat(dfd, tmp, dfd, base) < 0)
+	if (!status && !cli_interrupted && renameat(dfd, tmp, dfd, base) < 0) {
 		err = errno, what = s->dst, status = dst_status(errno);
-	else if (!status && !cli_interrupted) {
-		tmp[0] = 0; /* renamed: nothing to remove */
+	} else if (!status && !cli_interrupted) {
+		tmp[0] = 0; /* renamed: DEST holds the copy, nothing to remove */
 		/* some file systems do not sync a directory (EINVAL): the
-		 * rename is all they have */
+		 * rename is all they have. Synced even if a signal came since:
+		 * the copy is DEST now, and this makes its name durable */
 		if (fsync(dfd) < 0 && errno != EINVAL)
-			err = errno, what = dir, status = EX_IOERR;
+			err = errno, status = CP_NAME_NOT_DURABLE;
 	}
 	if (out >= 0)
 		close(out);
@@ -369,14 +481,19 @@ static int copy_one(struct job *j, const struct src *s, int index)
 		unlinkat(dfd, tmp, 0);
 	close(in);
 	close(dfd);
-	if (status) {
+	if (status == CP_NAME_NOT_DURABLE) {
+		end_line(j);
+		fprintf(stderr, "wbgov cp: %s: %s; %s holds the whole copy, its data durable, but the "
+				"directory could not be synced: its name may not survive a crash (try sync)\n",
+			dir, strerror(err), s->dst);
+	} else if (status) {
 		end_line(j);
 		fprintf(stderr, "wbgov cp: %s: %s; %s not written (the partial copy is removed)\n", what,
 			strerror(err), s->dst);
 	} else if (tmp[0]) {
 		end_line(j);
-		fprintf(stderr, "wbgov cp: interrupted; %s not written (the partial copy is removed)\n",
-			s->dst);
+		fprintf(stderr, "wbgov cp: interrupted%s; %s not written (the partial copy is removed)\n",
+			signal_text(), s->dst);
 		status = 130;
 	}
 	return status;
@@ -446,6 +563,12 @@ static int plan(struct src *srcs, int n, const char *dest, uint64_t *total)
 		} else {
 			s->dst = dest;
 		}
+		/* a file with other names: replaced by rename, they would keep
+		 * the old content (a link itself is replaced, not followed) */
+		if (lstat(s->dst, &ds) == 0 && S_ISREG(ds.st_mode) && ds.st_nlink > 1) {
+			say_links(s->dst, ds.st_nlink);
+			return EX_CANTCREAT;
+		}
 		if (stat(s->dst, &ds) == 0) {
 			if (S_ISDIR(ds.st_mode)) {
 				fprintf(stderr, "wbgov cp: %s is a directory\n", s->dst);
@@ -479,7 +602,7 @@ static int plan(struct src *srcs, int n, const char *dest, uint64_t *total)
 
 int cli_cp(const struct cli *o, int n, char **args)
 {
-	struct sigaction sa = { .sa_handler = cli_on_int };
+	struct sigaction sa = { .sa_handler = on_stop }, was;
 	struct src *srcs;
 	struct job j = { .o = o, .tty = isatty(STDERR_FILENO) };
 	int nsrc = n - 1, r, copied = 0;
@@ -502,10 +625,22 @@ int cli_cp(const struct cli *o, int n, char **args)
 		r = EX_OSERR;
 	}
 	if (!r) {
-		/* Ctrl-C: the file being copied is removed, those before stay */
+		/* Ctrl-C, kill, a hang-up, the progress's reader gone: the
+		 * file being copied is removed, those before stay. HUP and
+		 * PIPE stay ignored where the caller ignores them (nohup: the
+		 * copy is to outlive the terminal); INT is taken even so, as a
+		 * shell without job control ignores it in `wbgov cp ... &`,
+		 * and `kill -INT` there means it. */
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
-		signal(SIGPIPE, SIG_IGN);
+		if (sigaction(SIGHUP, NULL, &was) == 0 && was.sa_handler != SIG_IGN)
+			sigaction(SIGHUP, &sa, NULL);
+		if (sigaction(SIGPIPE, NULL, &was) == 0 && was.sa_handler != SIG_IGN)
+			sigaction(SIGPIPE, &sa, NULL);
+		/* past a file size limit (ulimit -f), a write fails with EFBIG
+		 * and the partial copy is removed, instead of a death that
+		 * leaves it */
+		signal(SIGXFSZ, SIG_IGN);
 		clock_gettime(CLOCK_MONOTONIC, &j.t0);
 		sample(&j, 0);
 		for (int i = 0; i < nsrc && !r && !cli_interrupted; i++) {
@@ -516,7 +651,8 @@ int cli_cp(const struct cli *o, int n, char **args)
 		}
 		if (!r && copied < nsrc) { /* interrupted between two files */
 			end_line(&j);
-			fprintf(stderr, "wbgov cp: interrupted; %s not written\n", srcs[copied].dst);
+			fprintf(stderr, "wbgov cp: interrupted%s; %s not written\n", signal_text(),
+				srcs[copied].dst);
 			r = 130;
 		}
 		if (r && copied)

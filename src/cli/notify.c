@@ -3,7 +3,12 @@
  * D-Bus and, while one holds data still to write, shows "Writing 120 MiB
  * to SanDisk Cruzer — 24 s left" through org.freedesktop.Notifications,
  * updated in place at most once a second, then "safe to remove" when it
- * has drained. */
+ * has drained. The summary is plain text (the specification allows no
+ * markup there); the body, the mount points, is escaped for the
+ * specification's markup when the server says it reads markup
+ * ("body-markup" in GetCapabilities) and sent as it is otherwise: a mount
+ * point is named by a disk's label, and "<a href=...>" in a label must
+ * not become a link. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -24,6 +29,17 @@
 #define NOTIFY_EVERY_USEC 1000000ULL
 
 struct agent;
+
+/* What the notification server does with a body: asked once per server
+ * (a new owner of the name may be another server) before the first body
+ * is sent to it. */
+enum caps {
+	CAPS_UNKNOWN,  /* to ask */
+	CAPS_ASKING,   /* GetCapabilities on its way */
+	CAPS_PLAIN,    /* a body is shown as it is */
+	CAPS_MARKUP,   /* "body-markup": a body is parsed */
+	CAPS_FAILED,   /* no answer: the next notification goes without a body */
+};
 
 struct ndev {
 	struct agent *owner;
@@ -50,6 +66,8 @@ struct agent {
 	struct ndev *dev;        /* one per device object (knobs/room.h) */
 	int n, room;
 	bool notify_failed;      /* said once */
+	enum caps caps;
+	sd_bus_slot *caps_call;  /* GetCapabilities' reply */
 };
 
 static uint64_t now_usec(void)
@@ -110,9 +128,14 @@ static int read_props(sd_bus_message *m, struct ndev *d)
 			if (r >= 0)
 				r = sd_bus_message_exit_container(m);
 			d->mounts[0] = 0;
-			for (size_t i = 0; v && v[i]; i++) {
-				size_t l = strlen(d->mounts);
+			/* whole entries only: a path cut in a UTF-8 sequence is no
+			 * D-Bus string, and half a path names another */
+			for (size_t i = 0, l = 0; v && v[i]; i++) {
+				size_t add = strlen(v[i]) + (i ? 2 : 0);
+				if (l + add >= sizeof(d->mounts))
+					break;
 				snprintf(d->mounts + l, sizeof(d->mounts) - l, "%s%s", i ? ", " : "", v[i]);
+				l += add;
 			}
 			for (size_t i = 0; v && v[i]; i++)
 				free(v[i]);
@@ -303,15 +326,108 @@ static void human(char *buf, size_t len, uint64_t b)
 		snprintf(buf, len, "%.0f KiB", (double)b / 1024);
 }
 
+static int on_caps(sd_bus_message *m, void *userdata, sd_bus_error *err)
+{
+	struct agent *a = userdata;
+	char **caps = NULL;
+
+	(void)err;
+	a->caps_call = sd_bus_slot_unref(a->caps_call);
+	if (sd_bus_message_is_method_error(m, NULL) || sd_bus_message_read_strv(m, &caps) < 0) {
+		a->caps = CAPS_FAILED;
+		return 0;
+	}
+	a->caps = CAPS_PLAIN;
+	for (size_t i = 0; caps[i]; i++) {
+		if (!strcmp(caps[i], "body-markup"))
+			a->caps = CAPS_MARKUP;
+		free(caps[i]);
+	}
+	free(caps);
+	return 0;
+}
+
+static void ask_caps(struct agent *a)
+{
+	if (sd_bus_call_method_async(a->sess, &a->caps_call, NOTIFY_NAME, NOTIFY_PATH, NOTIFY_NAME,
+				     "GetCapabilities", on_caps, a, "") < 0)
+		a->caps = CAPS_FAILED;
+	else
+		a->caps = CAPS_ASKING;
+}
+
+/* Another server, or none: what the old one could do says nothing of it,
+ * and its ids are not this one's. */
+static int on_server(sd_bus_message *m, void *userdata, sd_bus_error *err)
+{
+	struct agent *a = userdata;
+	const char *name, *old, *new;
+
+	(void)err;
+	if (sd_bus_message_read(m, "sss", &name, &old, &new) < 0 || strcmp(name, NOTIFY_NAME))
+		return 0;
+	a->caps_call = sd_bus_slot_unref(a->caps_call);
+	a->caps = CAPS_UNKNOWN;
+	return 0;
+}
+
+/* text, escaped for the Desktop Notifications markup (XML's five
+ * entities), into buf; whole characters and entities only, cut short
+ * where buf ends. */
+static void markup_escape(char *buf, size_t len, const char *text)
+{
+	size_t l = 0;
+
+	for (const char *p = text; *p; p++) {
+		const char *e;
+		char one[2] = { *p, 0 };
+		size_t n;
+		switch (*p) {
+		case '&': e = "&amp;"; break;
+		case '<': e = "&lt;"; break;
+		case '>': e = "&gt;"; break;
+		case '"': e = "&quot;"; break;
+		case '\'': e = "&apos;"; break;
+		default: e = one; break;
+		}
+		n = strlen(e);
+		if (l + n >= len)
+			break;
+		memcpy(buf + l, e, n);
+		l += n;
+	}
+	/* a UTF-8 sequence cut at the end is dropped: the body must stay a
+	 * D-Bus string */
+	if (l && (buf[l - 1] & 0x80)) {
+		size_t k = l - 1, need;
+		unsigned char lead;
+		while (k > 0 && ((unsigned char)buf[k] & 0xc0) == 0x80)
+			k--;
+		lead = (unsigned char)buf[k];
+		need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+		if (l - k < need)
+			l = k;
+	}
+	buf[l] = 0;
+}
+
 static int send_notification(struct agent *a, struct ndev *d, const char *summary, bool progress)
 {
 	sd_bus_message *m = NULL;
+	/* each byte at most an entity of 6 */
+	char body[6 * sizeof(d->mounts)];
 	int r = sd_bus_message_new_method_call(a->sess, &m, NOTIFY_NAME, NOTIFY_PATH, NOTIFY_NAME,
 					       "Notify");
 
+	if (a->caps == CAPS_MARKUP)
+		markup_escape(body, sizeof(body), d->mounts);
+	else if (a->caps == CAPS_PLAIN)
+		snprintf(body, sizeof(body), "%s", d->mounts);
+	else /* not known: no body rather than one that may be read as markup */
+		body[0] = 0;
 	if (r >= 0)
 		r = sd_bus_message_append(m, "susssas", "wbgov", d->id, "drive-removable-media", summary,
-					  d->mounts, 0);
+					  body, 0);
 	/* progress: low urgency, and transient (not kept in the tray) */
 	if (r >= 0)
 		r = sd_bus_message_append(m, "a{sv}", 3, "category", "s", "device", "urgency", "y",
@@ -336,6 +452,7 @@ static int send_notification(struct agent *a, struct ndev *d, const char *summar
 static uint64_t consider(struct agent *a, uint64_t now)
 {
 	uint64_t next = UINT64_MAX;
+	bool blind = false;
 
 	for (int i = 0; i < a->n; i++) {
 		struct ndev *d = &a->dev[i];
@@ -363,8 +480,12 @@ static uint64_t consider(struct agent *a, uint64_t now)
 		}
 		if (d->shown && !strcmp(summary, d->last))
 			continue;
-		if (d->in_flight || (d->sent_usec && now - d->sent_usec < NOTIFY_EVERY_USEC)) {
-			uint64_t t = d->in_flight ? now + 100000 : d->sent_usec + NOTIFY_EVERY_USEC;
+		if (a->caps == CAPS_UNKNOWN)
+			ask_caps(a);
+		if (a->caps == CAPS_ASKING || d->in_flight ||
+		    (d->sent_usec && now - d->sent_usec < NOTIFY_EVERY_USEC)) {
+			uint64_t t = a->caps == CAPS_ASKING || d->in_flight ? now + 100000 :
+									       d->sent_usec + NOTIFY_EVERY_USEC;
 			if (t < next)
 				next = t;
 			continue;
@@ -373,7 +494,10 @@ static uint64_t consider(struct agent *a, uint64_t now)
 			d->sent_usec = now;
 			d->shown = progress;
 		}
+		blind |= a->caps == CAPS_FAILED;
 	}
+	if (blind)
+		a->caps = CAPS_UNKNOWN; /* sent without a body: ask again for the next */
 	return next;
 }
 
@@ -449,6 +573,11 @@ int cli_notify(const struct cli *o)
 				     "interface='org.freedesktop.DBus',member='NameOwnerChanged',"
 				     "arg0='" BUS_NAME "'", on_owner, &a);
 	if (r >= 0)
+		r = sd_bus_add_match(a.sess, NULL,
+				     "type='signal',sender='org.freedesktop.DBus',"
+				     "interface='org.freedesktop.DBus',member='NameOwnerChanged',"
+				     "arg0='" NOTIFY_NAME "'", on_server, &a);
+	if (r >= 0)
 		r = sd_bus_call_method_async(a.sys, NULL, "org.freedesktop.DBus", "/org/freedesktop/DBus",
 					     "org.freedesktop.DBus", "GetNameOwner", on_get_owner, &a,
 					     "s", BUS_NAME);
@@ -492,6 +621,7 @@ int cli_notify(const struct cli *o)
 		if (a.dev[i].shown)
 			close_notification(&a, &a.dev[i]); /* a progress left behind says nothing */
 out:
+	a.caps_call = sd_bus_slot_unref(a.caps_call);
 	sd_bus_flush_close_unref(a.sess);
 	sd_bus_flush_close_unref(a.sys);
 	free(a.dev);

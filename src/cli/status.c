@@ -13,6 +13,7 @@
 #include "daemon/metrics.h"
 #include "daemon/status.h"
 #include "knobs/room.h"
+#include "sys/fsutil.h"
 #include "sys/procfs.h"
 #include "sys/sysfs.h"
 
@@ -65,7 +66,7 @@ int cli_status(const struct cli *o, FILE *f)
 {
 	struct row *rows = NULL;
 	uint64_t dirty = 0, writeback = 0;
-	int n = collect(o, &rows);
+	int n = collect(o, &rows), mem_err;
 	bool running = cli_daemon_running(o);
 	char when[32];
 	time_t now = time(NULL);
@@ -98,15 +99,21 @@ int cli_status(const struct cli *o, FILE *f)
 		}
 		return metrics_write(f, running, m, n) ? EX_IOERR : 0;
 	}
-	procfs_meminfo(o->root, &dirty, &writeback);
+	/* a meminfo that cannot be read or parsed is unknown, not 0: "-" and
+	 * null, as every other figure */
+	mem_err = procfs_meminfo(o->root, &dirty, &writeback);
 	if (o->json) {
 		/* schema 1, in wbgov(8): every key always there, null for unknown;
 		 * watch's on one line */
 		const char *nl = o->watching ? "" : "\n";
-		fprintf(f, "{\"schema\": 1, \"time\": \"%s\", \"wbgovd_running\": %s, "
-			   "\"dirty_bytes\": %llu, \"writeback_bytes\": %llu, \"devices\": [",
-			when, running ? "true" : "false", (unsigned long long)dirty,
-			(unsigned long long)writeback);
+		fprintf(f, "{\"schema\": 1, \"time\": \"%s\", \"wbgovd_running\": %s, ", when,
+			running ? "true" : "false");
+		if (mem_err)
+			fputs("\"dirty_bytes\": null, \"writeback_bytes\": null, ", f);
+		else
+			fprintf(f, "\"dirty_bytes\": %llu, \"writeback_bytes\": %llu, ",
+				(unsigned long long)dirty, (unsigned long long)writeback);
+		fputs("\"devices\": [", f);
 		for (int i = 0; i < n; i++) {
 			struct row *r = &rows[i];
 			bool bw = r->has_st && r->st.bw_bps;
@@ -199,7 +206,14 @@ int cli_status(const struct cli *o, FILE *f)
 			fprintf(f, "%sDIRTY+WB, DRAIN: - where the bdi's own counters are not readable "
 				   "(debugfs at /sys/kernel/debug, as root)\n", no_bw ? "" : "\n");
 	}
-	{
+	if (mem_err) {
+		char mp[PATH_MAX];
+		if (path_at(mp, sizeof(mp), o->root, "/proc/meminfo"))
+			snprintf(mp, sizeof(mp), "/proc/meminfo");
+		fprintf(f, "\nsystem: Dirty -, Writeback - (%s: %s); wbgovd %s\n", mp,
+			mem_err == -EINVAL ? "no Dirty or Writeback line it can read" : strerror(-mem_err),
+			running ? "running" : "not running");
+	} else {
 		char d[24], w[24];
 		cli_human(d, sizeof(d), dirty);
 		cli_human(w, sizeof(w), writeback);

@@ -31,10 +31,10 @@ static void usage(FILE *f)
 	      "(wbgovd's, default /run/wbgov). DEVICE: sdb, /dev/sdb1, LABEL=x, UUID=x, 8:16,\n"
 	      "btrfs-1, a path.\n"
 	      "status, watch, explain and cp need no root. See wbgov(8).\n"
-	      "Exit status: 0 ok, 1 a knob could not be restored, 64 usage, 66 no such SRC (cp),\n"
-	      "69 no such device, 73 DEST cannot be written (cp), 74 I/O error, 75 wbgovd is\n"
-	      "running (apply, restore) or the device is busy (eject), 77 permission,\n"
-	      "130 interrupted.\n",
+	      "Exit status: 0 ok, 1 a knob could not be restored or (cp) DEST written but its\n"
+	      "directory not synced, 64 usage, 66 no such SRC (cp), 69 no such device, 73 DEST\n"
+	      "cannot be written (cp), 74 I/O error, 75 the lock is held (apply, restore:\n"
+	      "wbgovd runs) or the device is busy (eject), 77 permission, 130 interrupted.\n",
 	      f);
 }
 
@@ -64,16 +64,18 @@ static const struct {
 	  "Copy files, each sent to the device as it is written, and return when they\n"
 	  "are on it, showing the bytes that are durable, the rate and the ETA. DEST is a\n"
 	  "file, or a directory the SRCs go into; directories are not copied. A copy\n"
-	  "that fails or is interrupted is removed: DEST is the old file or the whole\n"
-	  "new one. --quiet: nothing but errors. --json: the progress as JSON Lines on\n"
-	  "standard output. Needs no root." },
+	  "that fails or is interrupted (INT, TERM, HUP, PIPE) is removed: DEST is the old\n"
+	  "file or the whole new one. A replaced DEST keeps its permissions (as root, its\n"
+	  "owner and group); one with other hard links is refused. --quiet: nothing but\n"
+	  "errors. --json: the progress as JSON Lines on standard output. Needs no root." },
 	{ "explain", "explain [--json] DEVICE",
 	  "Why DEVICE (sdb, /dev/sdb1, 8:16, btrfs-1, a path) has the limit it has:\n"
 	  "facts, measured bandwidth and where it came from, the rule, the limit, and\n"
 	  "the knobs in the kernel now. --json: one JSON object (wbgov(8))." },
 	{ "apply", "apply --once [-c FILE]",
 	  "Without the daemon: give every device the limit the rule gives it now, once,\n"
-	  "recording the knobs it changes for `wbgov restore`. Needs root." },
+	  "recording the knobs it changes for `wbgov restore`. Needs root; refused while\n"
+	  "wbgovd, another apply or a restore holds the state directory's lock." },
 	{ "notify", "notify [--bus system|session|ADDRESS] [--threshold SIZE]",
 	  "A desktop session's agent: while a device holds at least SIZE (default 8M)\n"
 	  "still to write, shows \"Writing 120 MiB to SanDisk Cruzer \xe2\x80\x94 24 s left\" through the\n"

@@ -79,9 +79,10 @@ static void usage(FILE *f)
 	      "  -v, --verbose       log measurements too\n"
 	      "\n"
 	      "Signals: TERM/INT restore and exit, HUP reloads the configuration.\n"
-	      "Exit status: 0 ok, 64 usage, 70 knobs left by a previous run could not be given\n"
-	      "back, 71 a knob could not be restored, 73 state dir (or metrics directory),\n"
-	      "75 already running, 78 configuration. See wbgovd(8).\n",
+	      "Exit status: 0 ok, 64 usage, 70 the state file a previous run left is unreadable,\n"
+	      "71 a knob could not be restored, 73 state dir (or metrics directory),\n"
+	      "75 already running (or its lock held by wbgov apply/restore past 10 s),\n"
+	      "78 configuration. See wbgovd(8).\n",
 	      f);
 }
 

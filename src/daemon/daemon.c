@@ -107,7 +107,12 @@ bool daemon_describe(const struct gov_dev *d, const char *state_path, char *buf,
 		 d->info.model[0] ? d->info.model : "unknown model", d->info.bus[0] ? ", " : "",
 		 d->info.bus);
 	fmt_bytes(cap, sizeof(cap), d->dec.max_bytes);
-	if (d->err && d->err_op == GOV_ERR_RECORD)
+	if (d->err && d->err_op == GOV_ERR_RECORD && d->err == -EEXIST)
+		/* hook_save: a record of a previous run holds it */
+		snprintf(buf, len, "%s: left as it is: a previous run left its knobs changed and "
+			 "they could not be given back; its original values stay in %s", who,
+			 state_path);
+	else if (d->err && d->err_op == GOV_ERR_RECORD)
 		snprintf(buf, len, "%s: its original values could not be recorded in %s (%s); "
 			 "left as it is", who, state_path, strerror(-d->err));
 	else if (d->err && d->err_op == GOV_ERR_READ)
@@ -158,6 +163,8 @@ static void hook_found(void *ctx, const struct gov_dev *d)
 	uint64_t strict, fine, mb;
 	char what[160];
 
+	if (state_bdi_held(&dm->state, d->info.bdi))
+		return; /* set by a previous run, and said so at start */
 	if (knobs_real_ops.bdi_read(&dm->real, d->info.bdi, BDI_STRICT_LIMIT, &strict) ||
 	    knobs_real_ops.bdi_read(&dm->real, d->info.bdi, BDI_MAX_RATIO_FINE, &fine) ||
 	    knobs_bdi_default(d->info.is_fuse, strict, fine))
@@ -214,9 +221,15 @@ static void note_sysctls(struct daemon *dm, bool per_device)
 static int hook_save(void *ctx, const struct gov_dev *d)
 {
 	struct daemon *dm = ctx;
-	int r = state_record_bdi(&dm->state, dm->state_path, d->info.bdi, d->orig.strict_limit,
-				 d->orig.max_ratio_fine);
+	int r;
 
+	/* knobs a previous run left changed, not given back at start: what
+	 * they hold is not what was found, and the record keeps that; the
+	 * device is left alone (said at start, and by daemon_describe) */
+	if (state_bdi_held(&dm->state, d->info.bdi))
+		return -EEXIST;
+	r = state_record_bdi(&dm->state, dm->state_path, d->info.bdi, d->orig.strict_limit,
+			     d->orig.max_ratio_fine);
 	if (r)
 		log_err("%s: cannot record the original values in %s: %s; not changing it",
 			d->info.bdi, dm->state_path, strerror(-r));
@@ -359,10 +372,12 @@ static void memory_saved(struct daemon *dm)
 
 /* Device memory at start: a missing file is an empty memory; a file that
  * cannot be trusted is ignored, with one line, and replaced by what this run
- * measures; a directory that is not ours turns memory off. */
+ * measures; malformed lines of a trusted one are dropped, with one line, and
+ * the rest kept; a directory that is not ours turns memory off. */
 static void memory_start(struct daemon *dm)
 {
-	char dir[PATH_MAX], *slash;
+	char dir[PATH_MAX], lines[128], *slash;
+	struct memory_dropped dropped;
 	struct stat st;
 	int r;
 
@@ -385,12 +400,18 @@ static void memory_start(struct daemon *dm)
 			return;
 		}
 	}
-	r = memory_load(dm->memory_path, &dm->memory);
+	r = memory_load(dm->memory_path, &dm->memory, &dropped);
 	if (r == -EPERM || r == -EINVAL || r == -EFBIG) {
 		log_warn("%s: ignored (%s); devices are measured anew",
-			 dm->memory_path, r == -EPERM ? "not ours, or writable by others" :
-			 r == -EINVAL ? "malformed, or not a regular file" : "too large");
+			 dm->memory_path, file_trust_text(r));
 		dm->memory.dirty = true; /* replace it with what this run learns */
+	} else if (!r && dropped.n) {
+		/* the file stays as it is until something new is put */
+		memory_dropped_text(&dropped, lines, sizeof(lines));
+		log_warn("%s: %d line%s dropped (%s: not \"v1 BYTES_PER_S SOURCE UNIX_TIME ID\", "
+			 "a device named twice, or past %d devices); the other %d kept",
+			 dm->memory_path, dropped.n, dropped.n > 1 ? "s" : "", lines, MEMORY_MAX,
+			 dm->memory.n);
 	} else if (r) {
 		/* a read that failed (EIO, an LSM's EACCES) says nothing of the
 		 * file: keep it as it is, and remember nothing this run */
@@ -416,6 +437,8 @@ static int hook_save_vm(void *ctx, const uint64_t vm[VM_KNOB_COUNT])
 	struct daemon *dm = ctx;
 	int r;
 
+	if (dm->state.vm_held)
+		return -EEXIST; /* as in hook_save */
 	memcpy(dm->state.vm, vm, sizeof(dm->state.vm));
 	dm->state.vm_saved = true;
 	r = state_save(dm->state_path, &dm->state);
@@ -438,6 +461,8 @@ static void hook_restored_vm(void *ctx)
 static void hook_global(void *ctx, uint64_t cap, int err)
 {
 	(void)ctx;
+	if (err == -EEXIST)
+		return; /* left alone: said at start (restore_leftovers) */
 	if (err)
 		log_warn("vm.dirty_bytes %llu refused: %s (the previous values stay)",
 			 (unsigned long long)cap, strerror(-err));
@@ -455,7 +480,20 @@ static void report_restore(void *ctx, const char *owner, const char *knob, int e
 	log_err("%s: could not give back %s: %s", owner, knob, strerror(-err));
 }
 
-/* Knobs a previous run left changed (SIGKILL, a crash): give them back first. */
+static void report_leftover(void *ctx, const char *owner, const char *knob, int err)
+{
+	struct daemon *dm = ctx;
+
+	log_err("%s: could not give back %s, left changed by a previous run: %s; %s left alone, "
+		"its original values kept in %s (tried again at stop; wbgov restore)", owner, knob,
+		strerror(-err), strcmp(owner, "vm") ? "the device is" : "vm.dirty_* are",
+		dm->state_path);
+}
+
+/* Knobs a previous run left changed (SIGKILL, a crash): give them back
+ * first. What cannot be given back keeps its record, and its device is
+ * left alone (hook_save); the others are governed. Fails only when the
+ * state file cannot be read: then no original is known. */
 static int restore_leftovers(struct daemon *dm)
 {
 	int r = state_load(dm->state_path, &dm->state);
@@ -469,21 +507,59 @@ static int restore_leftovers(struct daemon *dm)
 		return r;
 	}
 	log_notice("%s: a previous run did not finish; giving its knobs back", dm->state_path);
-	if (state_restore(&knobs_real_ops, &dm->real, &dm->state, report_restore, dm))
-		return -EIO;
-	return state_save(dm->state_path, &dm->state);
+	state_restore(&knobs_real_ops, &dm->real, &dm->state, report_leftover, dm);
+	/* what was given back leaves the file; should it not be rewritten,
+	 * the old file still holds every original, and a device is recorded
+	 * (hook_save) before it is changed */
+	r = state_save(dm->state_path, &dm->state);
+	if (r)
+		log_warn("%s: cannot rewrite it: %s", dm->state_path, strerror(-r));
+	return 0;
 }
 
-/* One instance per state dir: a lock on the pid file. */
+/* wbgov apply --once and restore hold the lock for one pass (milliseconds):
+ * a start meanwhile waits this long for it, no more. */
+#define LOCK_WAIT_USEC 10000000ULL
+
+/* One instance per state dir, and no apply or restore beside it: the lock,
+ * then our pid in the pid file. */
 static int take_lock(struct daemon *dm)
 {
-	char holder[32];
-	int fd = pidlock_take(dm->lock_path, dm->pid_path, holder, sizeof(holder));
+	const uint64_t until = daemon_now_usec() + LOCK_WAIT_USEC;
+	struct pidlock_holder h;
+	char who[64];
+	bool said = false;
+	int fd, r;
 
-	if (fd == -EBUSY)
-		log_err("already running (pid %s, lock %s)", holder, dm->pid_path);
-	else if (fd < 0)
-		log_err("%s: %s", dm->pid_path, strerror(-fd));
+	while ((fd = pidlock_take(dm->lock_path, &h)) == -EBUSY && strcmp(h.comm, "wbgovd") &&
+	       daemon_now_usec() < until) {
+		if (!said) {
+			pidlock_holder_text(&h, who, sizeof(who));
+			log_notice("the lock %s is held by %s (wbgov apply or restore?): waiting for "
+				   "it up to %.0f s", dm->lock_path, who, (double)LOCK_WAIT_USEC / 1e6);
+			said = true;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+	}
+	if (fd == -EBUSY) {
+		pidlock_holder_text(&h, who, sizeof(who));
+		if (!strcmp(h.comm, "wbgovd"))
+			log_err("already running: %s holds the lock %s", who, dm->lock_path);
+		else
+			log_err("the lock %s is held by %s, still after %.0f s: not starting",
+				dm->lock_path, who, (double)LOCK_WAIT_USEC / 1e6);
+		return fd;
+	}
+	if (fd < 0) {
+		log_err("the lock %s: %s", dm->lock_path, strerror(-fd));
+		return fd;
+	}
+	r = pidlock_write_pid(dm->pid_path);
+	if (r) {
+		log_err("%s: %s", dm->pid_path, strerror(-r));
+		close(fd);
+		return r;
+	}
 	return fd; /* kept open: the lock lives as long as the process */
 }
 
@@ -592,8 +668,9 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 	    snprintf(dm->status_path, sizeof(dm->status_path), "%s/status", o->state_dir) >= PATH_MAX ||
 	    snprintf(dm->pid_path, sizeof(dm->pid_path), "%s/wbgovd.pid", o->state_dir) >= PATH_MAX ||
 	    snprintf(dm->lock_path, sizeof(dm->lock_path), "%s/wbgovd.lock", o->state_dir) >= PATH_MAX ||
-	    (o->metrics_path && snprintf(dm->metrics_path, sizeof(dm->metrics_path), "%s.tmp",
-					 o->metrics_path) >= (int)sizeof(dm->metrics_path))) {
+	    (o->metrics_path && snprintf(dm->metrics_path, sizeof(dm->metrics_path),
+					 "%s" FILE_TMP_SUFFIX, o->metrics_path) >=
+				    (int)sizeof(dm->metrics_path))) {
 		log_err("--state-dir, --memory or --metrics-file: name too long");
 		return EX_USAGE;
 	}

@@ -36,47 +36,76 @@ static int parse_line(const char *line, struct memory_entry *e)
 	return 0;
 }
 
-int memory_parse(const char *text, struct memory *m)
+int memory_parse(const char *text, struct memory *m, struct memory_dropped *ret_dropped)
 {
+	struct memory_dropped d = { 0 };
 	const char *line = text;
 
 	memset(m, 0, sizeof(*m));
-	while (*line) {
+	for (int no = 1; *line; no++) {
 		const char *eol = strchr(line, '\n');
 		size_t len = eol ? (size_t)(eol - line) : strlen(line);
 		char buf[256];
 		if (len && line[0] != '#') {
-			if (len >= sizeof(buf) || m->n == MEMORY_MAX)
-				goto bad;
-			memcpy(buf, line, len);
-			buf[len] = 0;
-			if (parse_line(buf, &m->e[m->n]) || memory_get(m, m->e[m->n].id, NULL, NULL))
-				goto bad; /* malformed, or the same device twice */
-			m->n++;
+			/* malformed, the same device again, or past the room
+			 * there is: that line goes, the others stay */
+			bool ok = len < sizeof(buf) && m->n < MEMORY_MAX;
+			if (ok) {
+				memcpy(buf, line, len);
+				buf[len] = 0;
+				ok = !parse_line(buf, &m->e[m->n]) &&
+				     !memory_get(m, m->e[m->n].id, NULL, NULL);
+			}
+			if (ok) {
+				m->n++;
+			} else {
+				if (d.n < MEMORY_DROPPED_SHOWN)
+					d.line[d.n] = no;
+				d.n++;
+			}
 		}
 		if (!eol)
 			break;
 		line = eol + 1;
 	}
-	return 0;
-bad:
-	memset(m, 0, sizeof(*m));
-	return -EINVAL;
+	memset(&m->e[m->n], 0, sizeof(m->e[0]) * (size_t)(MEMORY_MAX - m->n));
+	if (ret_dropped)
+		*ret_dropped = d;
+	return d.n;
 }
 
-int memory_load(const char *path, struct memory *m)
+void memory_dropped_text(const struct memory_dropped *d, char *buf, size_t len)
+{
+	int shown = d->n < MEMORY_DROPPED_SHOWN ? d->n : MEMORY_DROPPED_SHOWN;
+	size_t used;
+
+	snprintf(buf, len, "line%s", d->n > 1 ? "s" : "");
+	for (int i = 0; i < shown; i++) {
+		used = strlen(buf);
+		snprintf(buf + used, len - used, "%s%d",
+			 i == 0 ? " " : i == shown - 1 && shown == d->n ? " and " : ", ", d->line[i]);
+	}
+	used = strlen(buf);
+	if (shown < d->n)
+		snprintf(buf + used, len - used, ", ... (%d in all)", d->n);
+}
+
+int memory_load(const char *path, struct memory *m, struct memory_dropped *ret_dropped)
 {
 	char buf[MEMORY_FILE_MAX + 2];
 	size_t len;
 	int r;
 
 	memset(m, 0, sizeof(*m));
+	if (ret_dropped)
+		memset(ret_dropped, 0, sizeof(*ret_dropped));
 	r = file_read_trusted(path, false, buf, MEMORY_FILE_MAX, &len);
 	if (r == -ENOENT)
 		return 0;
 	if (r)
 		return r;
-	return memory_parse(buf, m);
+	memory_parse(buf, m, ret_dropped);
+	return 0;
 }
 
 static int fill(FILE *f, const void *ctx)

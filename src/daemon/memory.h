@@ -7,12 +7,17 @@
  * l a lower bound above what the start cap allows;
  * ID as in struct knobs_dev, last because it is the longest). The file is
  * trusted only if it is a regular file owned by this user and writable by
- * no one else; otherwise, or if any line is malformed, it is ignored whole
- * (the caller logs it once) and rewritten from what this run measures. */
+ * no one else, at most MEMORY_FILE_MAX bytes, with no NUL inside;
+ * otherwise it is ignored whole (the caller logs it once) and rewritten
+ * from what this run measures. In a trusted file a malformed line is
+ * dropped alone (the caller says how many and which): the other devices'
+ * figures are kept, and the file is rewritten without it only when
+ * something new is put. */
 #ifndef WBGOV_DAEMON_MEMORY_H
 #define WBGOV_DAEMON_MEMORY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "knobs/knobs.h"
@@ -36,15 +41,29 @@ struct memory {
 	bool dirty;        /* changed since the last save */
 };
 
-/* Parse the file's text. 0, or -EINVAL naming nothing: any bad line makes
- * the whole text untrusted (`m` is then empty). */
-int memory_parse(const char *text, struct memory *m);
+/* The lines a parse dropped: how many, and the numbers (from 1) of the
+ * first MEMORY_DROPPED_SHOWN. */
+#define MEMORY_DROPPED_SHOWN 8
+struct memory_dropped {
+	int n;
+	int line[MEMORY_DROPPED_SHOWN];
+};
 
-/* Load `path` with the checks above. 0 (also for a missing file: empty);
- * -EPERM foreign-owned or writable by others, -EINVAL malformed or not a
- * regular file, -EFBIG too large, or the -errno of open/read. `m` is empty
- * on any error. */
-int memory_load(const char *path, struct memory *m);
+/* Parse the file's text line by line: a line that is malformed, names a
+ * device an earlier line named, or comes past MEMORY_MAX devices is
+ * dropped, the others kept (`m` is not marked dirty). Returns the number
+ * of lines dropped; which, in *ret_dropped (may be NULL). */
+int memory_parse(const char *text, struct memory *m, struct memory_dropped *ret_dropped);
+
+/* "line 3", "lines 3 and 7", "lines 1, 2, ..., 8, ... (12 in all)". */
+void memory_dropped_text(const struct memory_dropped *d, char *buf, size_t len);
+
+/* Load `path` with the checks above, then memory_parse. 0 (also for a
+ * missing file: empty, and with lines dropped: *ret_dropped says so);
+ * -EPERM foreign-owned or writable by others, -EINVAL not a regular file,
+ * a link or a NUL inside, -EFBIG too large, or the -errno of open/read.
+ * `m` is empty on any error. */
+int memory_load(const char *path, struct memory *m, struct memory_dropped *ret_dropped);
 
 /* Write `m` atomically (the directory must exist and be ours). */
 int memory_save(const char *path, struct memory *m);

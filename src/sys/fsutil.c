@@ -249,28 +249,27 @@ int write_u64(const char *path, uint64_t v)
 	return w == n ? 0 : -EIO;
 }
 
-/* The temporary file beside `path`, filled, then renamed over it: a reader
- * sees the old file or the new one, never a part. `synced`: flushed to disk
- * first (a record that must outlive a crash). `mode`: set whatever the
- * umask, or 0 to leave it to the umask. */
+/* A temporary file beside `path`, filled, then renamed over it: a reader
+ * sees the old file or the new one, never a part. The temporary's name is
+ * new each time (mkostemp: O_CREAT | O_EXCL, never through a link): two
+ * writers of the same path each rename their own whole file, and nothing
+ * left in the way (a file, a link, a directory of an older writer's fixed
+ * name) stops a save or is touched. `synced`: flushed to disk first (a
+ * record that must outlive a crash). `mode` is set whatever the umask.
+ * On any failure the temporary goes. */
 static int replace(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx,
 		   bool synced, mode_t mode)
 {
 	char tmp[PATH_MAX];
 	FILE *f;
-	int r;
+	int fd, r;
 
-	int fd;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+	if (snprintf(tmp, sizeof(tmp), "%s" FILE_TMP_SUFFIX, path) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
-	/* a fresh file of our own: not one someone left there, nor a link */
-	if (unlink(tmp) < 0 && errno != ENOENT)
-		return -errno;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (mode && fchmod(fd, mode) < 0) {
+	if (fchmod(fd, mode) < 0) {
 		r = -errno;
 		close(fd);
 		unlink(tmp);
@@ -283,6 +282,7 @@ static int replace(const char *path, int (*fill)(FILE *f, const void *ctx), cons
 		unlink(tmp);
 		return r;
 	}
+	errno = 0;
 	r = fill(f, ctx);
 	if (!r && (fflush(f) || (synced && fsync(fileno(f))) || ferror(f)))
 		r = errno ? -errno : -EIO;
@@ -297,7 +297,7 @@ static int replace(const char *path, int (*fill)(FILE *f, const void *ctx), cons
 
 int file_replace(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx)
 {
-	return replace(path, fill, ctx, true, 0);
+	return replace(path, fill, ctx, true, 0644);
 }
 
 int file_publish(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx)

@@ -25,13 +25,16 @@ int read_u64(const char *path, uint64_t *ret);
  * (the kernel keeps the previous value). */
 int write_u64(const char *path, uint64_t v);
 
-/* Replace `path` atomically: `fill` writes the new contents to a temporary
- * file beside it, which is flushed to disk and renamed over `path`. 0 or
- * -errno (the old file stays). */
+/* Replace `path` atomically: `fill` writes the new contents to a new
+ * temporary file beside it, PATH.tmp.XXXXXX (a name of its own: writers of
+ * the same path at once do not meet), mode 0644 whatever the umask, which
+ * is flushed to disk and renamed over `path`. 0 or -errno (the old file
+ * stays, the temporary is removed). */
+#define FILE_TMP_SUFFIX ".tmp.XXXXXX"
 int file_replace(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx);
-/* The same for a file others read while it changes (a metrics file): mode
- * 0644 whatever the umask, and not flushed to disk (rewritten every few
- * seconds, it need not outlive a crash). */
+/* The same for a file others read while it changes (a metrics file), not
+ * flushed to disk (rewritten every few seconds, it need not outlive a
+ * crash). */
 int file_publish(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx);
 
 /* A block device's sysfs directory, resolved (realpath), cut to its whole

@@ -139,6 +139,7 @@ int state_put_bdi(struct state *st, const char *bdi, uint64_t strict_limit, uint
 	snprintf(st->bdi[i].bdi, sizeof(st->bdi[i].bdi), "%s", bdi);
 	st->bdi[i].strict_limit = strict_limit;
 	st->bdi[i].max_ratio_fine = max_ratio_fine;
+	st->bdi[i].held = false;
 	st->n++;
 	return 0;
 }
@@ -174,6 +175,7 @@ int state_restore(const struct knobs_ops *ops, void *kctx, struct state *st,
 			*b = st->bdi[--st->n];
 			continue;
 		}
+		b->held = true;
 		if (report)
 			report(ctx, b->bdi, bdi_attr_names[a], r);
 		failures++;
@@ -184,11 +186,21 @@ int state_restore(const struct knobs_ops *ops, void *kctx, struct state *st,
 		int r = knobs_vm_restore(ops, kctx, st->vm, &k);
 		if (r < 0) {
 			failures++;
+			st->vm_held = true;
 			if (report)
 				report(ctx, "vm", vm_knob_names[k], r);
 		} else {
 			st->vm_saved = false;
+			st->vm_held = false;
 		}
 	}
 	return failures;
+}
+
+bool state_bdi_held(const struct state *st, const char *bdi)
+{
+	for (int i = 0; i < st->n; i++)
+		if (!strcmp(st->bdi[i].bdi, bdi))
+			return st->bdi[i].held;
+	return false;
 }

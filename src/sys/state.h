@@ -21,6 +21,10 @@ struct state_bdi {
 	char bdi[KNOBS_NAME_MAX];
 	uint64_t strict_limit;
 	uint64_t max_ratio_fine;
+	/* the last state_restore could not give it back: its knobs are not
+	 * what was found, and this record is all that knows the originals
+	 * (not written to the file) */
+	bool held;
 };
 
 /* What it holds is freed by state_free; state_load and state_parse fill
@@ -29,6 +33,7 @@ struct state {
 	struct state_bdi *bdi; /* n of them, room for room (knobs/room.h) */
 	int n, room;
 	bool vm_saved;
+	bool vm_held;      /* as held, for the vm record */
 	uint64_t vm[VM_KNOB_COUNT];
 };
 
@@ -52,8 +57,13 @@ int state_record_bdi(struct state *st, const char *path, const char *bdi, uint64
 
 /* Give every recorded knob back (read-compare-write) and drop what was
  * given back or is gone. `report(ctx, owner, knob, err)` is called for each
- * knob that could not be written. Returns the number of failures. */
+ * owner (a bdi, or "vm") whose knob could not be written; its record stays,
+ * with its original values, marked held. Returns the number of failures. */
 int state_restore(const struct knobs_ops *ops, void *kctx, struct state *st,
 		  void (*report)(void *ctx, const char *owner, const char *knob, int err), void *ctx);
+
+/* Is `bdi` recorded and held (see state_bdi)? Nothing may change its
+ * knobs, nor record what they hold now as the originals. */
+bool state_bdi_held(const struct state *st, const char *bdi);
 
 #endif

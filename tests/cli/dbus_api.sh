@@ -187,7 +187,7 @@ check PendingBytes 't 0'
 # cannot be opened is named in the error
 grep -v " 8:17 " "$tmp/mountinfo.fixture" >"$MOUNTS"
 printf '42 22 8:17 / %s rw,nosuid shared:4 - vfat /dev/sdb1 rw\n' "$tmp/mnt" >>"$MOUNTS"
-bc call org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || fail "Sync as root: $(cat "$tmp/sync")"
+bc call org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || fail "Sync by root (or, not root, by the caller standing in for plugdev): $(cat "$tmp/sync")"
 wait_for 5 grep -q "sdb: Sync asked on D-Bus: syncing 1 file system " "$LOG" || fail "no Sync in the log: $(tail -n 3 "$LOG")"
 cp "$tmp/mountinfo.fixture" "$MOUNTS"
 rc=0

@@ -7,7 +7,10 @@
 # 120 MiB to SanDisk Cruzer ... — 25 s left", updated in place (the same
 # id) at most once a second; when the data has drained, "safe to remove";
 # a device with less than the threshold shows nothing; SIGTERM closes
-# what it shows and ends it with 0.
+# what it shows and ends it with 0. The body, the mount points, one of
+# them named <b>x</b> & "y" 'z' (a label chooses it), arrives escaped for
+# the markup to a server that says "body-markup", and as it is to one that
+# does not (the server replaced mid-way: asked again).
 set -eu
 PROG=wbgov
 . "$(dirname "$0")/../lib/cli.sh"
@@ -26,6 +29,11 @@ vmstat() { # KB, in place: wbgovd keeps it open
 }
 stats 0 0
 vmstat 0
+# a mount point a label named, with every character markup gives a meaning
+printf '%s\n' "42 22 8:17 / /media/u/<b>x</b>\\040&\\040\"y\"\\040'z' rw,nosuid shared:4 - vfat /dev/sdb1 rw" \
+	>>"$FX/proc/self/mountinfo"
+MOUNTS="/media/user/NO NAME, /media/user/Café, /media/u/<b>x</b> & \"y\" 'z'"
+ESCAPED="/media/user/NO NAME, /media/user/Café, /media/u/&lt;b&gt;x&lt;/b&gt; &amp; &quot;y&quot; &apos;z&apos;"
 mkdir "$tmp/mem"
 echo "v1 5000000 m $(date +%s) serial:SanDisk_Cruzer___Blade:4C530001190823115393" >"$tmp/mem/devices"
 as_nobody
@@ -56,7 +64,7 @@ cat >"$tmp/server.py" <<'PY'
 import json, sys, time
 import dbus, dbus.service, dbus.mainloop.glib
 from gi.repository import GLib
-addr, out = sys.argv[1:3]
+addr, out, caps = sys.argv[1:4]
 dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
 bus = dbus.bus.BusConnection(addr)
 class Server(dbus.service.Object):
@@ -78,15 +86,18 @@ class Server(dbus.service.Object):
         self.log(call="CloseNotification", id=int(nid))
     @dbus.service.method("org.freedesktop.Notifications", out_signature="as")
     def GetCapabilities(self):
-        return ["body"]
+        return caps.split(",")
 name = dbus.service.BusName("org.freedesktop.Notifications", bus)
 Server(bus, "/org/freedesktop/Notifications")
 print("ready", flush=True)
 GLib.MainLoop().run()
 PY
-/usr/bin/python3 "$tmp/server.py" "$SESS" "$tmp/notes" >"$tmp/server.log" 2>&1 &
-SPID=$!
-wait_for 5 grep -q ready "$tmp/server.log" || fail "the fake server did not start: $(cat "$tmp/server.log")"
+server() { # CAPS: the fake server, saying CAPS (comma-separated)
+	/usr/bin/python3 "$tmp/server.py" "$SESS" "$tmp/notes" "$1" >"$tmp/server.log" 2>&1 &
+	SPID=$!
+	wait_for 5 grep -q ready "$tmp/server.log" || fail "the fake server did not start: $(cat "$tmp/server.log")"
+}
+server body,body-markup
 : >"$tmp/notes"
 [ -n "$AS" ] && chown nobody "$tmp/notes"
 
@@ -106,6 +117,11 @@ for l in open(sys.argv[1]):
     print("|".join(str(n.get(k, "")) for k in ["call", "summary", "id", "replaces"]))' "$tmp/notes"
 }
 has() { notes | grep -q "$1"; }
+# last_body: the body of the last Notify
+last_body() {
+	/usr/bin/python3 -c 'import json, sys
+print([n for n in map(json.loads, open(sys.argv[1])) if n["call"] == "Notify"][-1]["body"])' "$tmp/notes"
+}
 
 # --- below the threshold: nothing
 stats 0 4096
@@ -118,6 +134,7 @@ stats 20480 102400
 vmstat 122880
 WRITING="^Notify|Writing 120 MiB to SanDisk Cruzer \357\277\275 Blade \342\200\224 25 s left|1|0\$"
 wait_for 5 has "$(printf "$WRITING")" || fail "no \"Writing 120 MiB\": $(notes; cat "$tmp/agent")"
+[ "$(last_body)" = "$ESCAPED" ] || fail "a markup server got the body $(last_body), want $ESCAPED"
 # its data drains in steps 0.3 s apart: one update a second, in place
 for kb in 100000 80000 60000 40000 20000; do
 	stats 0 "$kb"
@@ -146,10 +163,16 @@ n=$(notes | wc -l)
 sleep 1.5
 [ "$(notes | wc -l)" = "$n" ] || fail "notifications after \"safe to remove\": $(notes)"
 
-# --- SIGTERM: what is shown is closed, exit 0
+# --- another server, without markup: the body as it is
+kill "$SPID"
+wait "$SPID" 2>/dev/null || true
+server body
 stats 0 51200
 vmstat 51200
 wait_for 5 has "^Notify|Writing 50 MiB to" || fail "no second \"Writing\": $(notes)"
+[ "$(last_body)" = "$MOUNTS" ] || fail "a plain server got the body $(last_body), want $MOUNTS"
+
+# --- SIGTERM: what is shown is closed, exit 0
 kill -TERM "$APID"
 rc=0
 wait "$APID" || rc=$?

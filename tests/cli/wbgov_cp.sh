@@ -10,7 +10,21 @@
 # DEST a directory that does not exist, the same file twice, an option of
 # another command. A write that fails mid-way (a file size limit: EFBIG)
 # exits 74 and leaves neither the partial copy nor its temporary file, and
-# a DEST that was there keeps its old content.
+# a DEST that was there keeps its old content, also where the file size
+# limit's signal (SIGXFSZ) is not ignored by the caller.
+# A replaced DEST keeps its permission bits (0600 stays 0600, setuid of
+# its owner stays) and its access ACL; as root, its owner and group too,
+# and as another user the copy is the copier's, without setuid or setgid;
+# while written the copy is the copier's alone (0600). A DEST with other
+# hard links is refused (73, naming it and its link count), nothing
+# written. Through a shim preloaded into wbgov (built here: the fsync of
+# a directory made to fail, sync_file_range slowed, a signal raised in
+# the middle of the copy): a directory that cannot be synced after the
+# rename exits 1, says DEST holds the copy, removes nothing and copies no
+# more; SIGHUP, SIGTERM, SIGINT mid-way and a terminal that hangs up (a
+# pty closed) exit 130 with DEST untouched and no temporary file; the
+# reader of --json gone (SIGPIPE) too; a SIGHUP the caller ignores
+# (nohup) lets the copy finish.
 set -eu
 PROG=wbgov
 . "$(dirname "$0")/../lib/cli.sh"
@@ -104,6 +118,230 @@ grep -q "File too large; $empty/kept not written (the partial copy is removed)" 
 	fail "a write that fails: $(cat "$tmp/fsz.err")"
 [ "$(cat "$empty/kept")" = old ] || fail "a write that fails replaced DEST"
 [ "$(ls -A "$empty")" = kept ] || fail "a write that fails left $(ls -A "$empty" | tr '\n' ' ')"
+
+# --- the file size limit's signal not ignored by the caller: wbgov cp
+# ignores it itself, so the write fails (EFBIG), 74, and nothing is left
+rc=0
+(trap - XFSZ; ulimit -f 2048; exec "$W" cp "$src/big file" "$empty/kept") 2>"$tmp/fsz.err" || rc=$?
+[ "$rc" = 74 ] || fail "past ulimit -f, SIGXFSZ not ignored: exit $rc, want 74 ($(cat "$tmp/fsz.err"))"
+[ "$(cat "$empty/kept")" = old ] && [ "$(ls -A "$empty")" = kept ] ||
+	fail "past ulimit -f, SIGXFSZ not ignored: left $(ls -A "$empty" | tr '\n' ' ')"
+
+# --- a replaced DEST keeps its permission bits and ACL; the copy is 0600
+# while written (seen in the hang-up test below)
+printf 'secret\n' >"$empty/kept"
+chmod 600 "$empty/kept"
+run keep600 cp "$src/small" "$empty/kept"
+[ "$rc" = 0 ] && cmp -s "$src/small" "$empty/kept" || fail "cp over a 0600 file: exit $rc"
+[ "$(stat -c %a "$empty/kept")" = 600 ] || fail "cp over a 0600 file made it $(stat -c %a "$empty/kept")"
+chmod 4755 "$empty/kept"
+run keepsuid cp "$src/small" "$empty/kept"
+[ "$(stat -c %a "$empty/kept")" = 4755 ] || fail "cp over our own 4755 file made it $(stat -c %a "$empty/kept")"
+chmod 640 "$empty/kept"
+# an access ACL (user_obj rw, user 65534 r, group_obj none, mask r, other
+# none: "0640" in st_mode, yet the owning group may not read)
+if python3 - "$empty/kept" <<'PY'
+import os, struct, sys
+acl = struct.pack("<I", 2) + b"".join(struct.pack("<HHI", t, p, i) for t, p, i in [
+    (0x01, 6, 0xFFFFFFFF), (0x02, 4, 65534), (0x04, 0, 0xFFFFFFFF), (0x10, 4, 0xFFFFFFFF),
+    (0x20, 0, 0xFFFFFFFF)])
+try:
+    os.setxattr(sys.argv[1], "system.posix_acl_access", acl)
+except OSError:
+    sys.exit(1)  # no ACLs on this file system: nothing to keep
+PY
+then
+	python3 -c 'import os, sys; sys.stdout.buffer.write(os.getxattr(sys.argv[1], "system.posix_acl_access"))' \
+		"$empty/kept" >"$tmp/acl.before"
+	run keepacl cp "$src/small" "$empty/kept"
+	[ "$rc" = 0 ] || fail "cp over a file with an ACL: exit $rc: $(cat "$tmp/keepacl.err")"
+	python3 -c 'import os, sys; sys.stdout.buffer.write(os.getxattr(sys.argv[1], "system.posix_acl_access"))' \
+		"$empty/kept" >"$tmp/acl.after" 2>/dev/null || : >"$tmp/acl.after"
+	cmp -s "$tmp/acl.before" "$tmp/acl.after" || fail "cp over a file with an ACL lost it"
+	[ "$(stat -c %a "$empty/kept")" = 640 ] || fail "cp over a file with an ACL: mode $(stat -c %a "$empty/kept")"
+else
+	echo "$me: no ACLs where $tmp is: the ACL is not tested"
+fi
+rm -f "$empty/kept"
+if [ "$(id -u)" = 0 ]; then
+	# root keeps the owner and group, setuid and setgid with them
+	printf 'theirs\n' >"$empty/theirs"
+	chown 65534:65534 "$empty/theirs"
+	chmod 6750 "$empty/theirs"
+	run keepown cp "$src/small" "$empty/theirs"
+	[ "$rc" = 0 ] && cmp -s "$src/small" "$empty/theirs" || fail "root's cp over another's file: exit $rc"
+	[ "$(stat -c %u:%g:%a "$empty/theirs")" = 65534:65534:6750 ] ||
+		fail "root's cp over nobody's 6750 file made it $(stat -c %u:%g:%a "$empty/theirs")"
+	# another user, over root's setuid file in a directory open to all:
+	# the copy is theirs, with the bits but not setuid or setgid
+	shared="$tmp/shared"
+	mkdir "$shared"
+	chmod 777 "$shared"
+	chmod 755 "$tmp" "$src"
+	chmod 644 "$src/small"
+	printf 'roots\n' >"$shared/tool"
+	chmod 6755 "$shared/tool"
+	rc=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$W" cp -q "$src/small" "$shared/tool" \
+		2>"$tmp/nobody.err" || rc=$?
+	[ "$rc" = 0 ] && cmp -s "$src/small" "$shared/tool" || fail "nobody's cp over root's file: exit $rc: $(cat "$tmp/nobody.err")"
+	[ "$(stat -c %u:%g:%a "$shared/tool")" = 65534:65534:755 ] ||
+		fail "nobody's cp over root's 6755 file made it $(stat -c %u:%g:%a "$shared/tool")"
+	chmod 750 "$src/small"
+	rm -rf "$shared" "$empty/theirs"
+fi
+
+# --- a DEST with other links: refused, nothing written, both names as
+# they were; in a list of files, before the first is copied
+printf 'linked\n' >"$empty/kept"
+ln "$empty/kept" "$empty/other name"
+refused_link() { # ARG...: 73, the message, nothing changed
+	run link "$@"
+	[ "$rc" = 73 ] || fail "cp over a linked file: exit $rc, want 73 ($(cat "$tmp/link.err"))"
+	grep -qxF "wbgov cp: $empty/kept has 2 links: replacing it would split them, leaving 1 with the old content; remove it first, or write through every link with cp(1)" \
+		"$tmp/link.err" || fail "cp over a linked file: $(cat "$tmp/link.err")"
+	[ "$(cat "$empty/kept")" = linked ] && [ "$(stat -c %h "$empty/kept")" = 2 ] &&
+		[ "$(ls -A "$empty" | tr '\n' '|')" = "kept|other name|" ] ||
+		fail "cp over a linked file changed $(ls -A "$empty" | tr '\n' ' ')"
+}
+refused_link cp "$src/small" "$empty/kept"
+(cd "$src" && cp small kept) # the second file's name
+refused_link cp "$src/big file" "$src/kept" "$empty"
+rm -f "$src/kept" "$empty/other name"
+
+# --- the shim: the fsync of a directory fails (WBGOV_SHIM_DIR_FSYNC=ERRNO),
+# each sync_file_range waits WBGOV_SHIM_SLOW_MS, the Nth raises a signal
+# (WBGOV_SHIM_RAISE=SIG@N)
+cat >"$tmp/shim.c" <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+int fsync(int fd)
+{
+	static int (*real)(int);
+	const char *e = getenv("WBGOV_SHIM_DIR_FSYNC");
+	struct stat st;
+	if (!real)
+		real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+	if (e && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		errno = atoi(e);
+		return -1;
+	}
+	return real(fd);
+}
+int sync_file_range(int fd, off_t off, off_t n, unsigned int flags)
+{
+	static int (*real)(int, off_t, off_t, unsigned int);
+	static int calls;
+	const char *slow = getenv("WBGOV_SHIM_SLOW_MS"), *sig = getenv("WBGOV_SHIM_RAISE");
+	int s, at;
+	if (!real)
+		real = (int (*)(int, off_t, off_t, unsigned int))dlsym(RTLD_NEXT, "sync_file_range");
+	calls++;
+	if (slow) {
+		struct timespec ts = { 0, atol(slow) * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	if (sig && sscanf(sig, "%d@%d", &s, &at) == 2 && calls == at)
+		raise(s);
+	return real(fd, off, n, flags);
+}
+C
+${CC:-cc} -shared -fPIC -o "$tmp/shim.so" "$tmp/shim.c" -ldl || fail "cannot build the shim"
+# the sanitizers' runtime, where wbgov has one, need not come first
+shim() { env LD_PRELOAD="$tmp/shim.so" ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" "$@"; }
+
+# --- the directory cannot be synced after the rename: 1, DEST holds the
+# copy (nothing removed), the message says so, the next file is not copied
+out2="$tmp/fsync dir"
+mkdir "$out2"
+printf 'old\n' >"$out2/big file"
+rc=0
+shim WBGOV_SHIM_DIR_FSYNC=5 "$W" cp "$src/big file" "$src/small" "$out2" 2>"$tmp/dirsync.err" || rc=$?
+[ "$rc" = 1 ] || fail "a directory that cannot be synced: exit $rc, want 1 ($(cat "$tmp/dirsync.err"))"
+grep -qxF "wbgov cp: $out2: Input/output error; $out2/big file holds the whole copy, its data durable, but the directory could not be synced: its name may not survive a crash (try sync)" \
+	"$tmp/dirsync.err" || fail "a directory that cannot be synced: $(cat "$tmp/dirsync.err")"
+grep -q "not written\|removed" "$tmp/dirsync.err" && fail "a directory that cannot be synced: $(cat "$tmp/dirsync.err")"
+cmp -s "$src/big file" "$out2/big file" || fail "a directory that cannot be synced: DEST does not hold the copy"
+[ "$(ls -A "$out2")" = "big file" ] || fail "a directory that cannot be synced: left $(ls -A "$out2" | tr '\n' ' ')"
+# EINVAL: a file system that does not sync directories; the rename is all
+rm -f "$out2/big file"
+rc=0
+shim WBGOV_SHIM_DIR_FSYNC=22 "$W" cp -q "$src/small" "$out2" 2>"$tmp/dirsync.err" || rc=$?
+[ "$rc" = 0 ] && cmp -s "$src/small" "$out2/small" || fail "a directory fsync of EINVAL: exit $rc ($(cat "$tmp/dirsync.err"))"
+rm -rf "$out2"
+
+# --- a signal mid-way: 130, DEST as it was, no temporary file
+printf 'old\n' >"$empty/kept"
+for sig in HUP:1 TERM:15 INT:2; do # Linux's numbers
+	num=${sig#*:} sig=${sig%:*}
+	rc=0
+	shim WBGOV_SHIM_RAISE="$num@3" "$W" cp "$src/big file" "$empty/kept" \
+		2>"$tmp/sig.err" || rc=$?
+	[ "$rc" = 130 ] || fail "SIG$sig mid-way: exit $rc, want 130 ($(cat "$tmp/sig.err"))"
+	grep -q "^wbgov cp: interrupted.*; $empty/kept not written (the partial copy is removed)\$" "$tmp/sig.err" ||
+		fail "SIG$sig mid-way: $(cat "$tmp/sig.err")"
+	[ "$(cat "$empty/kept")" = old ] && [ "$(ls -A "$empty")" = kept ] ||
+		fail "SIG$sig mid-way left $(ls -A "$empty" | tr '\n' ' ')"
+done
+grep -q "interrupted by SIGHUP" "$tmp/sig.err" && fail "SIGINT said SIGHUP"
+# a SIGHUP the caller ignores (nohup): the copy goes on and is whole
+rc=0
+(trap '' HUP; exec env LD_PRELOAD="$tmp/shim.so" WBGOV_SHIM_RAISE=1@3 \
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" "$W" cp -q "$src/big file" "$empty/kept") \
+	2>"$tmp/nohup.err" || rc=$?
+[ "$rc" = 0 ] && cmp -s "$src/big file" "$empty/kept" || fail "SIGHUP under nohup: exit $rc ($(cat "$tmp/nohup.err"))"
+printf 'old\n' >"$empty/kept"
+chmod 644 "$empty/kept"
+
+# the reader of --json goes after its first line: SIGPIPE at the next, 130
+{
+	rc=0
+	shim WBGOV_SHIM_SLOW_MS=150 "$W" cp --json "$src/big file" "$empty/kept" 2>"$tmp/pipe.err" || rc=$?
+	echo $rc >"$tmp/pipe.rc"
+} | head -n 1 >/dev/null
+rc=$(cat "$tmp/pipe.rc")
+[ "$rc" = 130 ] || fail "the reader of --json gone: exit $rc, want 130 ($(cat "$tmp/pipe.err"))"
+grep -q "interrupted by SIGPIPE" "$tmp/pipe.err" || fail "the reader of --json gone: $(cat "$tmp/pipe.err")"
+[ "$(cat "$empty/kept")" = old ] && [ "$(ls -A "$empty")" = kept ] ||
+	fail "the reader of --json gone: left $(ls -A "$empty" | tr '\n' ' ')"
+
+# the terminal hangs up (its pty's master closed) once the progress shows:
+# 130, DEST as it was, no temporary file; the copy was 0600 meanwhile
+python3 - "$tmp/shim.so" "$W" "$src/big file" "$empty/kept" "$empty" <<'PY' || fail "a terminal hang-up: see above"
+import os, sys, time
+shim, prog, src, dst, d = sys.argv[1:]
+pid, fd = os.forkpty()
+if pid == 0:
+    os.environ.update(LD_PRELOAD=shim, WBGOV_SHIM_SLOW_MS="150",
+                      ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0")
+    os.execv(prog, [prog, "cp", src, dst])
+seen = b""
+end = time.monotonic() + 20
+while b"%" not in seen and time.monotonic() < end:
+    try:
+        seen += os.read(fd, 4096)
+    except OSError:
+        break
+if b"%" not in seen:
+    sys.exit("no progress line on the terminal: %r" % seen)
+tmps = [n for n in os.listdir(d) if ".wbgov-" in n]
+modes = ["%o" % (os.stat(os.path.join(d, n)).st_mode & 0o7777) for n in tmps]
+if modes != ["600"]:
+    sys.exit("the copy being written: %r, modes %r, want one 0600" % (tmps, modes))
+os.close(fd)  # the terminal hangs up
+_, st = os.waitpid(pid, 0)
+if not os.WIFEXITED(st) or os.WEXITSTATUS(st) != 130:
+    sys.exit("after the hang-up: wait status %#x, want exit 130" % st)
+if sorted(os.listdir(d)) != ["kept"] or open(dst).read() != "old\n":
+    sys.exit("after the hang-up: %r" % os.listdir(d))
+PY
 
 # --- help: its own, and in wbgov --help
 run help cp --help

@@ -10,7 +10,10 @@
 # the pre-6.2 limit as what it is; explain --json is schema 1, what-if or
 # wbgovd's record and labelled so; watch puts its time over each table,
 # and --json one object a line with its time; sync names the mount point
-# it cannot sync.
+# it cannot sync. A /proc/meminfo that is missing or malformed makes the
+# system's Dirty and Writeback unknown, never 0: "-" with the reason in the
+# table, null in --json (status and watch), and --prometheus, which has no
+# system-wide figure, unchanged.
 set -eu
 PROG=wbgov
 . "$(dirname "$0")/../lib/cli.sh"
@@ -165,4 +168,38 @@ rc=0; G sync sdb 2>"$tmp/err" || rc=$?
 grep -q "wbgov sync: /media/user/NO NAME: No such file or directory" "$tmp/err" ||
 	fail "sync: $(cat "$tmp/err")"
 grep -q durable "$tmp/err" && fail "sync said durable after failing"
+
+# /proc/meminfo missing, then malformed: the system's figures are unknown
+# ("-" and why; null), not 0; --prometheus (no system-wide figure) as before
+G status --prometheus >"$tmp/prom-mem" || fail "status --prometheus exited $?"
+for how in missing malformed; do
+	if [ $how = missing ]; then
+		rm "$FX/proc/meminfo"
+		why="$FX/proc/meminfo: No such file or directory"
+	else
+		printf 'MemTotal: 1000 kB\nDirty: lots kB\nWriteback: 0 kB\n' >"$FX/proc/meminfo"
+		why="$FX/proc/meminfo: no Dirty or Writeback line it can read"
+	fi
+	G status >"$tmp/text" || fail "status with meminfo $how exited $?"
+	tail -n 1 "$tmp/text" | grep -qxF "system: Dirty -, Writeback - ($why); wbgovd not running" ||
+		fail "status with meminfo $how: $(tail -n 1 "$tmp/text")"
+	G status --json >"$tmp/json" || fail "status --json with meminfo $how exited $?"
+	"$W" --root "$FX" --state-dir "$tmp/st" watch --json --interval 0.2 >"$tmp/wj" 2>&1 &
+	W3=$!
+	sleep 0.5
+	kill -TERM $W3
+	wait $W3 || fail "watch --json exited $? on SIGTERM"
+	python3 - "$tmp/json" "$tmp/wj" <<'PY' || fail "meminfo $how: see above"
+import json, sys
+objs = [json.load(open(sys.argv[1], encoding="utf-8"))]  # status: one object
+objs += [json.loads(l) for l in open(sys.argv[2], encoding="utf-8")]  # watch: one a line
+if len(objs) < 2:
+    sys.exit("watch --json printed nothing")
+for d in objs:
+    if d["dirty_bytes"] is not None or d["writeback_bytes"] is not None or not d["devices"]:
+        sys.exit("dirty_bytes %r, writeback_bytes %r" % (d["dirty_bytes"], d["writeback_bytes"]))
+PY
+	G status --prometheus >"$tmp/prom-nomem" || fail "status --prometheus with meminfo $how exited $?"
+	cmp -s "$tmp/prom-mem" "$tmp/prom-nomem" || fail "status --prometheus changed with meminfo $how"
+done
 echo "$me: ok"

@@ -5,14 +5,20 @@
 # WBGOV_FIXTURE_OUT), run as nobody when the test runs as root: started, it
 # caps a device it has not measured and records the original values; a
 # second instance on the same state dir is refused (75) and names the
-# first; another user can neither hold the lock nor lead its writes with a
-# state directory of its own making; SIGHUP rereads the file, and keeps the running configuration when
-# the file has gone; SIGTERM gives every knob back and leaves no pid or
-# status file; knobs a killed run left are given back by the next start;
-# a state file it cannot read stops it (70) with nothing changed; a bad
-# configuration stops it (78); under Landlock it cannot write a knob
-# outside the kernel's bdi directory. wbgov apply --once and restore, over the
-# same tree, change and give back the same knobs.
+# first and the lock file; another user can neither hold the lock nor lead
+# its writes with a state directory of its own making; SIGHUP rereads the
+# file, and keeps the running configuration when the file has gone;
+# SIGTERM gives every knob back and leaves no pid or status file; knobs a
+# killed run left are given back by the next start, and one that refuses
+# the write is named, kept recorded and its device left alone while the
+# others are governed; a state file it cannot read stops it (70) with
+# nothing changed; a bad configuration stops it (78); under Landlock it
+# cannot write a knob outside the kernel's bdi directory. wbgov apply
+# --once and restore, over the same tree, change and give back the same
+# knobs, under the state directory's lock: refused while another holds it
+# (wbgovd waits for it), and many applies at once record only the values
+# found. Device memory with a malformed line keeps the other lines and is
+# not rewritten at stop.
 set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
@@ -79,7 +85,8 @@ fi
 rc=0
 daemon >"$tmp/second" 2>&1 || rc=$?
 [ "$rc" -eq 75 ] || fail "a second wbgovd exited $rc, want 75"
-grep -q "already running (pid $PID," "$tmp/second" || fail "the second did not name the first: $(cat "$tmp/second")"
+grep -q "^<3>already running: pid $PID (wbgovd) holds the lock $ST/wbgovd.lock$" "$tmp/second" ||
+	fail "the second did not name the first and the lock: $(cat "$tmp/second")"
 kill -0 "$PID" || fail "the first died"
 
 # --- another user can neither hold the lock (0600) nor fake it: a shared
@@ -148,6 +155,43 @@ grep -q "a previous run did not finish; giving its knobs back" "$LOG" || fail "l
 stop
 knobs | diff "$tmp/before" - >&2 || fail "knobs a killed run left not given back"
 
+# --- a run killed, and one knob it left changed refuses writes (8:16's
+# strict_limit, read-only): the next start says so in one line naming the
+# bdi, the knob and the error, keeps 8:16's record with its original values
+# and leaves 8:16 alone (never recorded anew with what the killed run left),
+# governs the others, and does not exit 70; at stop it tries again and
+# exits 71; once the knob takes writes, wbgov restore gives it back
+start
+kill -KILL "$PID"
+wait "$PID" 2>/dev/null || true
+grep -q "^bdi 8:16 strict_limit 0 max_ratio_fine 1000000$" "$ST/state" || fail "the killed run recorded no 8:16"
+[ "$(cat "$BDI/strict_limit")" = 1 ] || fail "the killed run left 8:16 as found"
+chmod 444 "$BDI/strict_limit"
+start
+kill -0 "$PID" || fail "wbgovd stopped over a knob it could not give back"
+grep -q "^<3>8:16: could not give back strict_limit, left changed by a previous run: Permission denied; the device is left alone, its original values kept in $ST/state" "$LOG" ||
+	fail "the knob that could not be given back is not named: $(cat "$LOG")"
+[ "$(grep -c "could not give back" "$LOG")" = 1 ] || fail "more than one line for it: $(grep "could not give back" "$LOG")"
+grep -q "original values are unknown" "$LOG" && fail "known originals said to be unknown: $(cat "$LOG")"
+wait_for 5 env LC_ALL=C grep -aq "^<4>sdb bdi 8:16 .*: left as it is: a previous run left its knobs changed and they could not be given back; its original values stay in $ST/state$" "$LOG" ||
+	fail "8:16 not said to be left alone: $(grep -a 8:16 "$LOG")"
+LC_ALL=C grep -aq "^<5>sdb (8:16): .* before wbgovd: set by another rule" "$LOG" &&
+	fail "what a previous run left taken for another rule's: $(grep -a 8:16 "$LOG")"
+grep -q "^bdi 8:16 strict_limit 0 max_ratio_fine 1000000$" "$ST/state" || fail "8:16's record lost or changed: $(cat "$ST/state")"
+[ "$(grep -c "^bdi 8:16 " "$ST/state")" = 1 ] || fail "8:16 recorded twice: $(cat "$ST/state")"
+# the others given back, then governed again (strict over a cap)
+[ "$(cat "$FX/sys/class/bdi/259:0/strict_limit")" = 1 ] || fail "the NVMe disk is not governed"
+grep -q "^bdi 259:0 strict_limit 0 " "$ST/state" || fail "the NVMe disk recorded wrong: $(cat "$ST/state")"
+kill -TERM "$PID"
+rc=0
+wait "$PID" || rc=$?
+[ "$rc" -eq 71 ] || fail "wbgovd stopped with 8:16 still changed: exit $rc, want 71"
+grep -q "^bdi 8:16 strict_limit 0 max_ratio_fine 1000000$" "$ST/state" ||
+	fail "at stop 8:16's record was lost: $(cat "$ST/state")"
+chmod 644 "$BDI/strict_limit"
+$AS "${W%/*}/wbgov" --root "$FX" --state-dir "$ST" restore >"$tmp/restore" 2>&1 || fail "wbgov restore exited $?: $(cat "$tmp/restore")"
+knobs | diff "$tmp/before" - >&2 || fail "knobs not given back after the read-only knob took writes"
+
 # --- wbgov apply --once and restore, as nobody over the same tree: the
 # start cap and the originals recorded, then every knob back; both refused
 # (75) while wbgovd runs
@@ -168,6 +212,99 @@ wbgov restore >"$tmp/restore" 2>&1 || fail "wbgov restore exited $?: $(cat "$tmp
 grep -q "^restored [1-9][0-9]* of [1-9]" "$tmp/restore" || fail "restore: $(cat "$tmp/restore")"
 knobs | diff "$tmp/before" - >&2 || fail "knobs not given back by wbgov restore"
 [ "$(wbgov restore)" = "nothing to restore" ] || fail "a second restore found something"
+
+# --- the state directory's lock, held by another process of the same user
+# (flock(1) here): apply and restore refuse at once (75) in one line naming
+# the holder and the lock file, and write nothing; wbgovd waits for it to
+# be free (4 s here)
+$AS flock "$ST/wbgovd.lock" sleep 4 &
+HPID=$!
+wait_for 5 grep -q "FLOCK .* $HPID " /proc/locks || fail "flock(1) did not take the lock"
+for c in "apply --once" restore; do
+	[ "$c" = restore ] && { printf 'bdi 8:16 strict_limit 0 max_ratio_fine 1000000\n' >"$ST/state"
+		[ -n "$AS" ] && chown nobody "$ST/state"; }
+	[ -e "$ST/state" ] && cp "$ST/state" "$tmp/state.before"
+	rc=0
+	wbgov $c >"$tmp/locked" 2>&1 || rc=$?
+	[ "$rc" -eq 75 ] || fail "wbgov $c under another's lock exited $rc, want 75: $(cat "$tmp/locked")"
+	[ "$(wc -l <"$tmp/locked")" -eq 1 ] &&
+		grep -q "^wbgov ${c% *}: the lock $ST/wbgovd.lock is held by pid $HPID (flock)" "$tmp/locked" ||
+		fail "wbgov $c under another's lock: $(cat "$tmp/locked")"
+	knobs | diff "$tmp/before" - >&2 || fail "wbgov $c under another's lock changed knobs"
+	if [ "$c" = restore ]; then
+		cmp -s "$ST/state" "$tmp/state.before" || fail "wbgov restore under another's lock changed the state file"
+	else
+		[ ! -e "$ST/state" ] || fail "wbgov apply under another's lock wrote a state file"
+	fi
+done
+rm "$ST/state"
+: >"$LOG"
+$AS "$D" --root "$FX" --state-dir "$ST" --no-memory -c "$CONF" >>"$LOG" 2>&1 &
+PID=$!
+wait_for 5 grep -q "^<5>the lock $ST/wbgovd.lock is held by pid $HPID (flock) (wbgov apply or restore?): waiting for it up to 10 s" "$LOG" ||
+	fail "wbgovd did not wait for another's lock: $(cat "$LOG")"
+grep -q "started" "$LOG" && fail "wbgovd started under another's lock"
+wait "$HPID" || fail "flock(1) failed"
+HPID=
+wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start once the lock was free: $(cat "$LOG")"
+stop
+knobs | diff "$tmp/before" - >&2 || fail "knobs not given back on SIGTERM"
+
+# --- a lock file that cannot be opened (a link in its place): the error
+# names the lock file, not the pid file; nothing changed
+mv "$ST/wbgovd.lock" "$tmp/lock.real"
+ln -s "$tmp/lock.real" "$ST/wbgovd.lock"
+rc=0
+daemon >"$LOG" 2>&1 || rc=$?
+[ "$rc" -eq 73 ] || fail "over a linked lock file wbgovd exited $rc, want 73: $(cat "$LOG")"
+grep -q "^<3>the lock $ST/wbgovd.lock: Too many levels of symbolic links$" "$LOG" ||
+	fail "the lock error does not name the lock file: $(cat "$LOG")"
+rc=0
+wbgov apply --once >"$tmp/linked" 2>&1 || rc=$?
+[ "$rc" -eq 73 ] && [ "$(cat "$tmp/linked")" = "wbgov apply: the lock $ST/wbgovd.lock: Too many levels of symbolic links" ] ||
+	fail "apply over a linked lock file: exit $rc: $(cat "$tmp/linked")"
+knobs | diff "$tmp/before" - >&2 || fail "knobs changed over a linked lock file"
+[ ! -e "$ST/wbgovd.pid" ] && [ ! -e "$ST/state" ] || fail "files written over a linked lock file: $(ls "$ST")"
+rm "$ST/wbgovd.lock"
+mv "$tmp/lock.real" "$ST/wbgovd.lock"
+
+# --- many wbgov apply --once at once: each runs whole or is refused (75),
+# the originals recorded are the ones found (never a value another apply
+# set), and restore gives every knob back
+i=0
+while [ $i -lt 16 ]; do
+	(rc=0; wbgov apply --once >/dev/null 2>"$tmp/many.$i" || rc=$?; echo $rc >"$tmp/rc.$i") &
+	i=$((i + 1))
+done
+wait
+cat "$tmp"/rc.* | sort | uniq -c >"$tmp/rcs"
+grep -qv " \(0\|75\)$" "$tmp/rcs" && fail "concurrent applies exited: $(cat "$tmp/rcs") $(cat "$tmp"/many.*)"
+grep -q " 0$" "$tmp/rcs" || fail "no concurrent apply ran: $(cat "$tmp/rcs")"
+grep '^bdi' "$ST/state" | while read -r _ b _ sl _ mr; do
+	grep -qx "$FX/sys/class/bdi/$b/strict_limit $sl" "$tmp/before" &&
+		grep -qx "$FX/sys/class/bdi/$b/max_ratio_fine $mr" "$tmp/before" ||
+		{ echo "$b recorded as strict_limit $sl max_ratio_fine $mr" >&2; exit 1; }
+done || fail "concurrent applies recorded a value they set as an original"
+wbgov restore >"$tmp/restore" 2>&1 || fail "wbgov restore after concurrent applies exited $?: $(cat "$tmp/restore")"
+knobs | diff "$tmp/before" - >&2 || fail "knobs not given back after concurrent applies"
+
+# --- device memory with a malformed line: that line is dropped, named by
+# its number in one warning, the other devices' figures kept, and the file
+# is not rewritten at stop (nothing new was measured)
+MEM=$tmp/mem/devices
+mkdir "$tmp/mem"
+printf '# wbgov\nv1 5100000 m 1764756000 serial:Other:1\nv1 5100000 q 1764756000 serial:Bad:1\nv1 9000000 f 1764756100 wwid:other\n' >"$MEM"
+[ -n "$AS" ] && chown -R nobody "$tmp/mem"
+cp "$MEM" "$tmp/mem.before"
+: >"$LOG"
+$AS "$D" --root "$FX" --state-dir "$ST" --memory "$MEM" -c "$CONF" >>"$LOG" 2>&1 &
+PID=$!
+wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start: $(cat "$LOG")"
+stop
+grep -q "^<4>$MEM: 1 line dropped (line 3: .*); the other 2 kept$" "$LOG" ||
+	fail "a malformed line of device memory: $(grep "$MEM" "$LOG")"
+[ "$(grep -c "$MEM" "$LOG")" = 1 ] || fail "device memory: $(grep "$MEM" "$LOG")"
+cmp -s "$MEM" "$tmp/mem.before" || fail "device memory rewritten at stop: $(cat "$MEM")"
 
 # --- a state file whose bdi name leaves /sys/class/bdi (a link planted
 # where it leads): wbgov restore refuses it (65), writes nothing

@@ -6,11 +6,12 @@
 # directory), mode 0644, and holds what `wbgov status --prometheus` shows
 # for the same tree, byte for byte; it is replaced every interval by a
 # rename (a new inode), and a reader polling it all the while never sees
-# it half-written, nor the temporary file's name left behind; a directory
-# it cannot write is said once, and the return said when it comes back; on
-# SIGTERM it says wbgov_daemon_up 0 and nothing else. A directory that is
-# not there, a bad interval, an interval alone: refused before anything
-# is changed.
+# it half-written, nor the temporary file's name left behind, nor stopped
+# by a directory in the way of the fixed name an older wbgovd used for
+# it; a directory it cannot write is said once, and the return said when
+# it comes back; on SIGTERM it says wbgov_daemon_up 0 and nothing else. A
+# directory that is not there, a bad interval, an interval alone: refused
+# before anything is changed.
 set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
@@ -103,6 +104,16 @@ if changes < 2:
     sys.exit("replaced %d times in 3.5 s at a 1 s interval: not replaced by rename" % changes)
 print("%d reads, replaced %d times" % (reads, changes), file=sys.stderr)
 PY
+[ "$(ls "$MD")" = wbgov.prom ] || fail "left in the metrics directory: $(ls "$MD")"
+
+# --- a directory in the way, with the fixed name an older wbgovd used for
+# its temporary file (and not its to remove): the file is still replaced
+mkdir "$MF.tmp"
+t0=$(stat -c %y "$MF")
+sleep 2.5
+[ "$(stat -c %y "$MF")" != "$t0" ] || fail "not replaced with $MF.tmp in the way: $(tail -n 3 "$LOG")"
+grep -q "cannot write the metrics" "$LOG" && fail "$MF.tmp in the way: $(grep "cannot write" "$LOG")"
+rmdir "$MF.tmp"
 [ "$(ls "$MD")" = wbgov.prom ] || fail "left in the metrics directory: $(ls "$MD")"
 
 # --- a directory it cannot write: said once, and tried again

@@ -111,8 +111,8 @@ wait_for 5 zombie_or_gone "$CPID" || fail "the Sync child $CPID still runs 5 s l
 CPID=
 
 # --- 3. device memory on a disk whose fsync takes 3 s: a file it cannot
-# trust is replaced at once, by a save that then hangs
-echo "not device memory" >"$tmp/mem/devices"
+# trust (a NUL inside) is replaced at once, by a save that then hangs
+printf 'not\000device memory\n' >"$tmp/mem/devices"
 [ -n "$AS" ] && chown -R nobody "$tmp/mem"
 : >"$LOG"
 t0=$(now_ms)

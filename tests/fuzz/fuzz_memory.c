@@ -4,5 +4,9 @@
 #include "fuzz.h"
 
 static struct memory m;
+static struct memory_dropped d;
+static char text[160];
 
-FUZZ_TEXT_TARGET(MEMORY_FILE_MAX, memory_parse(s, &m))
+/* every line kept or dropped, and what the log would say of the dropped */
+FUZZ_TEXT_TARGET(MEMORY_FILE_MAX,
+		 if (memory_parse(s, &m, &d)) memory_dropped_text(&d, text, sizeof(text)))

@@ -8,7 +8,10 @@
 # of the time that was really left, and every later one while more than
 # 1.5 s is left; the copy reads back equal. A normal
 # user can copy (no root needed). Ctrl-C mid-way exits 130 and leaves
-# neither DEST nor a temporary file.
+# neither DEST nor a temporary file; SIGHUP mid-way (a terminal that hangs
+# up) the same, over a DEST of another owner and mode 0600 that keeps its
+# old content; copied over it to the end, the new content keeps that
+# owner and mode.
 set -eu
 cd "$(dirname "$0")/../.."
 . tests/lib/system.sh
@@ -105,5 +108,28 @@ wait $cpid || rc=$?
 grep -q "interrupted; $M/a dir/again not written (the partial copy is removed)" "$SYS_TMP/err" ||
 	fail "Ctrl-C: $(cat "$SYS_TMP/err")"
 [ "$(ls -A "$M/a dir")" = "image file" ] || fail "Ctrl-C left $(ls -A "$M/a dir" | tr '\n' ' ')"
+
+# --- SIGHUP 2 s into a copy over nobody's 0600 file: 130, the old file
+# as it was, no temporary file; then the copy to the end keeps its owner
+# and mode
+mkdir "$M/hup"
+printf 'old\n' >"$M/hup/kept"
+chown 65534:65534 "$M/hup/kept"
+chmod 600 "$M/hup/kept"
+"$G" cp -q "$T/image file" "$M/hup/kept" 2>"$SYS_TMP/err" &
+cpid=$!
+sleep 2
+kill -HUP $cpid
+rc=0
+wait $cpid || rc=$?
+[ $rc = 130 ] || fail "SIGHUP: exit $rc, want 130 ($(cat "$SYS_TMP/err"))"
+grep -q "interrupted by SIGHUP (hang-up); $M/hup/kept not written (the partial copy is removed)" "$SYS_TMP/err" ||
+	fail "SIGHUP: $(cat "$SYS_TMP/err")"
+[ "$(ls -A "$M/hup")" = kept ] && [ "$(cat "$M/hup/kept")" = old ] ||
+	fail "SIGHUP left $(ls -A "$M/hup" | tr '\n' ' ')"
+"$G" cp -q "$T/small" "$M/hup/kept" || fail "a copy over nobody's 0600 file exited $?"
+cmp -s "$T/small" "$M/hup/kept" || fail "a copy over nobody's 0600 file differs"
+[ "$(stat -c %u:%g:%a "$M/hup/kept")" = 65534:65534:600 ] ||
+	fail "a copy over nobody's 0600 file made it $(stat -c %u:%g:%a "$M/hup/kept")"
 sync
 echo "wbgov_cp: ok"

@@ -64,6 +64,7 @@ static void write_file(const char *p, const char *text, mode_t mode)
 
 static void test_memory_parse(void **state)
 {
+	/* each a line that goes, alone: GOOD's three devices stay */
 	static const char *const bad[] = {
 		"v1 5100000 m 1764756000\n",                  /* no id */
 		"v2 5100000 m 1764756000 serial:x:y\n",       /* unknown version */
@@ -74,16 +75,20 @@ static void test_memory_parse(void **state)
 		"v1 5100000 m 17647x6000 serial:x:y\n",
 		"v1 5100000 m 1764756000 serial:x:y extra\n",
 		"v1 99999999999999999999 m 1 serial:x:y\n",
-		"v1 1 m 1 a\nv1 2 m 2 a\n",                   /* the same device twice */
-		"garbage\n" GOOD,
-		GOOD "v1 1 m 1 serial:\x01:y\n",
+		"v1 1 m 1 serial:\x01:y\n",
+		"garbage\n",
+		"  \t\n",
 	};
 	struct memory *m = &g_mem;
+	struct memory_dropped d;
 	uint64_t when = 0;
+	char text[4096], said[160];
 
 	(void)state;
-	assert_int_equal(memory_parse(GOOD, m), 0);
+	assert_int_equal(memory_parse(GOOD, m, &d), 0);
+	assert_int_equal(d.n, 0);
 	assert_int_equal(m->n, 3);
+	assert_false(m->dirty);
 	{
 		char src = 0;
 		assert_int_equal(memory_get(m, "name:vda:536870912", NULL, &src), 90000000);
@@ -94,15 +99,71 @@ static void test_memory_parse(void **state)
 	assert_int_equal(when, 1764756000);
 	assert_int_equal(memory_get(m, "wwid:eui.0025388b91b2c3d4", NULL, NULL), 2400000000ULL);
 	assert_int_equal(memory_get(m, "wwid:eui", NULL, NULL), 0); /* no prefix match */
-	assert_int_equal(memory_parse("", m), 0);
+	assert_int_equal(memory_parse("", m, NULL), 0);
 	assert_int_equal(m->n, 0);
-	assert_int_equal(memory_parse("v1 7 m 1 a", m), 0); /* no final newline */
+	assert_int_equal(memory_parse("v1 7 m 1 a", m, NULL), 0); /* no final newline */
 	assert_int_equal(m->n, 1);
+	/* a bad line first, in the middle (GOOD's line 3 is blank) or last:
+	 * that line goes, named by its number; the others stay */
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		if (memory_parse(bad[i], m) != -EINVAL)
-			fail_msg("case %zu accepted", i);
-		assert_int_equal(m->n, 0); /* nothing half-trusted */
+		for (int where = 0; where < 3; where++) {
+			static const int line_no[] = { 1, 4, 6 };
+			const char *g4 = strstr(GOOD, "\n\n") + 2; /* GOOD's line 4 */
+			if (where == 0)
+				snprintf(text, sizeof(text), "%s" GOOD, bad[i]);
+			else if (where == 1)
+				snprintf(text, sizeof(text), "%.*s%s%s", (int)(g4 - GOOD), GOOD, bad[i], g4);
+			else
+				snprintf(text, sizeof(text), GOOD "%s", bad[i]);
+			memset(&d, 0x55, sizeof(d));
+			if (memory_parse(text, m, &d) != 1 || d.n != 1 || d.line[0] != line_no[where] ||
+			    m->n != 3)
+				fail_msg("case %zu at line %d: %d dropped (first line %d), %d kept", i,
+					 line_no[where], d.n, d.line[0], m->n);
+			assert_int_equal(memory_get(m, "wwid:eui.0025388b91b2c3d4", NULL, NULL),
+					 2400000000ULL);
+			assert_int_equal(memory_get(m, "name:vda:536870912", NULL, NULL), 90000000);
+			assert_false(m->dirty);
+		}
 	}
+	/* a device named twice: the first line stays */
+	snprintf(text, sizeof(text), GOOD "v1 1 m 1 wwid:eui.0025388b91b2c3d4\n");
+	assert_int_equal(memory_parse(text, m, &d), 1);
+	assert_int_equal(d.line[0], 6);
+	assert_int_equal(memory_get(m, "wwid:eui.0025388b91b2c3d4", NULL, NULL), 2400000000ULL);
+	assert_int_equal(memory_parse("v1 1 m 1 a\nv1 2 m 2 a\n", m, &d), 1);
+	assert_int_equal(m->n, 1);
+	assert_int_equal(memory_get(m, "a", NULL, NULL), 1);
+	assert_int_equal(d.line[0], 2);
+	/* a line too long to be one, and lines past MEMORY_MAX devices */
+	{
+		static char big[MEMORY_FILE_MAX];
+		size_t used = 0;
+		memset(text, 'x', 300);
+		used = (size_t)snprintf(big, sizeof(big), "v1 1 m 1 %.300s\n", text);
+		for (int i = 0; i < MEMORY_MAX + 9; i++)
+			used += (size_t)snprintf(big + used, sizeof(big) - used, "v1 1 m 1 id:%d\n", i);
+		assert_true(used < sizeof(big) - 1);
+		assert_int_equal(memory_parse(big, m, &d), 10);
+		assert_int_equal(m->n, MEMORY_MAX);
+		assert_int_equal(d.n, 10);
+		assert_int_equal(d.line[0], 1);
+		assert_int_equal(d.line[1], MEMORY_MAX + 2);
+		assert_int_equal(memory_get(m, "id:0", NULL, NULL), 1);
+		assert_int_equal(memory_get(m, "id:255", NULL, NULL), 1);
+		assert_int_equal(memory_get(m, "id:256", NULL, NULL), 0);
+		memory_dropped_text(&d, said, sizeof(said));
+		assert_string_equal(said, "lines 1, 258, 259, 260, 261, 262, 263, 264, ... (10 in all)");
+	}
+	d.n = 1;
+	d.line[0] = 3;
+	memory_dropped_text(&d, said, sizeof(said));
+	assert_string_equal(said, "line 3");
+	d.n = 3;
+	d.line[1] = 7;
+	d.line[2] = 9;
+	memory_dropped_text(&d, said, sizeof(said));
+	assert_string_equal(said, "lines 3, 7 and 9");
 }
 
 static void test_memory_put(void **state)
@@ -155,7 +216,7 @@ static void test_memory_round_trip(void **state)
 
 	(void)state;
 	path(p, "devices");
-	assert_int_equal(memory_load(p, m), 0); /* missing: empty */
+	assert_int_equal(memory_load(p, m, NULL), 0); /* missing: empty */
 	assert_int_equal(m->n, 0);
 	memory_put(m, "serial:a:b", 5000000, 'm', 100);
 	memory_put(m, "wwid:w", 2000000000, 'f', 200);
@@ -163,19 +224,25 @@ static void test_memory_round_trip(void **state)
 	assert_false(m->dirty);
 	assert_int_equal(stat(p, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0644);
-	assert_int_equal(memory_load(p, m), 0);
+	assert_int_equal(memory_load(p, m, NULL), 0);
 	assert_int_equal(m->n, 2);
 	assert_int_equal(memory_get(m, "wwid:w", NULL, NULL), 2000000000);
-	/* a leftover temporary file, even a link, is replaced, not followed */
+	/* a link where an older wbgovd made its temporary file is neither
+	 * followed nor in the way */
 	path(p, "devices.tmp");
 	assert_int_equal(symlink("/etc/passwd", p), 0);
 	path(p, "devices");
 	assert_int_equal(memory_save(p, m), 0);
-	assert_int_equal(memory_load(p, m), 0);
+	assert_int_equal(memory_load(p, m, NULL), 0);
 	assert_int_equal(m->n, 2);
+	path(p, "devices.tmp");
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	unlink(p);
 }
 
-/* What cannot be trusted is refused whole, with the reason. */
+/* What cannot be trusted is refused whole, with the reason; a bad line
+ * alone is dropped alone. */
 static void test_memory_untrusted(void **state)
 {
 	char p[PATH_MAX], big[MEMORY_FILE_MAX + 64];
@@ -184,17 +251,24 @@ static void test_memory_untrusted(void **state)
 	(void)state;
 	path(p, "devices");
 	write_file(p, GOOD, 0664); /* group-writable */
-	assert_int_equal(memory_load(p, m), -EPERM);
+	assert_int_equal(memory_load(p, m, NULL), -EPERM);
 	assert_int_equal(m->n, 0);
 	write_file(p, GOOD, 0646);
-	assert_int_equal(memory_load(p, m), -EPERM);
-	write_file(p, "v1 1 m 1 a\ngarbage\n", 0644);
-	assert_int_equal(memory_load(p, m), -EINVAL);
-	assert_int_equal(m->n, 0);
+	assert_int_equal(memory_load(p, m, NULL), -EPERM);
+	/* a malformed line is no reason to distrust the rest */
+	write_file(p, "v1 1 m 1 a\ngarbage\nv1 2 m 2 b\n", 0644);
+	{
+		struct memory_dropped d;
+		assert_int_equal(memory_load(p, m, &d), 0);
+		assert_int_equal(m->n, 2);
+		assert_int_equal(d.n, 1);
+		assert_int_equal(d.line[0], 2);
+		assert_false(m->dirty);
+	}
 	memset(big, 'x', sizeof(big));
 	big[sizeof(big) - 1] = 0;
 	write_file(p, big, 0644);
-	assert_int_equal(memory_load(p, m), -EFBIG);
+	assert_int_equal(memory_load(p, m, NULL), -EFBIG);
 	/* a NUL in the middle */
 	{
 		int fd = open(p, O_WRONLY | O_TRUNC);
@@ -202,23 +276,23 @@ static void test_memory_untrusted(void **state)
 		assert_int_equal(write(fd, "v1 1 m 1 a\n\0v1 2 m 2 b\n", 23), 23);
 		close(fd);
 	}
-	assert_int_equal(memory_load(p, m), -EINVAL);
+	assert_int_equal(memory_load(p, m, NULL), -EINVAL);
 	/* a symlink is not followed, a FIFO is not waited on, a directory is not read */
 	unlink(p);
 	assert_int_equal(symlink("/etc/passwd", p), 0);
-	assert_int_equal(memory_load(p, m), -EINVAL);
+	assert_int_equal(memory_load(p, m, NULL), -EINVAL);
 	unlink(p);
 	assert_int_equal(mkfifo(p, 0644), 0);
-	assert_int_equal(memory_load(p, m), -EINVAL);
+	assert_int_equal(memory_load(p, m, NULL), -EINVAL);
 	unlink(p);
 	assert_int_equal(mkdir(p, 0755), 0);
-	assert_int_equal(memory_load(p, m), -EINVAL);
+	assert_int_equal(memory_load(p, m, NULL), -EINVAL);
 	rmdir(p);
 	/* owned by another user (needs root to make) */
 	if (geteuid() == 0) {
 		write_file(p, GOOD, 0644);
 		assert_int_equal(chown(p, 65534, 65534), 0);
-		assert_int_equal(memory_load(p, m), -EPERM);
+		assert_int_equal(memory_load(p, m, NULL), -EPERM);
 		unlink(p);
 	}
 }

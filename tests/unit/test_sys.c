@@ -5,18 +5,22 @@
  * relative symlinks into them), built at run time in a mkdtemp() directory
  * that the group teardown removes whatever happened. Covers fsutil, sysfs,
  * procfs, state, status, knobs_real and the governor over knobs_real. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -25,6 +29,7 @@
 #include "model/units.h"
 #include "policy/governor.h"
 #include "sys/fsutil.h"
+#include "sys/pidlock.h"
 #include "sys/procfs.h"
 #include "sys/state.h"
 #include "daemon/daemon.h"
@@ -38,6 +43,7 @@
 #define BASE_TEMPLATE "/tmp/wbgov-test-sys-XXXXXX"
 
 static char g_base[PATH_MAX];
+static char g_shm[PATH_MAX]; /* a directory on tmpfs, if a test made one */
 
 /* Large objects the tests share, static so that a failed assertion (a
  * longjmp out of the test) leaks nothing. */
@@ -70,6 +76,8 @@ static int group_teardown(void **state)
 	(void)state;
 	if (g_base[0] && strcmp(g_base, BASE_TEMPLATE))
 		rm_tree(g_base);
+	if (g_shm[0])
+		rm_tree(g_shm);
 	return 0;
 }
 
@@ -1696,6 +1704,244 @@ static void test_state_malformed(void **state)
 	}
 }
 
+/* Two writers replacing the same file at once, a reader reading it all the
+ * while: no save fails, no read sees a part of a file. Each writer's
+ * temporary is its own (a shared PATH.tmp let one writer remove or rename
+ * the other's half-written file). */
+#define SAVES 3000
+#define SAVE_BYTES 12000
+
+static int fill_pattern(FILE *f, const void *ctx)
+{
+	int c = *(const int *)ctx;
+
+	/* "<length>\n" then the body, then "end\n": a part shows */
+	fprintf(f, "%d\n", SAVE_BYTES);
+	for (int i = 0; i < SAVE_BYTES; i++)
+		fputc('a' + (c + i) % 26, f);
+	fputs("end\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* 0 for the whole file, 1 for a part, 2 for an error other than ENOENT */
+static int read_whole(const char *p)
+{
+	static char buf[SAVE_BYTES + 64];
+	size_t got = 0;
+	ssize_t n;
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : 2;
+	while ((n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += (size_t)n;
+	close(fd);
+	buf[got] = 0;
+	return atoi(buf) == SAVE_BYTES && got == strlen(buf) && got > 4 &&
+	       !strcmp(buf + got - 4, "end\n") ? 0 : 1;
+}
+
+static void test_file_replace_concurrent(void **state)
+{
+	char root[PATH_MAX], p[PATH_MAX], tmp[PATH_MAX];
+	int (*const savers[2])(const char *, int (*)(FILE *, const void *), const void *) = {
+		file_replace, file_publish,
+	};
+	struct stat st;
+	char why[2][128] = { "", "" };
+	volatile int *cnt;
+
+	(void)state;
+	/* a run that writes a fixture or a table out is no test run */
+	if (getenv("WBGOV_FIXTURE_OUT") || getenv("WBGOV_FAULTS_OUT"))
+		return;
+	/* on tmpfs, as /run/wbgov is: 12000 saves without waiting for a disk
+	 * (elsewhere, under the fixture root) */
+	fmt_path(g_shm, sizeof(g_shm), "/dev/shm/wbgov-test-XXXXXX");
+	if (mkdtemp(g_shm)) {
+		fmt_path(root, sizeof(root), "%s", g_shm);
+	} else {
+		g_shm[0] = 0;
+		fx_root(root, sizeof(root), "concurrent");
+		mkdir_p(root);
+	}
+	/* the children's counts: saves failed, reads, reads of a part */
+	cnt = mmap(NULL, sizeof(*cnt) * 3, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(cnt != MAP_FAILED);
+	for (int k = 0; k < 2; k++) {
+		pid_t w[2], rd;
+		int status;
+
+		memset((void *)cnt, 0, sizeof(*cnt) * 3);
+		fmt_path(p, sizeof(p), "%s/file%d", root, k);
+		for (int i = 0; i < 2; i++) {
+			w[i] = fork();
+			assert_true(w[i] >= 0);
+			if (w[i] == 0) {
+				for (int n = 0; n < SAVES; n++)
+					if (savers[k](p, fill_pattern, &n))
+						__atomic_add_fetch(&cnt[0], 1, __ATOMIC_RELAXED);
+				_exit(0);
+			}
+		}
+		rd = fork();
+		assert_true(rd >= 0);
+		if (rd == 0) {
+			/* until both writers are done (their parent reaps them) */
+			while (kill(w[0], 0) == 0 || kill(w[1], 0) == 0) {
+				int r = read_whole(p);
+				cnt[1]++;
+				cnt[2] += r != 0;
+				if (r == 2)
+					_exit(1);
+			}
+			_exit(0);
+		}
+		for (int i = 0; i < 2; i++) {
+			assert_int_equal(waitpid(w[i], &status, 0), w[i]);
+			assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		}
+		/* zombies answer kill(0): reaped, the reader ends */
+		assert_int_equal(waitpid(rd, &status, 0), rd);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		assert_true(cnt[1] > 0);
+		if (cnt[0] || cnt[2])
+			snprintf(why[k], sizeof(why[k]), "%s: %d saves of %d failed, %d reads of %d saw a part",
+				 k ? "file_publish" : "file_replace", cnt[0], 2 * SAVES, cnt[2], cnt[1]);
+	}
+	munmap((void *)cnt, sizeof(*cnt) * 3);
+	if (why[0][0] || why[1][0])
+		fail_msg("%s%s%s", why[0], why[0][0] && why[1][0] ? "; " : "", why[1]);
+	for (int k = 0; k < 2; k++) {
+		fmt_path(p, sizeof(p), "%s/file%d", root, k);
+		assert_int_equal(read_whole(p), 0);
+		/* mode 0644 whatever the umask */
+		assert_int_equal(stat(p, &st), 0);
+		assert_int_equal(st.st_mode & 0777, 0644);
+	}
+	{
+		/* no temporary left behind */
+		DIR *d = opendir(root);
+		struct dirent *e;
+		int n = 0;
+		assert_non_null(d);
+		while ((e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				n++;
+		closedir(d);
+		assert_int_equal(n, 2);
+	}
+	/* the name an older writer used, taken by a directory, a file of
+	 * someone else's or a link: no obstacle, and left alone */
+	fmt_path(p, sizeof(p), "%s/in-the-way", root);
+	fmt_path(tmp, sizeof(tmp), "%s.tmp", p);
+	for (int k = 0; k < 3; k++) {
+		int n = k;
+		if (k == 0)
+			assert_int_equal(mkdir(tmp, 0755), 0);
+		else if (k == 1)
+			fx_write(root, "/in-the-way.tmp", "theirs\n");
+		else
+			assert_int_equal(symlink("/etc/passwd", tmp), 0);
+		{
+			mode_t old = umask(077);
+			assert_int_equal(file_publish(p, fill_pattern, &n), 0);
+			assert_int_equal(file_replace(p, fill_pattern, &n), 0);
+			umask(old);
+		}
+		assert_int_equal(read_whole(p), 0);
+		assert_int_equal(stat(p, &st), 0);
+		assert_int_equal(st.st_mode & 0777, 0644);
+		assert_int_equal(lstat(tmp, &st), 0);
+		if (k == 0)
+			assert_true(S_ISDIR(st.st_mode));
+		else if (k == 1)
+			assert_file(root, "/in-the-way.tmp", "theirs\n");
+		else
+			assert_true(S_ISLNK(st.st_mode));
+		assert_int_equal(remove(tmp), 0);
+	}
+}
+
+/* The state directory's lock: exclusive, refused at once while another
+ * process holds it, which is named (pid and name, from /proc/locks); let
+ * go with the descriptor. */
+static void test_pidlock(void **state)
+{
+	static const char locks[] =
+		"1: POSIX  ADVISORY  WRITE 11 fd:01:77 0 EOF\n"
+		"2: FLOCK  ADVISORY  READ  12 fd:01:77 0 EOF\n"
+		"3: FLOCK  ADVISORY  WRITE 13 fd:02:77 0 EOF\n"
+		"4: -> FLOCK  ADVISORY  WRITE 14 fd:01:77 0 EOF\n"
+		"5: FLOCK  ADVISORY  WRITE 15 fd:01:78 0 EOF\n"
+		"6: FLOCK  ADVISORY  WRITE 16 fd:01:77 0 EOF\n";
+	char root[PATH_MAX], p[PATH_MAX], text[64];
+	struct pidlock_holder h;
+	struct stat st;
+	int fd, fd2, pfd[2];
+	pid_t child;
+
+	(void)state;
+	assert_int_equal(pidlock_parse_locks(locks, makedev(0xfd, 1), 77), 16);
+	assert_int_equal(pidlock_parse_locks(locks, makedev(0xfd, 1), 79), 0);
+	assert_int_equal(pidlock_parse_locks("garbage\n", makedev(0xfd, 1), 77), 0);
+	assert_int_equal(pidlock_parse_locks("", makedev(0xfd, 1), 77), 0);
+
+	fx_root(root, sizeof(root), "pidlock");
+	mkdir_p(root);
+	fmt_path(p, sizeof(p), "%s/wbgovd.lock", root);
+	fd = pidlock_take(p, &h);
+	assert_true(fd >= 0);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	/* another process holds it: refused at once, the holder named */
+	assert_int_equal(pipe(pfd), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		struct pidlock_holder ch;
+		int r = pidlock_take(p, &ch);
+		char msg[64];
+		pidlock_holder_text(&ch, msg, sizeof(msg));
+		_exit(r == -EBUSY && ch.pid == getppid() && write(pfd[1], msg, strlen(msg) + 1) > 0 ?
+		      0 : 1);
+	}
+	{
+		int status;
+		assert_int_equal(waitpid(child, &status, 0), child);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	assert_true(read(pfd[0], text, sizeof(text)) > 0);
+	close(pfd[0]);
+	close(pfd[1]);
+	{
+		char want[64], comm[16];
+		assert_int_equal(read_text("/proc/self/comm", comm, sizeof(comm)), 0);
+		snprintf(want, sizeof(want), "pid %ld (%s)", (long)getpid(), comm);
+		assert_string_equal(text, want);
+	}
+	/* in the same process too (flock locks the open file, not the
+	 * process): a second take is a second holder */
+	assert_int_equal(pidlock_take(p, &h), -EBUSY);
+	assert_int_equal(h.pid, getpid());
+	close(fd);
+	fd2 = pidlock_take(p, &h);
+	assert_true(fd2 >= 0);
+	close(fd2);
+	/* not through a link */
+	fx_unlink(root, "/wbgovd.lock");
+	fx_link(root, "/wbgovd.lock", "/etc/passwd");
+	assert_int_equal(pidlock_take(p, &h), -ELOOP);
+	h.pid = 0;
+	pidlock_holder_text(&h, text, sizeof(text));
+	assert_string_equal(text, "another process");
+	h.pid = 42;
+	h.comm[0] = 0;
+	pidlock_holder_text(&h, text, sizeof(text));
+	assert_string_equal(text, "pid 42");
+}
+
 /* The state directory: ours, writable by no one else, and no one can swap
  * it for a link later: no link on its path, no directory above it that
  * others can change (a sticky one, as /tmp, is fine). */
@@ -1913,13 +2159,25 @@ static void test_state_restore_bdi(void **state)
 	assert_string_equal(rl.owner[0], "8:48");
 	assert_string_equal(rl.knob[0], "strict_limit");
 	assert_int_equal(rl.err[0], -EISDIR);
+	/* held, with its original values: nothing may record it anew */
+	assert_true(state_bdi_held(&st, "8:48"));
+	assert_int_equal(st.bdi[0].strict_limit, 0);
+	assert_int_equal(st.bdi[0].max_ratio_fine, 1000000);
+	assert_false(state_bdi_held(&st, "8:16"));
+	assert_int_equal(state_put_bdi(&st, "8:48", 1, 1000000), 0);
+	assert_int_equal(st.n, 1);
+	assert_int_equal(st.bdi[0].strict_limit, 0);
 
 	/* fixed: the next try succeeds and empties the state */
 	fx_unlink(root, BDI_DIR "8:48/strict_limit");
 	fx_write(root, BDI_DIR "8:48/strict_limit", "1\n");
 	assert_int_equal(state_restore(&knobs_real_ops, &kr, &st, NULL, NULL), 0);
 	assert_int_equal(st.n, 0);
+	assert_false(state_bdi_held(&st, "8:48"));
 	assert_file(root, BDI_DIR "8:48/strict_limit", "0\n");
+	/* a record made later in the slot is not held */
+	assert_int_equal(state_put_bdi(&st, "8:64", 0, 1000000), 0);
+	assert_false(state_bdi_held(&st, "8:64"));
 	state_free(&st);
 }
 
@@ -1971,6 +2229,7 @@ static void test_state_restore_vm_pair(void **state)
 	st.vm[VM_DIRTY_BACKGROUND_RATIO] = 10;
 	assert_int_equal(state_restore(&knobs_real_ops, &kr, &st, report, &rl), 1);
 	assert_true(st.vm_saved);
+	assert_true(st.vm_held);
 	assert_int_equal(rl.n, 1);
 	assert_string_equal(rl.owner[0], "vm");
 	assert_string_equal(rl.knob[0], "dirty_ratio");
@@ -2786,6 +3045,8 @@ int main(void)
 		cmocka_unit_test(test_fixture_export),
 		cmocka_unit_test(test_state_round_trip),
 		cmocka_unit_test(test_state_empty_removes_file),
+		cmocka_unit_test(test_file_replace_concurrent),
+		cmocka_unit_test(test_pidlock),
 		cmocka_unit_test(test_state_malformed),
 		cmocka_unit_test(test_state_malformed_negative),
 		cmocka_unit_test(test_state_trust),
