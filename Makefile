@@ -68,14 +68,23 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(BUILD)/libwbgovsys.a $(BUILD)/libwbg
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) -lcmocka $(SYS_LIBS) $(LDLIBS)
 
+# test_policy runs the governor out of memory: its reallocarray is the test's
+$(BUILD)/tests/test_policy: LDFLAGS += -Wl,--wrap=reallocarray
+
+# tests/cli's LD_PRELOAD shim (syncfs and fsync that hang): plain flags, so
+# that it loads into a sanitized wbgovd and the programs that start it
+$(BUILD)/tests/hang.so: tests/lib/hang.c
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -O2 $(WARN) -o $@ $<
+
 # check: every unit and black-box test, the machine left alone; the
 # real-kernel tests too with SYSTEM=yes (the default under CI=true);
 # check-system: them too (root, a write throttle; they change the machine's
 # knobs, loop devices and throttles for a while and give everything back)
-check: all $(UNIT_BIN)
+check: all $(UNIT_BIN) $(BUILD)/tests/hang.so
 	@BUILD=$(BUILD) SYSTEM=$(SYSTEM) sh tests/run.sh
 
-check-system: all $(UNIT_BIN)
+check-system: all $(UNIT_BIN) $(BUILD)/tests/hang.so
 	@BUILD=$(BUILD) SYSTEM=yes sh tests/run.sh
 
 # check-pkg: the Debian package built (from a copy of the tree), lintian,

@@ -53,7 +53,7 @@ static int lock(const struct cli *o, const char *cmd)
 
 int cli_restore(const struct cli *o)
 {
-	struct state st;
+	static struct state st;
 	char p[PATH_MAX];
 	struct stat sb;
 	int r, fd;
@@ -161,7 +161,7 @@ int cli_apply(const struct cli *o)
 		return EX_DATAERR;
 	}
 	if (r == -ENOENT)
-		memset(&a.st, 0, sizeof(a.st));
+		state_free(&a.st);
 	gov_init(&g, &cfg, &knobs_real_ops, o->real, &h);
 	gov_tick(&g, 0); /* facts only: nothing is measured in one pass */
 	for (int i = 0; i < g.ndev; i++) {

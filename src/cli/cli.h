@@ -15,6 +15,9 @@
 #include "sys/knobs_real.h"
 #include "sys/procfs.h"
 
+/* The bdis of one disk a DEVICE or PATH names (its own, its fuseblk and
+ * btrfs ones): a bound no disk comes near. How many disks there are has
+ * none (cli_devices). */
 #define MAXDEV 64
 
 struct cli {
@@ -80,6 +83,9 @@ const char *cli_tty_clean(char *buf, size_t len, const char *s);
  * the writing goes on). */
 int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 		   const struct mount_list *mounts, const char *cmd);
+/* Every bdi there, into *buf (room for *room, grown as needed and kept
+ * by the caller for the next call): how many, or -errno (-ENOMEM). */
+int cli_devices(const struct cli *o, struct knobs_dev **buf, int *room);
 /* The bdis a DEVICE or PATH argument names, at most max; -ENODEV. */
 int cli_resolve(const struct cli *o, const char *arg, struct knobs_dev *out, int max);
 

@@ -15,6 +15,7 @@
 #include <blkid/blkid.h>
 
 #include "cli/cli.h"
+#include "knobs/room.h"
 #include "policy/bwmeter.h"
 #include "sys/fsutil.h"
 #include "sys/pidlock.h"
@@ -203,12 +204,27 @@ static int by_tag(const struct cli *o, const char *arg, char *dev, size_t len)
 	return 0;
 }
 
+int cli_devices(const struct cli *o, struct knobs_dev **buf, int *room)
+{
+	int n;
+
+	for (;;) {
+		if (!room_for(buf, room, *room + 1, sizeof(**buf)))
+			return -ENOMEM;
+		/* a list that fills the room may have more */
+		n = knobs_real_ops.devices(o->real, *buf, *room);
+		if (n < *room)
+			return n;
+	}
+}
+
 int cli_resolve(const struct cli *o, const char *arg, struct knobs_dev *out, int max)
 {
-	static struct knobs_dev all[MAXDEV];
+	static struct knobs_dev *all;
+	static int all_room;
 	char disk[KNOBS_NAME_MAX] = "", dev[PATH_MAX];
 	const char *name = arg;
-	int n = knobs_real_ops.devices(o->real, all, MAXDEV), k = 0;
+	int n = cli_devices(o, &all, &all_room), k = 0;
 
 	if (n < 0)
 		return n;

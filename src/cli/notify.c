@@ -21,6 +21,7 @@
 
 #include "cli/cli.h"
 #include "daemon/bus.h"
+#include "knobs/room.h"
 
 #define NOTIFY_NAME "org.freedesktop.Notifications"
 #define NOTIFY_PATH "/org/freedesktop/Notifications"
@@ -62,8 +63,8 @@ struct agent {
 	sd_bus *sess;            /* where the notification server is */
 	char owner[256];         /* wbgovd's unique name: only its signals count */
 	uint64_t threshold;
-	struct ndev dev[GOV_MAX_DEV];
-	int n;
+	struct ndev *dev;        /* one per device object (knobs/room.h) */
+	int n, room;
 	bool notify_failed;      /* said once */
 	enum caps caps;
 	sd_bus_slot *caps_call;  /* GetCapabilities' reply */
@@ -82,8 +83,14 @@ static struct ndev *dev_of(struct agent *a, const char *path, bool add)
 	for (int i = 0; i < a->n; i++)
 		if (!strcmp(a->dev[i].path, path))
 			return &a->dev[i];
-	if (!add || a->n == GOV_MAX_DEV || strlen(path) >= sizeof(a->dev[0].path))
+	if (!add || strlen(path) >= sizeof(a->dev[0].path) ||
+	    !room_for(&a->dev, &a->room, a->n + 1, sizeof(*a->dev)))
 		return NULL;
+	/* the array may have moved: a Notify on its way answers to its
+	 * entry's new place */
+	for (int i = 0; i < a->n; i++)
+		if (a->dev[i].call)
+			sd_bus_slot_set_userdata(a->dev[i].call, &a->dev[i]);
 	memset(&a->dev[a->n], 0, sizeof(a->dev[0]));
 	snprintf(a->dev[a->n].path, sizeof(a->dev[0].path), "%s", path);
 	a->dev[a->n].drain_s = -1;
@@ -617,5 +624,6 @@ out:
 	a.caps_call = sd_bus_slot_unref(a.caps_call);
 	sd_bus_flush_close_unref(a.sess);
 	sd_bus_flush_close_unref(a.sys);
+	free(a.dev);
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "daemon/metrics.h"
 #include "daemon/status.h"
+#include "knobs/room.h"
 #include "sys/fsutil.h"
 #include "sys/procfs.h"
 #include "sys/sysfs.h"
@@ -27,17 +28,24 @@ struct row {
 	bool has_pending;
 };
 
-static int collect(const struct cli *o, struct row *rows, int max)
+/* A row per bdi, however many, into *ret (kept for the next call: watch
+ * makes one a second). */
+static int collect(const struct cli *o, struct row **ret)
 {
-	static struct knobs_dev devs[MAXDEV];
+	static struct knobs_dev *devs;
+	static struct row *rows;
+	static int devs_room, rows_room;
 	char sp[PATH_MAX];
-	int n = knobs_real_ops.devices(o->real, devs, max < MAXDEV ? max : MAXDEV);
+	int n = cli_devices(o, &devs, &devs_room);
 	/* the daemon's record while it runs; a file left by a run that ended
 	 * is not what holds now */
 	bool running = cli_daemon_running(o);
 
 	if (n < 0)
 		return n;
+	if (!room_for(&rows, &rows_room, n, sizeof(*rows)))
+		return -ENOMEM;
+	*ret = rows;
 	cli_path_in(sp, sizeof(sp), o, "status");
 	for (int i = 0; i < n; i++) {
 		struct row *r = &rows[i];
@@ -56,9 +64,9 @@ static int collect(const struct cli *o, struct row *rows, int max)
 
 int cli_status(const struct cli *o, FILE *f)
 {
-	static struct row rows[MAXDEV];
+	struct row *rows = NULL;
 	uint64_t dirty = 0, writeback = 0;
-	int n = collect(o, rows, MAXDEV), mem_err;
+	int n = collect(o, &rows), mem_err;
 	bool running = cli_daemon_running(o);
 	char when[32];
 	time_t now = time(NULL);
@@ -76,7 +84,12 @@ int cli_status(const struct cli *o, FILE *f)
 	}
 	if (o->prometheus) {
 		/* what wbgovd's --metrics-file holds, from the same writer */
-		static struct metrics_dev m[MAXDEV];
+		static struct metrics_dev *m;
+		static int m_room;
+		if (!room_for(&m, &m_room, n, sizeof(*m))) {
+			fprintf(stderr, "wbgov status: %s\n", strerror(ENOMEM));
+			return EX_OSERR;
+		}
 		for (int i = 0; i < n; i++) {
 			struct row *r = &rows[i];
 			m[i] = (struct metrics_dev){ .info = r->d, .has_record = r->has_st, .rec = r->st,

@@ -124,6 +124,9 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/* a log stream whose reader went away is EPIPE, not a death with
+	 * every knob left set */
+	signal(SIGPIPE, SIG_IGN);
 
 	while ((c = getopt_long(argc, argv, "c:nvhV", opts, NULL)) != -1) {
 		switch (c) {

@@ -14,6 +14,7 @@
 
 #include "daemon/bus.h"
 #include "daemon/status.h"
+#include "knobs/room.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
 #include "sys/mountpt.h"
@@ -181,6 +182,23 @@ static struct bus_job *job_free(struct bus *b)
 	return NULL;
 }
 
+/* In a child: TERM, INT and HUP as in any process. The daemon blocks them
+ * from its start and catches them, and a child inherits both: SIGTERM at
+ * stop (wbgovd's, or systemd's to the whole unit) must end it. */
+static void child_signals_default(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
 /* The child of a Sync: syncfs of each file system, as `wbgov sync DEVICE`
  * does; what fails goes to `fd`. Every other descriptor is closed first:
  * the pid lock and the bus connection must not outlive the daemon in it. */
@@ -188,6 +206,7 @@ static _Noreturn void sync_child(int fd, const struct mount_list *ml)
 {
 	int i = 0;
 
+	child_signals_default();
 	if (fd > 3)
 		close_range(3, (unsigned)fd - 1, 0);
 	close_range((unsigned)fd + 1, ~0U, 0);
@@ -223,6 +242,8 @@ static int method_sync(sd_bus_message *m, void *userdata, sd_bus_error *err)
 	int fds[2], r;
 	pid_t pid;
 
+	if (b->stopping)
+		return sd_bus_error_setf(err, ERR_BUSY, "wbgovd is stopping");
 	if (!j)
 		return sd_bus_error_setf(err, ERR_BUSY, "%d syncs are running; try again when one ends",
 					 BUS_MAX_JOBS);
@@ -252,7 +273,9 @@ static int method_sync(sd_bus_message *m, void *userdata, sd_bus_error *err)
 	return 1;
 }
 
-static void job_end(struct bus_job *j)
+/* The child closed its end: it has exited, or is about to (the wait is
+ * no longer than its exit takes). */
+static void job_end(struct bus *b, struct bus_job *j)
 {
 	int status = 0;
 
@@ -262,6 +285,8 @@ static void job_end(struct bus_job *j)
 	j->err[j->errlen] = 0;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		sd_bus_reply_method_return(j->call, "");
+	else if (b->stopping && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM)
+		sd_bus_reply_method_errorf(j->call, ERR_SYNC, "wbgovd stopped; the sync was cancelled");
 	else
 		sd_bus_reply_method_errorf(j->call, ERR_SYNC, "%s",
 					   j->errlen ? j->err : "the sync process failed");
@@ -345,36 +370,96 @@ static uint64_t mono_usec(void)
 	return (uint64_t)ts.tv_sec * 1000000ULL + (uint64_t)ts.tv_nsec / 1000;
 }
 
+/* Closed without waiting: sd_bus_flush would wait, without a bound, for
+ * a peer that may never read again. */
 static void lost(struct bus *b, const char *what, int r)
 {
 	if (!b->failed_logged)
 		log_warn("D-Bus: %s: %s; governing goes on, trying again every %llu s", what,
 			 strerror(-r), BUS_RETRY_USEC / 1000000);
 	b->failed_logged = true;
-	b->bus = sd_bus_flush_close_unref(b->bus);
+	b->bus = sd_bus_close_unref(b->bus);
+	b->up = false;
+	b->stall_usec = 0;
 	b->retry_usec = mono_usec() + BUS_RETRY_USEC;
 }
 
+/* The answer to RequestName. Called inside sd_bus_process: it only
+ * records, and bus_update acts on it. */
+static int name_reply(sd_bus_message *m, void *userdata, sd_bus_error *err)
+{
+	struct bus *b = userdata;
+	uint32_t ret = 0;
+	int r;
+
+	(void)err;
+	if (sd_bus_message_is_method_error(m, NULL)) {
+		r = sd_bus_message_get_errno(m);
+		b->name_r = r > 0 ? -r : -EIO;
+		return 1;
+	}
+	r = sd_bus_message_read(m, "u", &ret);
+	/* 1: the primary owner, 4: already it; 3 (and 2, queued, which was
+	 * not asked for): another process has it */
+	b->name_r = r < 0 ? r : ret == 1 || ret == 4 ? 1 : -EEXIST;
+	return 1;
+}
+
+/* What sd_bus_open_system and sd_bus_open_user would connect to; their
+ * own start would send Hello with the default 25 s call timeout. */
+static int set_address(struct bus *b, sd_bus *bus)
+{
+	const char *e;
+	char a[PATH_MAX + 32];
+	size_t o;
+
+	switch (b->kind) {
+	case BUS_SYSTEM:
+		e = getenv("DBUS_SYSTEM_BUS_ADDRESS");
+		return sd_bus_set_address(bus, e ? e : "unix:path=" BUS_SYSTEM_SOCKET);
+	case BUS_SESSION:
+		if ((e = getenv("DBUS_SESSION_BUS_ADDRESS")))
+			return sd_bus_set_address(bus, e);
+		if (!(e = getenv("XDG_RUNTIME_DIR")))
+			return -ENOMEDIUM;
+		/* $XDG_RUNTIME_DIR/bus, escaped as a D-Bus address value */
+		o = (size_t)snprintf(a, sizeof(a), "unix:path=");
+		for (; *e && o + 8 < sizeof(a); e++)
+			o += (size_t)snprintf(a + o, sizeof(a) - o, strchr("/._-", *e) ||
+					      (*e >= '0' && *e <= '9') || (*e >= 'a' && *e <= 'z') ||
+					      (*e >= 'A' && *e <= 'Z') ? "%c" : "%%%02x",
+					      (unsigned char)*e);
+		if (*e || o + 5 > sizeof(a))
+			return -ENAMETOOLONG;
+		snprintf(a + o, sizeof(a) - o, "/bus");
+		return sd_bus_set_address(bus, a);
+	case BUS_ADDRESS: return sd_bus_set_address(bus, b->address);
+	default: return -EINVAL;
+	}
+}
+
+/* Starts the connection: sd_bus_start only connects the socket (a stream
+ * socket that does not block) and queues the authentication and Hello;
+ * the name is asked for at once, and its answer comes through
+ * bus_dispatch. Nothing here waits for the bus. */
 static int connect_bus(struct bus *b)
 {
 	sd_bus *bus = NULL;
 	int r;
 	const char *what = "connecting";
 
-	switch (b->kind) {
-	case BUS_SYSTEM: r = sd_bus_open_system(&bus); break;
-	case BUS_SESSION: r = sd_bus_open_user(&bus); break;
-	case BUS_ADDRESS:
-		r = sd_bus_new(&bus);
-		if (r >= 0)
-			r = sd_bus_set_address(bus, b->address);
-		if (r >= 0)
-			r = sd_bus_set_bus_client(bus, 1);
-		if (r >= 0)
-			r = sd_bus_start(bus);
-		break;
-	default: return 0;
-	}
+	if (b->kind == BUS_OFF)
+		return 0;
+	log_debug("D-Bus: connecting");
+	r = sd_bus_new(&bus);
+	if (r >= 0)
+		r = set_address(b, bus);
+	if (r >= 0)
+		r = sd_bus_set_bus_client(bus, 1);
+	if (r >= 0)
+		r = sd_bus_set_method_call_timeout(bus, BUS_TIMEOUT_USEC);
+	if (r >= 0)
+		r = sd_bus_start(bus);
 	if (r >= 0) {
 		what = "publishing the objects";
 		r = sd_bus_add_object_vtable(bus, NULL, BUS_PATH, BUS_MANAGER_IFACE, manager_vtable, b);
@@ -388,20 +473,64 @@ static int connect_bus(struct bus *b)
 		r = sd_bus_add_object_manager(bus, NULL, BUS_PATH);
 	if (r >= 0) {
 		what = "taking the name " BUS_NAME;
-		r = sd_bus_request_name(bus, BUS_NAME, 0);
+		r = sd_bus_request_name_async(bus, NULL, BUS_NAME, 0, name_reply, b);
 	}
-	/* what the name request left queued (NameAcquired) */
-	while (r >= 0 && (r = sd_bus_process(bus, NULL)) > 0)
-		;
 	b->bus = bus;
+	b->up = false;
+	b->name_r = 0;
+	b->stall_usec = 0;
+	b->deadline_usec = mono_usec() + BUS_TIMEOUT_USEC;
 	if (r < 0) {
 		lost(b, what, r);
 		return r;
 	}
+	return 0;
+}
+
+/* The name is ours: from here on the objects are published. */
+static void bus_up(struct bus *b)
+{
+	b->up = true;
 	log_info("D-Bus: %s on %s", BUS_NAME, b->kind == BUS_SYSTEM ? "the system bus" :
 		 b->kind == BUS_SESSION ? "the session bus" : b->address);
 	b->failed_logged = false;
-	return 0;
+}
+
+/* A connection that is not up by its deadline, or whose write queue has
+ * stopped moving, is dropped: true when it was. */
+static bool bus_stuck(struct bus *b, uint64_t now_usec)
+{
+	uint64_t queued = 0;
+
+	if (!b->up) {
+		if (b->name_r < 0) {
+			lost(b, "taking the name " BUS_NAME, b->name_r);
+			return true;
+		}
+		if (b->name_r > 0) {
+			bus_up(b);
+			return false;
+		}
+		if (now_usec >= b->deadline_usec) {
+			lost(b, "connecting (no answer from the bus)", -ETIMEDOUT);
+			return true;
+		}
+		return false;
+	}
+	if (sd_bus_get_n_queued_write(b->bus, &queued) < 0 || !queued) {
+		b->stall_usec = 0;
+		return false;
+	}
+	if (!b->stall_usec) {
+		b->stall_usec = now_usec ? now_usec : 1;
+		log_debug("D-Bus: the write queue stopped moving (%llu messages): dropped in %llu s "
+			  "unless it moves", (unsigned long long)queued, BUS_TIMEOUT_USEC / 1000000);
+	}
+	if (queued > BUS_QUEUE_MAX || now_usec - b->stall_usec >= BUS_TIMEOUT_USEC) {
+		lost(b, "the bus takes no more messages (stopped?)", -ETIMEDOUT);
+		return true;
+	}
+	return false;
 }
 
 void bus_start(struct bus *b, enum bus_kind kind, const char *address, const char *root,
@@ -607,7 +736,7 @@ static bool sync_devices(struct bus *b, const struct governor *g, uint64_t sys_p
 		remove_dev(b, i);
 		changed = true;
 	}
-	for (int j = 0; j < g->ndev && b->ndev < GOV_MAX_DEV; j++) {
+	for (int j = 0; j < g->ndev; j++) {
 		const struct gov_dev *gd = &g->dev[j];
 		struct bus_dev *d;
 		int i;
@@ -615,6 +744,14 @@ static bool sync_devices(struct bus *b, const struct governor *g, uint64_t sys_p
 			;
 		if (i < b->ndev)
 			continue;
+		if (!room_for(&b->dev, &b->dev_room, b->ndev + 1, sizeof(*b->dev))) {
+			/* governed, not published; tried again at the next change */
+			if (!b->nomem_logged)
+				log_err("D-Bus: out of memory for the object of %s: not published",
+					gd->info.bdi);
+			b->nomem_logged = true;
+			break;
+		}
 		d = &b->dev[b->ndev];
 		memset(d, 0, sizeof(*d));
 		if (bus_device_path(&gd->info, d->path, sizeof(d->path)) < 0)
@@ -632,6 +769,8 @@ static bool sync_devices(struct bus *b, const struct governor *g, uint64_t sys_p
 		sd_bus_emit_signal(b->bus, BUS_PATH, BUS_MANAGER_IFACE, "DeviceAdded", "o", d->path);
 		changed = true;
 	}
+	if (b->ndev == g->ndev)
+		b->nomem_logged = false;
 	if (changed)
 		sd_bus_emit_properties_changed(b->bus, BUS_PATH, BUS_MANAGER_IFACE, "Devices", NULL);
 	return changed;
@@ -649,9 +788,17 @@ uint64_t bus_update(struct bus *b, const struct governor *g, bool changed, uint6
 			return b->retry_usec - now_usec;
 		if (connect_bus(b) < 0)
 			return BUS_RETRY_USEC;
+	}
+	if (!b->up) {
+		if (bus_stuck(b, now_usec))
+			return BUS_RETRY_USEC;
+		if (!b->up) /* still connecting: its deadline is in bus_pollfds */
+			return UINT64_MAX;
 		/* a new connection: every object anew */
 		b->ndev = 0;
 		changed = true;
+	} else if (bus_stuck(b, now_usec)) {
+		return BUS_RETRY_USEC;
 	}
 	if (changed)
 		sync_devices(b, g, sys_pending, now_usec);
@@ -691,18 +838,38 @@ int bus_pollfds(struct bus *b, struct pollfd *pfd, int max, uint64_t now_usec,
 			if (t < *timeout_usec)
 				*timeout_usec = t;
 		}
+		/* the deadline to be up, or for the write queue to move */
+		t = !b->up ? b->deadline_usec : b->stall_usec ? b->stall_usec + BUS_TIMEOUT_USEC :
+			UINT64_MAX;
+		if (t != UINT64_MAX) {
+			t = t > now_usec ? t - now_usec : 0;
+			if (t < *timeout_usec)
+				*timeout_usec = t;
+		}
 	}
 	if (b->bus && b->mountinfo_fd >= 0 && n < max)
 		pfd[n++] = (struct pollfd){ .fd = b->mountinfo_fd, .events = POLLPRI };
 	for (int i = 0; i < BUS_MAX_JOBS && n < max; i++)
-		if (b->jobs[i].pid)
+		if (b->jobs[i].pid && b->jobs[i].fd >= 0)
 			pfd[n++] = (struct pollfd){ .fd = b->jobs[i].fd, .events = POLLIN };
-	if (!b->bus && b->kind != BUS_OFF) {
+	if (!b->bus && b->kind != BUS_OFF && !b->stopping) {
 		t = b->retry_usec > now_usec ? b->retry_usec - now_usec : 0;
 		if (t < *timeout_usec)
 			*timeout_usec = t;
 	}
 	return n;
+}
+
+/* What the child wrote; at its end (EOF), the answer. */
+static void job_read(struct bus *b, struct bus_job *j)
+{
+	ssize_t got = read(j->fd, j->err + j->errlen, sizeof(j->err) - 1 - j->errlen);
+
+	if (got > 0)
+		j->errlen += (size_t)got;
+	if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN) ||
+	    j->errlen == sizeof(j->err) - 1)
+		job_end(b, j);
 }
 
 void bus_dispatch(struct bus *b, const struct pollfd *pfd, int n)
@@ -723,15 +890,8 @@ void bus_dispatch(struct bus *b, const struct pollfd *pfd, int n)
 		}
 		for (int k = 0; k < BUS_MAX_JOBS; k++) {
 			struct bus_job *j = &b->jobs[k];
-			ssize_t got;
-			if (!j->pid || j->fd != pfd[i].fd)
-				continue;
-			got = read(j->fd, j->err + j->errlen, sizeof(j->err) - 1 - j->errlen);
-			if (got > 0)
-				j->errlen += (size_t)got;
-			if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN) ||
-			    j->errlen == sizeof(j->err) - 1)
-				job_end(j);
+			if (j->pid && j->fd == pfd[i].fd)
+				job_read(b, j);
 		}
 	}
 	if (!b->bus)
@@ -743,25 +903,83 @@ void bus_dispatch(struct bus *b, const struct pollfd *pfd, int n)
 		while ((r = sd_bus_process(b->bus, NULL)) > 0)
 			;
 		if (r < 0)
-			lost(b, "the connection was lost", r);
+			lost(b, b->up ? "the connection was lost" : "connecting", r);
 	}
 }
 
-void bus_stop(struct bus *b)
+void bus_stop_begin(struct bus *b)
 {
+	b->stopping = true;
+	for (int i = 0; i < BUS_MAX_JOBS; i++)
+		if (b->jobs[i].pid)
+			kill(b->jobs[i].pid, SIGTERM);
+}
+
+int bus_jobs(const struct bus *b)
+{
+	int n = 0;
+
+	for (int i = 0; i < BUS_MAX_JOBS; i++)
+		n += b->jobs[i].pid != 0;
+	return n;
+}
+
+/* What is queued gets until `until_usec` to leave: sd_bus_process writes
+ * it (and answers what comes in; Sync is refused while stopping). Never
+ * sd_bus_flush: it waits without a bound. */
+static void flush_bounded(struct bus *b, uint64_t until_usec)
+{
+	uint64_t queued, now;
+
+	while (b->bus && sd_bus_get_n_queued_write(b->bus, &queued) >= 0 && queued &&
+	       (now = mono_usec()) < until_usec) {
+		struct pollfd pfd = { .fd = sd_bus_get_fd(b->bus), .events = POLLOUT };
+		struct timespec ts = { .tv_sec = (time_t)((until_usec - now) / 1000000),
+				       .tv_nsec = (long)((until_usec - now) % 1000000) * 1000 };
+		int r, ev = sd_bus_get_events(b->bus);
+
+		if (pfd.fd < 0 || ev < 0)
+			break;
+		pfd.events = (short)ev;
+		if (ppoll(&pfd, 1, &ts, NULL) < 0 && errno != EINTR)
+			break;
+		while ((r = sd_bus_process(b->bus, NULL)) > 0)
+			;
+		if (r < 0)
+			break;
+	}
+}
+
+void bus_stop(struct bus *b, uint64_t flush_until_usec)
+{
+	b->stopping = true;
 	for (int i = 0; i < BUS_MAX_JOBS; i++) {
 		struct bus_job *j = &b->jobs[i];
+		char *name = NULL;
 		if (!j->pid)
 			continue;
-		/* the child goes on syncing and init reaps it; its caller
-		 * learns it from the connection that closes */
+		/* in syncfs (state D): SIGTERM waits for it to return. It goes
+		 * on syncing and init reaps it; we do not wait */
+		sd_bus_path_decode(j->path, BUS_DEVICE_PREFIX, &name);
+		log_warn("Sync of %s: pid %d still running at stop (in a sync, which signals do "
+			 "not interrupt); left to finish", name ? name : j->path, (int)j->pid);
+		free(name);
+		sd_bus_reply_method_errorf(j->call, ERR_SYNC, "wbgovd stopped; the sync goes on "
+					   "in process %d", (int)j->pid);
 		close(j->fd);
 		sd_bus_message_unref(j->call);
 		j->pid = 0;
 	}
-	if (b->bus)
-		b->bus = sd_bus_flush_close_unref(b->bus);
+	if (b->bus) {
+		if (b->up)
+			flush_bounded(b, flush_until_usec);
+		b->bus = sd_bus_close_unref(b->bus);
+	}
+	b->up = false;
 	if (b->mountinfo_fd >= 0)
 		close(b->mountinfo_fd);
 	b->mountinfo_fd = -1;
+	free(b->dev);
+	b->dev = NULL;
+	b->ndev = b->dev_room = 0;
 }

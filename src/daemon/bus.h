@@ -9,9 +9,13 @@
  *                                       org.freedesktop.DBus.ObjectManager
  *   /org/wbgov/Governor1/device/<name>  org.wbgov.Governor1.Device
  *
- * Governing never waits for the bus: a bus that cannot be reached or goes
- * away is logged once and tried again now and then; a method that takes
- * long (Sync) runs in a child process and is answered when it ends. */
+ * Governing never waits for the bus: the connection is made without
+ * waiting (sd-bus's Hello and the name request are asynchronous, every
+ * call bounded by BUS_TIMEOUT_USEC); a bus that cannot be reached, does
+ * not answer, takes no more messages or goes away is logged once and tried
+ * again now and then; a method that takes long (Sync) runs in a child
+ * process and is answered when it ends. At stop nothing waits past a
+ * bound: Sync children get SIGTERM, what is queued gets BUS_FLUSH_USEC. */
 #ifndef WBGOV_DAEMON_BUS_H
 #define WBGOV_DAEMON_BUS_H
 
@@ -44,6 +48,20 @@
 #define BUS_RECHECK_USEC 60000000ULL
 /* A lost or refused bus is tried again this often. */
 #define BUS_RETRY_USEC 10000000ULL
+/* A connection that has not got its name within this is dropped (a bus
+ * daemon stopped, or too busy to answer: sd-bus's own wait for the
+ * authentication is 90 s); each call (Hello, RequestName) is bounded by
+ * it too. A busy system bus answers in milliseconds. */
+#define BUS_TIMEOUT_USEC 5000000ULL
+/* A write queue that has not emptied for BUS_TIMEOUT_USEC, or holds more
+ * than this many messages, is a peer that takes no more (a stopped bus
+ * daemon; the socket's buffer full): the connection is dropped and made
+ * anew later, instead of growing without bound. 70 devices signalling 4
+ * times a second queue 280 messages a second. */
+#define BUS_QUEUE_MAX 4096
+/* At stop, what is queued (the answers to Sync calls) gets this long to
+ * leave; a bus that takes nothing is closed without waiting. */
+#define BUS_FLUSH_USEC 150000ULL
 /* Sync calls running at once (each a child process). */
 #define BUS_MAX_JOBS 8
 
@@ -98,14 +116,20 @@ struct bus {
 	const char *root;
 	struct knobs_real *real;
 	struct sd_bus *bus;        /* NULL: not connected */
+	bool up;                   /* ... connected and the name is ours */
+	int name_r;                /* the name request's answer: 0 none yet, 1 ours, -errno */
+	uint64_t deadline_usec;    /* not up by then: dropped */
+	uint64_t stall_usec;       /* since when the write queue has not emptied; 0 */
+	bool stopping;             /* bus_stop_begin: no new Sync */
 	bool failed_logged;        /* "cannot reach the bus" said */
 	uint64_t retry_usec;       /* next attempt to connect */
 	uint64_t next_usec;        /* next refresh */
 	bool wake;                 /* ... worth a wakeup of its own */
 	bool mounts_stale;         /* the mount table changed */
 	int mountinfo_fd;          /* POLLPRI when mounts change; -1 */
-	struct bus_dev dev[GOV_MAX_DEV];
-	int ndev;
+	struct bus_dev *dev;       /* one per device of the governor (knobs/room.h) */
+	int ndev, dev_room;
+	bool nomem_logged;         /* "no memory for an object" said */
 	struct bus_job jobs[BUS_MAX_JOBS];
 };
 
@@ -114,8 +138,10 @@ struct bus {
  * there (or DBUS_SYSTEM_BUS_ADDRESS says where it is), else none. */
 int bus_parse_kind(const char *arg, enum bus_kind *ret_kind);
 
-/* Connect and take the name; a failure is logged and tried again later
- * (BUS_RETRY_USEC). Call before the daemon confines itself. */
+/* Begin to connect and take the name, without waiting: the objects are
+ * published when the name is ours (bus_update). A failure is logged and
+ * tried again later (BUS_RETRY_USEC). Call before the daemon confines
+ * itself. */
 void bus_start(struct bus *b, enum bus_kind kind, const char *address, const char *root,
 	       struct knobs_real *real);
 
@@ -134,7 +160,18 @@ int bus_pollfds(struct bus *b, struct pollfd *pfd, int max, uint64_t now_usec,
  * same pfd and count), and what is queued on the connection. */
 void bus_dispatch(struct bus *b, const struct pollfd *pfd, int n);
 
-void bus_stop(struct bus *b);
+/* Stopping: Sync is refused from here on, and each Sync child gets
+ * SIGTERM (bus_pollfds and bus_dispatch reap those that end). */
+void bus_stop_begin(struct bus *b);
+
+/* Sync children still running. */
+int bus_jobs(const struct bus *b);
+
+/* Off the bus: each Sync still running is answered with an error and left
+ * to finish (logged with its pid), what is queued gets until
+ * `flush_until_usec` (CLOCK_MONOTONIC) to leave, and the connection is
+ * closed. */
+void bus_stop(struct bus *b, uint64_t flush_until_usec);
 
 /* The object path of a device ("/org/wbgov/Governor1/device/sdb"), from
  * its name escaped as sd_bus_path_encode does (udisks' way: dm-0 ->

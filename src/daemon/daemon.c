@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <systemd/sd-daemon.h>
 #include <sysexits.h>
 #include <time.h>
@@ -15,6 +16,7 @@
 #include "daemon/daemon.h"
 #include "daemon/metrics.h"
 #include "daemon/status.h"
+#include "knobs/room.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
 #include "sys/pidlock.h"
@@ -74,10 +76,10 @@ static void log_decision(struct daemon *dm, const struct gov_dev *d)
 		if (dm->logged[i].err == d->err && dm->logged[i].above_global == d->above_global &&
 		    !gov_decision_moved(&dm->logged[i].dec, &d->dec))
 			return;
-	} else if (dm->nlogged < GOV_MAX_DEV) {
+	} else if (room_for(&dm->logged, &dm->logged_room, dm->nlogged + 1, sizeof(*dm->logged))) {
 		i = dm->nlogged++;
 	} else {
-		return;
+		return; /* no memory: its next decisions are logged again */
 	}
 	snprintf(dm->logged[i].bdi, sizeof(dm->logged[i].bdi), "%s", d->info.bdi);
 	dm->logged[i].dec = d->dec;
@@ -239,7 +241,11 @@ static void hook_restored(void *ctx, const struct gov_dev *d)
 	struct daemon *dm = ctx;
 
 	state_del_bdi(&dm->state, d->info.bdi);
-	state_save(dm->state_path, &dm->state);
+	/* at stop the file is written once, when every knob is back (a
+	 * record left by a crash meanwhile is given back again, harmlessly):
+	 * an fsync per device is seconds for hundreds on a busy disk */
+	if (!dm->stopping)
+		state_save(dm->state_path, &dm->state);
 	log_info("%s: knobs given back (strict_limit %llu, max_ratio_fine %llu)", d->info.bdi,
 		 (unsigned long long)d->orig.strict_limit, (unsigned long long)d->orig.max_ratio_fine);
 }
@@ -311,20 +317,57 @@ static uint64_t hook_recall(void *ctx, const struct knobs_dev *info, bool *ret_k
 	return bps;
 }
 
+/* Device memory is written by a child process: its fsync, on a disk busy
+ * with the very writeback wbgovd governs, can take seconds, and the loop
+ * must go on meanwhile and SIGTERM be honoured within a second. One save
+ * at a time (they share the temporary file). The child closes every other
+ * descriptor (the lock, the bus, a Sync's pipe must not outlive the daemon
+ * in it) and keeps TERM blocked: a save cut short would lose it. Its exit
+ * status is the errno of a failure. */
 static void memory_flush(struct daemon *dm, bool now)
 {
-	int r;
+	int fds[2];
+	pid_t pid;
 
-	if (!dm->memory_path[0] || !dm->memory.dirty ||
+	if (!dm->memory_path[0] || !dm->memory.dirty || dm->memory_pid ||
 	    (!now && daemon_now_usec() - dm->memory_saved_usec < MEMORY_SAVE_USEC))
 		return;
 	dm->memory_saved_usec = daemon_now_usec();
-	r = memory_save(dm->memory_path, &dm->memory);
-	if (r) {
-		log_warn("%s: cannot save device memory: %s; not trying again", dm->memory_path,
-			 strerror(-r));
-		dm->memory_path[0] = 0;
+	if (pipe2(fds, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
+		/* tried again at the next interval */
+		log_warn("%s: cannot start saving device memory: %s", dm->memory_path,
+			 strerror(errno));
+		return;
 	}
+	if (pid == 0) {
+		if (fds[1] > 3)
+			close_range(3, (unsigned)fds[1] - 1, 0);
+		close_range((unsigned)fds[1] + 1, ~0U, 0);
+		_exit(-memory_save(dm->memory_path, &dm->memory));
+	}
+	close(fds[1]);
+	dm->memory_pid = pid;
+	dm->memory_fd = fds[0];
+	/* what is measured from now on is for the next save */
+	dm->memory.dirty = false;
+}
+
+/* The save ended (its pipe closed): how it went. A failure turns device
+ * memory off, as a full disk or a read-only one would fail every save. */
+static void memory_saved(struct daemon *dm)
+{
+	int status = 0;
+
+	while (waitpid(dm->memory_pid, &status, 0) < 0 && errno == EINTR)
+		;
+	close(dm->memory_fd);
+	dm->memory_fd = -1;
+	dm->memory_pid = 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return;
+	log_warn("%s: cannot save device memory: %s; not trying again", dm->memory_path,
+		 WIFEXITED(status) ? strerror(WEXITSTATUS(status)) : "the saving process was killed");
+	dm->memory_path[0] = 0;
 }
 
 /* Device memory at start: a missing file is an empty memory; a file that
@@ -530,19 +573,22 @@ struct metrics_ctx {
  * shows them; at exit, wbgov_daemon_up 0 alone. */
 static int fill_metrics(FILE *f, const void *ctx)
 {
-	static struct metrics_dev m[GOV_MAX_DEV];
 	const struct metrics_ctx *x = ctx;
 	struct governor *g = &x->dm->gov;
-	int n = x->up ? g->ndev : 0;
+	int n = x->up ? g->ndev : 0, r;
+	struct metrics_dev *m = calloc((size_t)n + 1, sizeof(*m));
 
+	if (!m)
+		return -ENOMEM;
 	for (int i = 0; i < n; i++) {
-		memset(&m[i], 0, sizeof(m[i]));
 		m[i].info = g->dev[i].info;
 		m[i].has_record = true;
 		status_entry_of(&g->dev[i], &m[i].rec);
 		metrics_read_kernel(&x->dm->real, &m[i]);
 	}
-	return metrics_write(f, x->up, m, n);
+	r = metrics_write(f, x->up, m, n);
+	free(m);
+	return r;
 }
 
 /* Replace the metrics file; a failure is logged when it starts and when
@@ -608,6 +654,7 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 
 	memset(dm, 0, sizeof(*dm));
 	dm->lockfd = -1;
+	dm->memory_fd = -1;
 	dm->config_path = o->config_path;
 	dm->cfg = *cfg;
 	dm->start_usec = daemon_now_usec();
@@ -682,11 +729,13 @@ uint64_t daemon_step(struct daemon *dm, uint64_t now_usec)
 {
 	uint64_t delay = gov_tick(&dm->gov, now_usec);
 
-	if (dm->gov.overflow != dm->overflow_logged) {
-		dm->overflow_logged = dm->gov.overflow;
-		if (dm->gov.overflow)
-			log_warn("more than %d bdis: those past the first %d are left as they are",
-				 GOV_MAX_DEV, GOV_MAX_DEV);
+	if (dm->gov.nomem != dm->nomem_logged) {
+		dm->nomem_logged = dm->gov.nomem;
+		if (dm->gov.nomem)
+			log_err("out of memory for more devices: %d bdis governed, the others left as "
+				"they are (looked for again at each rescan)", dm->gov.ndev);
+		else
+			log_notice("memory for every bdi again: %d governed", dm->gov.ndev);
 	}
 
 	memory_flush(dm, false);
@@ -783,11 +832,12 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 	while (!*term) {
 		uint64_t delay = daemon_step(dm, daemon_now_usec()), now = daemon_now_usec();
 		uint64_t bus_delay = bus_update(&dm->bus, &dm->gov, dm->bus_changed, now);
-		struct pollfd pfd[2 + 2 + BUS_MAX_JOBS];
+		struct pollfd pfd[3 + 2 + BUS_MAX_JOBS];
 		struct timespec ts;
-		int n = 0, nbus, umon = -1, umnt = -1;
+		int n = 0, nbus, umon = -1, umnt = -1, usave = -1;
 
-		/* the first step scanned and decided every device there */
+		/* the first step scanned and decided every device there; the
+		 * bus is not waited for */
 		notify_status(dm, !ready);
 		ready = true;
 		dm->bus_changed = false;
@@ -803,6 +853,10 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 			umnt = n;
 			pfd[n++] = (struct pollfd){ .fd = mfd, .events = POLLPRI };
 		}
+		if (dm->memory_pid) {
+			usave = n;
+			pfd[n++] = (struct pollfd){ .fd = dm->memory_fd, .events = POLLIN };
+		}
 		nbus = bus_pollfds(&dm->bus, pfd + n, (int)(sizeof(pfd) / sizeof(pfd[0])) - n, now, &delay);
 		ts.tv_sec = (time_t)(delay / 1000000);
 		ts.tv_nsec = (long)(delay % 1000000) * 1000;
@@ -811,6 +865,8 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 				gov_request_rescan(&dm->gov);
 			if (umnt >= 0 && (pfd[umnt].revents & (POLLPRI | POLLERR)))
 				gov_request_rescan(&dm->gov);
+			if (usave >= 0 && pfd[usave].revents)
+				memory_saved(dm);
 		}
 		bus_dispatch(&dm->bus, pfd + n, nbus);
 		if (!mon && daemon_now_usec() - last_scan_usec >= GOV_POLL_IDLE_USEC) {
@@ -832,16 +888,54 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 	uevent_close(mon);
 }
 
+/* At stop, the children (a Sync that SIGTERM ends, device memory's last
+ * save) until `until_usec`; the bus is served meanwhile, so that the
+ * answer to a Sync leaves as its child ends. Signals stay blocked: a
+ * second SIGTERM changes nothing. */
+static void stop_wait(struct daemon *dm, uint64_t until_usec)
+{
+	for (;;) {
+		struct pollfd pfd[1 + 2 + BUS_MAX_JOBS];
+		uint64_t now = daemon_now_usec(), delay;
+		struct timespec ts;
+		int n = 0, nbus, usave = -1;
+
+		if ((!dm->memory_pid && !bus_jobs(&dm->bus)) || now >= until_usec)
+			return;
+		delay = until_usec - now;
+		if (dm->memory_pid) {
+			usave = n;
+			pfd[n++] = (struct pollfd){ .fd = dm->memory_fd, .events = POLLIN };
+		}
+		nbus = bus_pollfds(&dm->bus, pfd + n, (int)(sizeof(pfd) / sizeof(pfd[0])) - n, now, &delay);
+		ts.tv_sec = (time_t)(delay / 1000000);
+		ts.tv_nsec = (long)(delay % 1000000) * 1000;
+		if (ppoll(pfd, (nfds_t)(n + nbus), &ts, NULL) < 0 && errno != EINTR)
+			return;
+		if (usave >= 0 && pfd[usave].revents) {
+			memory_saved(dm);
+			/* what was measured while it saved */
+			memory_flush(dm, true);
+		}
+		bus_dispatch(&dm->bus, pfd + n, nbus);
+	}
+}
+
 int daemon_stop(struct daemon *dm)
 {
+	uint64_t start_usec = daemon_now_usec();
 	int rc = 0;
 
 	sd_notify(0, "STOPPING=1\nSTATUS=stopping: giving the knobs back");
-	/* off the bus first: nothing answers for the devices from here on */
-	bus_stop(&dm->bus);
+	/* no new Sync, and those running are ended: they are waited for
+	 * below, alongside the knobs */
+	bus_stop_begin(&dm->bus);
+	dm->stopping = true;
 	log_info("stopping: giving the knobs back");
 	gov_last_look(&dm->gov, daemon_now_usec());
 	if (gov_restore(&dm->gov)) {
+		/* the file keeps what is left */
+		state_save(dm->state_path, &dm->state);
 		log_err("some knobs could not be given back; they are recorded in %s (wbgov restore)",
 			dm->state_path);
 		rc = EX_OSERR;
@@ -850,6 +944,16 @@ int daemon_stop(struct daemon *dm)
 		rc = EX_OSERR;
 	}
 	memory_flush(dm, true);
+	stop_wait(dm, start_usec + STOP_WAIT_USEC);
+	if (dm->memory_pid)
+		log_warn("%s: device memory still being written by pid %d (a busy disk?): left to "
+			 "finish%s", dm->memory_path, (int)dm->memory_pid, dm->memory.dirty ?
+			 "; what was measured since it began is not saved" : "");
+	/* off the bus: a Sync still running is answered, what is queued
+	 * gets a moment to leave */
+	bus_stop(&dm->bus, daemon_now_usec() + BUS_FLUSH_USEC);
+	if (dm->memory_fd >= 0)
+		close(dm->memory_fd);
 	unlink(dm->status_path);
 	/* the file stays, saying the daemon is down: a stopped wbgovd reads
 	 * as stopped, not as a file that went missing */
@@ -859,5 +963,9 @@ int daemon_stop(struct daemon *dm)
 	unlink(dm->pid_path);
 	close(dm->lockfd);
 	dm->lockfd = -1;
+	gov_free(&dm->gov);
+	free(dm->logged);
+	dm->logged = NULL;
+	dm->nlogged = dm->logged_room = 0;
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "daemon/bus.h"
 #include "daemon/config.h"
@@ -21,6 +22,13 @@
 
 /* Device memory goes to disk at most this often, and at exit. */
 #define MEMORY_SAVE_USEC 10000000ULL
+/* From SIGTERM, the knobs are given back at once (sysfs writes, the state
+ * file in /run); then a Sync child (SIGTERM ends it unless it sits in the
+ * kernel's sync) and device memory's last save (an fsync on a busy disk)
+ * are waited for this long, and the bus gets BUS_FLUSH_USEC: wbgovd exits
+ * within a second whatever the disk, the bus or a child does, and says
+ * what it left running. */
+#define STOP_WAIT_USEC 500000ULL
 
 struct daemon_opts {
 	const char *config_path; /* reread on reload */
@@ -54,22 +62,25 @@ struct daemon {
 	char memory_path[PATH_MAX];
 	struct memory memory;
 	uint64_t memory_saved_usec;
+	pid_t memory_pid;     /* the child saving it; 0 */
+	int memory_fd;        /* its pipe: EOF when it ends; -1 */
 	/* the metrics file: "" when off */
 	char metrics_path[PATH_MAX];
 	uint64_t metrics_usec, metrics_next_usec;
 	int metrics_err;      /* the last write's error, said once */
 	bool status_dirty;
-	bool overflow_logged; /* "more than GOV_MAX_DEV bdis" said */
+	bool stopping;        /* daemon_stop: the state file is written once, at the end */
+	bool nomem_logged;    /* "no memory for more bdis" said */
 	uint64_t start_usec;
 	/* what was last logged per bdi: a decision is logged when it moves
 	 * materially (gov_decision_moved), not at every re-measurement */
-	struct {
+	struct daemon_logged {
 		char bdi[KNOBS_NAME_MAX];
 		struct gov_decision dec;
 		bool above_global;
 		int err;
-	} logged[GOV_MAX_DEV];
-	int nlogged;
+	} *logged;
+	int nlogged, logged_room;
 	/* the last STATUS= sent: devices governed, capped */
 	int notified_governed, notified_capped;
 	/* D-Bus: the objects follow the devices (a device came, went, or its

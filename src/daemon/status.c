@@ -39,9 +39,12 @@ static int fill_status(FILE *f, const void *ctx)
 	return 0;
 }
 
+/* Not flushed to disk: it is rewritten at each decision from the loop, an
+ * fsync there waits for the disk (seconds when it is busy), and a crashed
+ * wbgovd's record is stale anyway. */
 int status_write(const char *path, const struct governor *g)
 {
-	return file_replace(path, fill_status, g);
+	return file_publish(path, fill_status, g);
 }
 
 int status_read(const char *path, const char *bdi, struct status_entry *ret)

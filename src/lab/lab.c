@@ -125,6 +125,7 @@ int lab_run_scenario(const struct scenario *sc, const char *policy, const struct
 	ctl.ctx = c;
 	c->cfg = lp->gov;
 	r = sim_run(sc, policy, &lp->sim, &ctl, want_series, ret);
+	gov_free(&c->gov);
 	free(c);
 	return r;
 }

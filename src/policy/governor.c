@@ -1,20 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "knobs/room.h"
 #include "model/units.h"
 #include "policy/governor.h"
 
 void gov_init(struct governor *g, const struct gov_config *cfg, const struct knobs_ops *ops,
 	      void *kctx, const struct gov_hooks *hooks)
 {
+	struct gov_dev *dev = g->dev;
+	struct knobs_dev *scan = g->scan;
+	int dev_room = g->dev_room, scan_room = g->scan_room;
+
 	memset(g, 0, sizeof(*g));
+	g->dev = dev;
+	g->dev_room = dev_room;
+	g->scan = scan;
+	g->scan_room = scan_room;
 	g->cfg = *cfg;
 	g->ops = ops;
 	g->kctx = kctx;
 	if (hooks)
 		g->hooks = *hooks;
 	g->want_rescan = true;
+}
+
+void gov_free(struct governor *g)
+{
+	free(g->dev);
+	free(g->scan);
+	g->dev = NULL;
+	g->scan = NULL;
+	g->ndev = g->dev_room = g->scan_room = 0;
 }
 
 void gov_set_config(struct governor *g, const struct gov_config *cfg)
@@ -53,29 +72,50 @@ static bool same_device(const struct knobs_dev *a, const struct knobs_dev *b)
 	       a->minor == b->minor;
 }
 
+/* Every bdi there, into g->scan: a list that fills the room given may
+ * have more, so the room grows and the list is taken again. Without the
+ * memory for all, those that fit (g->nomem); -errno when none do. */
+static int scan_all(struct governor *g)
+{
+	int n;
+
+	g->nomem = false;
+	if (!room_for(&g->scan, &g->scan_room, ROOM_FIRST, sizeof(*g->scan))) {
+		g->nomem = true;
+		return -ENOMEM;
+	}
+	for (;;) {
+		n = g->ops->devices(g->kctx, g->scan, g->scan_room);
+		if (n < g->scan_room)
+			return n;
+		if (!room_for(&g->scan, &g->scan_room, g->scan_room + 1, sizeof(*g->scan))) {
+			g->nomem = true;
+			return n;
+		}
+	}
+}
+
 /* Returns true when a device came. */
 static bool rescan(struct governor *g)
 {
-	int n = g->ops->devices(g->kctx, g->scan, GOV_MAX_DEV + 1);
-	bool came = false;
+	int n = scan_all(g);
+	bool came = false, partial = g->nomem;
 
 	g->want_rescan = false;
 	if (n < 0)
 		return false;
-	g->overflow = n > GOV_MAX_DEV;
-	if (n > GOV_MAX_DEV)
-		n = GOV_MAX_DEV;
 	g->features = g->ops->features(g->kctx);
 	/* forget what left: a gone bdi has no knobs to give back. A bdi that
 	 * now stands for another device (a loop attached to another file
 	 * between two scans, another card in a reader) is forgotten too and
-	 * found afresh: knobs back, meter anew, memory asked */
+	 * found afresh: knobs back, meter anew, memory asked. A list cut
+	 * short for want of memory says nothing of the bdis it lacks */
 	for (int i = 0; i < g->ndev;) {
-		bool found = false;
-		for (int j = 0; j < n && !found; j++)
-			found = !strcmp(g->dev[i].info.bdi, g->scan[j].bdi) &&
-				same_device(&g->dev[i].info, &g->scan[j]);
-		if (found)
+		bool named = false, same = false;
+		for (int j = 0; j < n && !named; j++)
+			if ((named = !strcmp(g->dev[i].info.bdi, g->scan[j].bdi)))
+				same = same_device(&g->dev[i].info, &g->scan[j]);
+		if (same || (!named && partial))
 			i++;
 		else
 			forget(g, i);
@@ -86,8 +126,10 @@ static bool rescan(struct governor *g)
 			d->info = g->scan[j];
 			continue;
 		}
-		if (g->ndev == GOV_MAX_DEV)
+		if (!room_for(&g->dev, &g->dev_room, g->ndev + 1, sizeof(*g->dev))) {
+			g->nomem = true; /* left alone; looked for again at the next rescan */
 			break;
+		}
 		d = &g->dev[g->ndev++];
 		came = true;
 		memset(d, 0, sizeof(*d));

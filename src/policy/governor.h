@@ -12,8 +12,6 @@
 #include "policy/bwmeter.h"
 #include "policy/decide.h"
 
-#define GOV_MAX_DEV 64
-
 /* Polling. A device still held at a start cap while it completes more than
  * the cap per target (a fast device being written in bulk) is polled every
  * 10 ms until measured: each 10 ms at 4 MiB costs a 1 GB/s writer about
@@ -134,11 +132,13 @@ struct governor {
 	void *kctx;
 	struct gov_hooks hooks;
 	int features;
-	struct gov_dev dev[GOV_MAX_DEV];
-	int ndev;
-	struct knobs_dev scan[GOV_MAX_DEV + 1]; /* scratch for rescans */
-	bool overflow;         /* the last scan found more than GOV_MAX_DEV
-				  bdis: those past them are left alone */
+	/* as many as the machine has bdis (knobs/room.h) */
+	struct gov_dev *dev;   /* ndev of them, room for dev_room */
+	int ndev, dev_room;
+	struct knobs_dev *scan; /* scratch for rescans, room for scan_room */
+	int scan_room;
+	bool nomem;            /* the last scan found bdis there was no memory
+				  for: those are left alone */
 	bool want_rescan;
 	uint64_t pending_bytes;
 	/* Linux < 6.2: dirty_background_bytes/dirty_bytes while a slow device
@@ -160,9 +160,13 @@ struct governor {
 	struct knobs_vmstat vm;
 };
 
-/* `hooks` may be NULL. Does not touch the machine. */
+/* `hooks` may be NULL. Does not touch the machine. `g` is zeroed memory or
+ * a governor gov_init had: its arrays are kept for reuse (gov_free frees
+ * them). */
 void gov_init(struct governor *g, const struct gov_config *cfg, const struct knobs_ops *ops,
 	      void *kctx, const struct gov_hooks *hooks);
+/* Its arrays freed; it holds no device. */
+void gov_free(struct governor *g);
 /* Replace the configuration (SIGHUP): every device is decided anew. */
 void gov_set_config(struct governor *g, const struct gov_config *cfg);
 /* Ask for a device rescan at the next tick (a uevent arrived). */

@@ -2,33 +2,51 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "knobs/room.h"
 #include "sys/fsutil.h"
 #include "sys/state.h"
 #include "sys/sysfs.h"
 
+void state_free(struct state *st)
+{
+	free(st->bdi);
+	memset(st, 0, sizeof(*st));
+}
+
 int state_load(const char *path, struct state *st)
 {
-	static char buf[STATE_FILE_MAX + 2];
-	size_t len;
+	static char first[STATE_FILE_FIRST + 2];
+	char *buf = first;
+	size_t len, max = STATE_FILE_FIRST;
 	int r;
 
 	memset(st, 0, sizeof(*st));
 	/* root acts on it: its own file, not a link, never blocking */
-	r = file_read_trusted(path, false, buf, STATE_FILE_MAX, &len);
-	if (r)
-		return r;
-	return state_parse(buf, st);
+	while ((r = file_read_trusted(path, false, buf, max, &len)) == -EFBIG &&
+	       max < STATE_FILE_MAX) {
+		/* a line per bdi: a machine with many */
+		max = max * 8 < STATE_FILE_MAX ? max * 8 : STATE_FILE_MAX;
+		if (buf != first)
+			free(buf);
+		if (!(buf = malloc(max + 2)))
+			return -ENOMEM;
+	}
+	if (!r)
+		r = state_parse(buf, st);
+	if (buf != first)
+		free(buf);
+	return r;
 }
 
-int state_parse(char *text, struct state *st)
+static int parse_lines(char *text, struct state *st)
 {
 	char *line, *save = NULL;
 	char *buf = text;
 
-	memset(st, 0, sizeof(*st));
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char bdi[KNOBS_NAME_MAX], na[24], nb[24], end;
 		uint64_t a, b;
@@ -43,7 +61,7 @@ int state_parse(char *text, struct state *st)
 			if (parse_u64(na, &a) || parse_u64(nb, &b) || !sysfs_bdi_name_ok(bdi))
 				return -EINVAL;
 			if (state_put_bdi(st, bdi, a, b))
-				return -E2BIG;
+				return -ENOMEM;
 		} else if (!strncmp(line, "vm ", 3)) {
 			char *tok, *tsave = NULL;
 			int k = 0;
@@ -68,6 +86,17 @@ int state_parse(char *text, struct state *st)
 		}
 	}
 	return 0;
+}
+
+int state_parse(char *text, struct state *st)
+{
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	r = parse_lines(text, st);
+	if (r)
+		state_free(st); /* nothing half-read */
+	return r;
 }
 
 static int fill_state(FILE *f, const void *ctx)
@@ -105,8 +134,8 @@ int state_put_bdi(struct state *st, const char *bdi, uint64_t strict_limit, uint
 	for (i = 0; i < st->n; i++)
 		if (!strcmp(st->bdi[i].bdi, bdi))
 			return 0; /* the first record is what was found; keep it */
-	if (st->n == STATE_MAX)
-		return -E2BIG;
+	if (!room_for(&st->bdi, &st->room, st->n + 1, sizeof(*st->bdi)))
+		return -ENOMEM;
 	snprintf(st->bdi[i].bdi, sizeof(st->bdi[i].bdi), "%s", bdi);
 	st->bdi[i].strict_limit = strict_limit;
 	st->bdi[i].max_ratio_fine = max_ratio_fine;

@@ -10,9 +10,12 @@
 
 #include "knobs/knobs.h"
 
-#define STATE_MAX 64
-/* The file is at most this large (64 lines of some 70 bytes, and vm). */
-#define STATE_FILE_MAX (64 * 1024)
+/* The file is read at most this large: a line of some 60 bytes per bdi,
+ * 250000 bdis (the kernel has no limit of its own but the block device
+ * numbers), a bound on what root trusts, not on how many it holds. It is
+ * read into STATE_FILE_FIRST first, and a larger buffer if it is larger. */
+#define STATE_FILE_MAX (16 * 1024 * 1024)
+#define STATE_FILE_FIRST (64 * 1024)
 
 struct state_bdi {
 	char bdi[KNOBS_NAME_MAX];
@@ -24,9 +27,11 @@ struct state_bdi {
 	bool held;
 };
 
+/* What it holds is freed by state_free; state_load and state_parse fill
+ * it anew (free what it held first). */
 struct state {
-	struct state_bdi bdi[STATE_MAX];
-	int n;
+	struct state_bdi *bdi; /* n of them, room for room (knobs/room.h) */
+	int n, room;
 	bool vm_saved;
 	bool vm_held;      /* as held, for the vm record */
 	uint64_t vm[VM_KNOB_COUNT];
@@ -39,6 +44,7 @@ struct state {
 int state_load(const char *path, struct state *st);
 /* The same for the file's text, which it cuts into lines in place. */
 int state_parse(char *text, struct state *st);
+void state_free(struct state *st);
 /* An empty state removes the file. */
 int state_save(const char *path, const struct state *st);
 int state_put_bdi(struct state *st, const char *bdi, uint64_t strict_limit,

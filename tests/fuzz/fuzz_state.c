@@ -5,4 +5,4 @@
 
 static struct state st;
 
-FUZZ_TEXT_TARGET(STATE_FILE_MAX, state_parse(s, &st))
+FUZZ_TEXT_TARGET(STATE_FILE_MAX, (state_parse(s, &st), state_free(&st)))

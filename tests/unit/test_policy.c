@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -1303,23 +1304,79 @@ static void test_governor_errors_say_what_failed(void **state)
 	assert_int_equal(d->err_attr, BDI_MAX_BYTES);
 }
 
-/* More bdis than it governs: the first GOV_MAX_DEV are, and it says so. */
-static void test_governor_too_many_devices(void **state)
+/* Memory that runs out: the governor's arrays grow through reallocarray,
+ * which the link wraps (-Wl,--wrap): it fails once alloc_left calls have
+ * been made (-1: never). */
+static int alloc_left = -1;
+void *__real_reallocarray(void *p, size_t n, size_t size);
+void *__wrap_reallocarray(void *p, size_t n, size_t size);
+void *__wrap_reallocarray(void *p, size_t n, size_t size)
+{
+	if (alloc_left == 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (alloc_left > 0)
+		alloc_left--;
+	return __real_reallocarray(p, n, size);
+}
+
+/* However many bdis there are, every one is governed; memory that runs
+ * out leaves those it does not fit alone, says so (nomem), and they are
+ * taken at the next rescan once there is memory again. */
+static void test_governor_many_devices(void **state)
 {
 	struct fake f;
+	int base;
 
 	(void)state;
 	fake_init(&f);
-	f.extra = GOV_MAX_DEV;
+	base = f.n;
+	f.extra = 70;
+	gov_free(&G);
 	gov_setup(&G, &f);
 	gov_tick(&G, 0);
-	assert_true(G.overflow);
-	assert_int_equal(G.ndev, GOV_MAX_DEV);
-	f.extra = GOV_MAX_DEV - 2;
+	assert_false(G.nomem);
+	assert_int_equal(G.ndev, base + 70);
+	for (int i = 0; i < 70; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "x%d", i);
+		assert_non_null(gov_find(&G, name));
+	}
+	f.extra = 1000;
 	gov_request_rescan(&G);
 	gov_tick(&G, 1000000);
-	assert_false(G.overflow);
-	assert_int_equal(G.ndev, GOV_MAX_DEV);
+	assert_int_equal(G.ndev, base + 1000);
+	f.extra = 3;
+	gov_request_rescan(&G);
+	gov_tick(&G, 2000000);
+	assert_false(G.nomem);
+	assert_int_equal(G.ndev, base + 3);
+
+	/* no memory at all: nothing governed, no crash */
+	fake_init(&f);
+	f.extra = 70;
+	gov_free(&G);
+	alloc_left = 0;
+	gov_setup(&G, &f);
+	gov_tick(&G, 0);
+	assert_true(G.nomem);
+	assert_int_equal(G.ndev, 0);
+	/* the scan's room (32, 64, 128: 3 calls) and the first of the
+	 * devices' (32): those governed, the others left alone */
+	alloc_left = 4;
+	gov_request_rescan(&G);
+	gov_tick(&G, 1000000);
+	assert_true(G.nomem);
+	assert_int_equal(G.ndev, 32);
+	/* memory again: every one */
+	alloc_left = -1;
+	gov_request_rescan(&G);
+	gov_tick(&G, 2000000);
+	assert_false(G.nomem);
+	assert_int_equal(G.ndev, base + 70);
+	gov_free(&G);
+	assert_int_equal(G.ndev, 0);
 }
 
 static void test_governor_write_error_keeps_previous(void **state)
@@ -1756,7 +1813,7 @@ int main(void)
 		cmocka_unit_test(test_governor_cap_above_global),
 		cmocka_unit_test(test_governor_write_error_keeps_previous),
 		cmocka_unit_test(test_governor_errors_say_what_failed),
-		cmocka_unit_test(test_governor_too_many_devices),
+		cmocka_unit_test(test_governor_many_devices),
 		cmocka_unit_test(test_governor_pre_62_global_pair),
 		cmocka_unit_test(test_governor_remembered),
 		cmocka_unit_test(test_governor_fast_rule_device_target),

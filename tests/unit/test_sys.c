@@ -54,7 +54,8 @@ static char g_shm[PATH_MAX]; /* a directory on tmpfs, if a test made one */
 /* Large objects the tests share, static so that a failed assertion (a
  * longjmp out of the test) leaks nothing. */
 static struct governor g_gov;
-static struct knobs_dev g_out[GOV_MAX_DEV];
+#define FX_MAX_DEV 64 /* more than any fixture has */
+static struct knobs_dev g_out[FX_MAX_DEV];
 
 static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
@@ -860,7 +861,7 @@ static void test_sysfs_devices_sorted(void **state)
 	(void)state;
 	fx_root(root, sizeof(root), "devices");
 	fx_full(root);
-	n = sysfs_devices(root, out, GOV_MAX_DEV);
+	n = sysfs_devices(root, out, FX_MAX_DEV);
 	assert_int_equal(n, nwant);
 	for (int i = 0; i < n && i < nwant; i++)
 		assert_string_equal(out[i].bdi, want[i]);
@@ -875,7 +876,7 @@ static void test_sysfs_devices_sorted(void **state)
 	/* and through the ops table (no udev at a fixture root) */
 	{
 		struct knobs_real kr = { .root = root };
-		n = knobs_real_ops.devices(&kr, out, GOV_MAX_DEV);
+		n = knobs_real_ops.devices(&kr, out, FX_MAX_DEV);
 		assert_int_equal(n, nwant);
 		assert_string_equal(out[8].bdi, "8:16");
 		assert_string_equal(out[8].model, "SanDisk Cruzer Blade");
@@ -883,7 +884,7 @@ static void test_sysfs_devices_sorted(void **state)
 
 	/* no /sys/class/bdi at all */
 	fx_unlink(root, "/sys/class/bdi");
-	assert_int_equal(sysfs_devices(root, out, GOV_MAX_DEV), -ENOENT);
+	assert_int_equal(sysfs_devices(root, out, FX_MAX_DEV), -ENOENT);
 }
 
 static void test_sysfs_parse_stat(void **state)
@@ -1899,7 +1900,7 @@ static void state_path(char *p, size_t len, const char *root)
 static void test_state_round_trip(void **state)
 {
 	char root[PATH_MAX], p[PATH_MAX], buf[1024];
-	struct state st, back;
+	struct state st, back = { 0 };
 
 	(void)state;
 	fx_root(root, sizeof(root), "state");
@@ -1933,6 +1934,7 @@ static void test_state_round_trip(void **state)
 		assert_int_equal(access(tmp, F_OK), -1);
 	}
 
+	/* filled anew, whatever it held */
 	memset(&back, 0xaa, sizeof(back));
 	assert_int_equal(state_load(p, &back), 0);
 	assert_int_equal(back.n, 3);
@@ -1948,15 +1950,19 @@ static void test_state_round_trip(void **state)
 	/* bdis only, no vm line */
 	st.vm_saved = false;
 	assert_int_equal(state_save(p, &st), 0);
+	state_free(&back);
 	assert_int_equal(state_load(p, &back), 0);
 	assert_int_equal(back.n, 3);
 	assert_false(back.vm_saved);
 
 	/* comments and blank lines are fine */
 	fx_write(root, "/run/wbgov/state", "# hand-edited\n\nbdi 8:0 strict_limit 0 max_ratio_fine 1000000\n");
+	state_free(&back);
 	assert_int_equal(state_load(p, &back), 0);
 	assert_int_equal(back.n, 1);
 	assert_string_equal(back.bdi[0].bdi, "8:0");
+	state_free(&back);
+	state_free(&st);
 }
 
 static void test_state_empty_removes_file(void **state)
@@ -1977,6 +1983,7 @@ static void test_state_empty_removes_file(void **state)
 	assert_int_equal(st.n, 0);
 	assert_int_equal(state_save(p, &st), 0);
 	assert_int_equal(access(p, F_OK), -1);
+	state_free(&st);
 	assert_int_equal(state_load(p, &st), -ENOENT);
 }
 
@@ -2330,6 +2337,7 @@ static void test_state_trust(void **state)
 	assert_int_equal(state_load(p, &st), -EPERM);
 	assert_int_equal(chmod(p, 0644), 0);
 	assert_int_equal(state_load(p, &st), 0);
+	state_free(&st);
 	fx_unlink(root, "/run/wbgov/state");
 	assert_int_equal(mkfifo(p, 0600), 0);
 	assert_int_equal(state_load(p, &st), -EINVAL);
@@ -2377,24 +2385,34 @@ static void test_state_put_bdi(void **state)
 	state_del_bdi(&st, "8:99"); /* not there: nothing happens */
 	assert_int_equal(st.n, 1);
 
-	memset(&st, 0, sizeof(st));
-	for (int i = 0; i < STATE_MAX; i++) {
-		fmt_path(name, sizeof(name), "8:%d", i);
+	state_free(&st);
+
+	/* as many as come: no limit of its own */
+	for (int i = 0; i < 5000; i++) {
+		fmt_path(name, sizeof(name), "%d:%d", 8 + i / 256, i % 256);
 		assert_int_equal(state_put_bdi(&st, name, 0, 1000000), 0);
 	}
-	assert_int_equal(state_put_bdi(&st, "9:0", 0, 1000000), -E2BIG);
-	assert_int_equal(state_put_bdi(&st, "8:5", 1, 1), 0); /* known: fine when full */
-	assert_int_equal(st.n, STATE_MAX);
+	assert_int_equal(state_put_bdi(&st, "8:5", 1, 1), 0); /* known: kept as it was */
+	assert_int_equal(st.n, 5000);
+	assert_int_equal(st.bdi[5].strict_limit, 0);
 
-	/* a file with more records than fit */
+	/* a file of them (some 240 KiB, more than the first read takes) */
 	fx_root(root, sizeof(root), "statebig");
 	state_path(p, sizeof(p), root);
+	assert_int_equal(state_save(p, &st), 0);
+	state_free(&st);
+	assert_int_equal(state_load(p, &st), 0);
+	assert_int_equal(st.n, 5000);
+	assert_string_equal(st.bdi[4999].bdi, "27:135");
+	state_free(&st);
+
+	/* one larger than root reads: refused, nothing taken */
 	f = fopen(p, "w");
 	assert_non_null(f);
-	for (int i = 0; i <= STATE_MAX; i++)
-		fprintf(f, "bdi 8:%d strict_limit 0 max_ratio_fine 1000000\n", i);
+	assert_int_equal(ftruncate(fileno(f), STATE_FILE_MAX + 1), 0);
 	fclose(f);
-	assert_int_equal(state_load(p, &st), -E2BIG);
+	assert_int_equal(state_load(p, &st), -EFBIG);
+	assert_int_equal(st.n, 0);
 }
 
 struct report_log {
@@ -2484,6 +2502,7 @@ static void test_state_restore_bdi(void **state)
 	/* a record made later in the slot is not held */
 	assert_int_equal(state_put_bdi(&st, "8:64", 0, 1000000), 0);
 	assert_false(state_bdi_held(&st, "8:64"));
+	state_free(&st);
 }
 
 static void test_state_restore_vm_pair(void **state)
@@ -2564,7 +2583,12 @@ static void test_status_round_trip(void **state)
 	struct status_entry e;
 
 	(void)state;
+	gov_free(g);
 	memset(g, 0, sizeof(*g));
+	/* two devices, as the governor holds them (later tests reuse them) */
+	g->dev = calloc(2, sizeof(*g->dev));
+	assert_non_null(g->dev);
+	g->dev_room = 2;
 	fx_root(root, sizeof(root), "status");
 	fmt_path(p, sizeof(p), "%s/status", root);
 	assert_int_equal(status_read(p, "8:16", &e), -ENOENT);
@@ -2724,6 +2748,7 @@ static void rec_gone(void *ctx, const struct gov_dev *d)
 
 static void rec_init(struct rec *r, struct knobs_ops *ops, struct gov_hooks *hooks, const char *root)
 {
+	state_free(&r->st);
 	memset(r, 0, sizeof(*r));
 	r->real.root = root;
 	state_path(r->state_path, sizeof(r->state_path), root);
@@ -2874,6 +2899,7 @@ static void test_gov_crash_then_state_restore(void **state)
 	assert_file(root, BDI_DIR "8:16/max_ratio_fine", "800000\n");
 	assert_int_equal(state_save(r->state_path, &st), 0);
 	assert_int_equal(access(r->state_path, F_OK), -1);
+	state_free(&st);
 }
 
 #define MOUNT_SDB1 "300 22 8:17 / /media/user/STICK rw,nosuid,nodev,relatime shared:300 - vfat /dev/sdb1 rw\n"
@@ -3270,6 +3296,7 @@ static void test_fault_table(void **state)
 						     "knob means; its record dropped");
 		} else if (f->kind == F_WRITE && f->a == BDI_MAX_RATIO_FINE) {
 			assert_int_equal(r, f->err);
+			state_free(&fr->r.st);
 			assert_true(state_load(fr->r.state_path, &fr->r.st) == 0 && fr->r.st.n >= 1);
 			snprintf(line, sizeof(line), "at stop: some knobs could not be given back; they are "
 						     "recorded in /run/wbgov/state (wbgov restore)");
