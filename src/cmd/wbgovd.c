@@ -204,6 +204,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	rc = daemon_start(&dm, &o, &cfg);
+	if (rc == DAEMON_START_STOPPED)
+		return 0;
 	if (rc)
 		return rc;
 	/* a poll that waits for a CPU behind a busy writer delays the release

@@ -529,8 +529,12 @@ static int take_lock(struct daemon *dm)
 	struct pidlock_holder h;
 	char who[64];
 	bool said = false;
+	sigset_t stop;
 	int fd, r;
 
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
 	while ((fd = pidlock_take(dm->lock_path, &h)) == -EBUSY && strcmp(h.comm, "wbgovd") &&
 	       daemon_now_usec() < until) {
 		if (!said) {
@@ -539,7 +543,13 @@ static int take_lock(struct daemon *dm)
 				   "it up to %.0f s", dm->lock_path, who, (double)LOCK_WAIT_USEC / 1e6);
 			said = true;
 		}
-		nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+		/* TERM and INT are blocked until the loop's ppoll: taken
+		 * here, so a stop asked meanwhile is not kept waiting */
+		if (sigtimedwait(&stop, NULL, &(struct timespec){ .tv_nsec = 50000000 }) > 0) {
+			log_notice("stopped while waiting for the lock %s: nothing was changed",
+				   dm->lock_path);
+			return -EINTR;
+		}
 	}
 	if (fd == -EBUSY) {
 		pidlock_holder_text(&h, who, sizeof(who));
@@ -697,7 +707,8 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 	}
 	dm->lockfd = take_lock(dm);
 	if (dm->lockfd < 0)
-		return dm->lockfd == -EBUSY ? EX_TEMPFAIL : EX_CANTCREAT;
+		return dm->lockfd == -EINTR ? DAEMON_START_STOPPED :
+		       dm->lockfd == -EBUSY ? EX_TEMPFAIL : EX_CANTCREAT;
 	if (restore_leftovers(dm)) {
 		log_err("refusing to start over knobs whose original values are unknown");
 		unlink(dm->pid_path);

@@ -90,11 +90,17 @@ struct daemon {
 };
 
 
+/* daemon_start's answer to a TERM or INT that came while it waited for
+ * the lock: nothing was changed, and the process is to exit 0. */
+#define DAEMON_START_STOPPED (-1)
+
 /* Take the lock, give back what a previous run left, load device memory
- * and start the governor with `cfg`. 0, or an exit status (sysexits.h:
- * EX_USAGE, EX_CANTCREAT, EX_TEMPFAIL already running, EX_SOFTWARE
- * leftovers that could not be given back), the reason logged; on failure
- * nothing is left changed, nor locked. `dm` is large: not on the stack. */
+ * and start the governor with `cfg`. 0, DAEMON_START_STOPPED, or an exit
+ * status (sysexits.h: EX_USAGE, EX_CANTCREAT, EX_TEMPFAIL already
+ * running, EX_SOFTWARE leftovers that could not be given back), the reason
+ * logged; on failure nothing is left changed, nor locked. TERM, INT and
+ * HUP must be blocked (a TERM is taken while the lock is waited for). `dm`
+ * is large: not on the stack. */
 int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct gov_config *cfg);
 
 /* One poll: the governor's tick, device memory, the status file and the

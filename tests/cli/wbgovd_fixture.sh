@@ -250,6 +250,36 @@ wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start once the 
 stop
 knobs | diff "$tmp/before" - >&2 || fail "knobs not given back on SIGTERM"
 
+# --- SIGTERM while wbgovd waits for another's lock: it stops waiting and
+# exits 0 at once (TERM is blocked until its loop: not kept for 10 s),
+# nothing changed
+# -o: the lock is flock(1)'s own, gone when it is killed
+$AS flock -o "$ST/wbgovd.lock" sleep 8 &
+HPID=$!
+wait_for 5 grep -q "FLOCK .* $HPID " /proc/locks || fail "flock(1) did not take the lock"
+: >"$LOG"
+$AS "$D" --root "$FX" --state-dir "$ST" --no-memory -c "$CONF" >>"$LOG" 2>&1 &
+PID=$!
+wait_for 5 grep -q "^<5>the lock $ST/wbgovd.lock is held by pid $HPID (flock)" "$LOG" ||
+	fail "wbgovd did not wait for another's lock: $(cat "$LOG")"
+t0=$(date +%s%N)
+kill -TERM "$PID"
+rc=0
+wait "$PID" || rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+PID=
+echo "$me: SIGTERM while waiting for the lock: exit after $ms ms" >&2
+[ "$rc" -eq 0 ] || fail "SIGTERM while waiting for the lock: exit $rc, want 0: $(cat "$LOG")"
+[ "$ms" -lt 1000 ] || fail "SIGTERM while waiting for the lock took $ms ms"
+grep -q "^<5>stopped while waiting for the lock $ST/wbgovd.lock: nothing was changed$" "$LOG" ||
+	fail "no word of the stop: $(cat "$LOG")"
+grep -q "started" "$LOG" && fail "wbgovd started after SIGTERM: $(cat "$LOG")"
+[ ! -e "$ST/wbgovd.pid" ] || fail "a pid file was left"
+knobs | diff "$tmp/before" - >&2 || fail "knobs changed by a wbgovd stopped while waiting"
+pkill -P "$HPID" sleep 2>/dev/null || true
+wait "$HPID" 2>/dev/null || true
+HPID=
+
 # --- a lock file that cannot be opened (a link in its place): the error
 # names the lock file, not the pid file; nothing changed
 mv "$ST/wbgovd.lock" "$tmp/lock.real"
