@@ -82,7 +82,9 @@ static void holder_of(int fd, struct pidlock_holder *h)
 
 int pidlock_take(const char *lock_path, struct pidlock_holder *ret_holder)
 {
-	int fd = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	/* read-only: flock needs no write, and a lock file that is there
+	 * opens on a file system mounted read-only too */
+	int fd = open(lock_path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 
 	if (fd < 0)
 		return -errno;

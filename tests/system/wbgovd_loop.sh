@@ -150,12 +150,21 @@ sys_snapshot >"$SYS_TMP/s4"
 sys_as_found "$SYS_TMP/s4" >&2 || fail "knobs differ after kill + restart + stop"
 
 # --- wbgov apply --once where its state file cannot be written (a
-# read-only file system): it names the file, and changes nothing
+# read-only file system): it names the file, and changes nothing; first
+# with no lock file there (it cannot be made: refused, 73), then with one
+# made before (the lock is taken, the state file cannot be written)
 RO=$SYS_TMP/ro-state
 mkdir -p "$SYS_TMP/ro-src"
 sys_bind_mount "$SYS_TMP/ro-src" "$RO"
 mount -o remount,ro,bind "$RO" || fail "cannot make $RO read-only"
 sys_snapshot >"$SYS_TMP/s6"
+rc=0; "$G" --state-dir "$RO" apply --once >/dev/null 2>"$SYS_TMP/err" || rc=$?
+[ $rc = 73 ] || fail "apply with a read-only state dir and no lock file: exit $rc, want 73"
+grep -qx "wbgov apply: the lock $RO/wbgovd.lock: Read-only file system" "$SYS_TMP/err" ||
+	fail "apply with a read-only state dir and no lock file: $(head -n 2 "$SYS_TMP/err")"
+mount -o remount,rw,bind "$RO" || fail "cannot make $RO writable"
+( umask 077 && : >"$RO/wbgovd.lock" )
+mount -o remount,ro,bind "$RO" || fail "cannot make $RO read-only"
 rc=0; "$G" --state-dir "$RO" apply --once >/dev/null 2>"$SYS_TMP/err" || rc=$?
 [ $rc = 77 ] || fail "apply with a read-only state file: exit $rc, want 77"
 grep -q "its knobs could not be recorded in $RO/state (Read-only file system); left as they are" \
