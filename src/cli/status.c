@@ -35,6 +35,7 @@ static int collect(const struct cli *o, struct row **ret)
 	static struct knobs_dev *devs;
 	static struct row *rows;
 	static int devs_room, rows_room;
+	struct mount_table *mt;
 	char sp[PATH_MAX];
 	int n = cli_devices(o, &devs, &devs_room);
 	/* the daemon's record while it runs; a file left by a run that ended
@@ -47,17 +48,21 @@ static int collect(const struct cli *o, struct row **ret)
 		return -ENOMEM;
 	*ret = rows;
 	cli_path_in(sp, sizeof(sp), o, "status");
+	if (procfs_mount_table_read(o->root, &mt) < 0)
+		mt = NULL; /* no mounts shown */
 	for (int i = 0; i < n; i++) {
 		struct row *r = &rows[i];
 		memset(r, 0, sizeof(*r));
 		r->d = devs[i];
-		procfs_mounts(o->root, r->d.disk, &r->mounts);
+		if (mt)
+			procfs_mounts_of(mt, r->d.disk, &r->mounts);
 		r->has_st = running && status_read(sp, r->d.bdi, &r->st) == 0;
 		r->has_knobs = sysfs_bdi_read(o->root, r->d.bdi, BDI_STRICT_LIMIT, &r->strict) == 0 &&
 			       sysfs_bdi_read(o->root, r->d.bdi, BDI_MAX_BYTES, &r->max_bytes) == 0 &&
 			       sysfs_bdi_read(o->root, r->d.bdi, BDI_MAX_RATIO_FINE, &r->ratio) == 0;
 		r->has_pending = cli_bdi_pending(o, r->d.bdi, &r->pending) == 0;
 	}
+	procfs_mount_table_free(mt);
 	return n;
 }
 

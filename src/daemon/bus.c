@@ -577,6 +577,8 @@ static void static_props(struct bus_props *p, const struct knobs_dev *info)
 	bus_clean_utf8(p->busname, sizeof(p->busname), info->bus);
 }
 
+/* The device's mount points, from the mount table read once per
+ * bus_update (b->mt, let go at its end). */
 static void read_mounts(struct bus *b, struct bus_props *p)
 {
 	static struct mount_list raw;
@@ -584,7 +586,11 @@ static void read_mounts(struct bus *b, struct bus_props *p)
 
 	memset(&raw, 0, sizeof(raw));
 	memset(&p->mounts, 0, sizeof(p->mounts));
-	if (!p->disk[0] || procfs_mounts(b->root, p->disk, &raw) <= 0)
+	if (!p->disk[0])
+		return;
+	if (!b->mt && procfs_mount_table_read(b->root, &b->mt) < 0)
+		b->mt = NULL;
+	if (!b->mt || procfs_mounts_of(b->mt, p->disk, &raw) <= 0)
 		return;
 	for (const char *m = mount_list_next(&raw, NULL); m; m = mount_list_next(&raw, m), i++) {
 		char c[PATH_MAX];
@@ -816,6 +822,8 @@ uint64_t bus_update(struct bus *b, const struct governor *g, bool changed, uint6
 		busy |= d->n.pending_bytes || d->deferred;
 	}
 	b->mounts_stale = false;
+	procfs_mount_table_free(b->mt);
+	b->mt = NULL;
 	/* while data drains, every 250 ms; else at the governor's next poll
 	 * past a second (no wakeup of our own) */
 	b->wake = busy;

@@ -126,6 +126,7 @@ struct bus {
 	uint64_t next_usec;        /* next refresh */
 	bool wake;                 /* ... worth a wakeup of its own */
 	bool mounts_stale;         /* the mount table changed */
+	struct mount_table *mt;    /* read once in a bus_update, NULL between */
 	int mountinfo_fd;          /* POLLPRI when mounts change; -1 */
 	struct bus_dev *dev;       /* one per device of the governor (knobs/room.h) */
 	int ndev, dev_room;

@@ -47,16 +47,22 @@ void knobs_real_close(struct knobs_real *k)
 static int devices(void *ctx, struct knobs_dev *out, int max)
 {
 	int n = sysfs_devices(root(ctx), out, max);
+	struct mount_table *mt = NULL;
 
+	/* the mount table once for every device: none if it cannot be read */
+	if (n > 0 && procfs_mount_table_read(root(ctx), &mt) < 0)
+		mt = NULL;
 	for (int i = 0; i < n; i++) {
 		struct mount_list ml;
 		if (!strcmp(root(ctx), "/"))
 			udev_enrich(&out[i]);
-		out[i].mounted = procfs_mounts(root(ctx), out[i].disk, &ml) > 0;
-		for (const char *m = mount_list_next(&ml, NULL); m; m = mount_list_next(&ml, m))
+		out[i].mounted = mt && procfs_mounts_of(mt, out[i].disk, &ml) > 0;
+		for (const char *m = out[i].mounted ? mount_list_next(&ml, NULL) : NULL; m;
+		     m = mount_list_next(&ml, m))
 			knobs_list_add(out[i].mounts, sizeof(out[i].mounts), m);
 		fsid_facts(root(ctx), ((struct knobs_real *)ctx)->probe_fs, &out[i]);
 	}
+	procfs_mount_table_free(mt);
 	return n;
 }
 

@@ -196,56 +196,111 @@ int procfs_disk_of_devno(const char *root, dev_t dev, char *disk, size_t len)
 	return 0;
 }
 
-/* Is `fs` a mount of `disk` or of one of its partitions? By its device
- * number; by its source only for btrfs (see procfs.h). */
-static bool mount_on_disk(const char *root, struct libmnt_fs *fs, const char *disk)
+struct mount_table {
+	struct libmnt_table *tb;
+	int n;
+	struct mount_entry {
+		struct libmnt_fs *fs;
+		char disk[64]; /* "" for no disk's */
+	} *e;
+};
+
+/* The disk `fs` is a mount of (or of one of whose partitions) into
+ * `disk`, "" if none: by its device number; by its source only for btrfs
+ * (see procfs.h). */
+static void disk_of_mount(const char *root, struct libmnt_fs *fs, char *disk, size_t len)
 {
 	dev_t dev = mnt_fs_get_devno(fs);
 	const char *type = mnt_fs_get_fstype(fs), *src = mnt_fs_get_source(fs);
-	char d[64];
 
-	if (major(dev))
-		return procfs_disk_of_devno(root, dev, d, sizeof(d)) == 0 && !strcmp(d, disk);
+	disk[0] = 0;
+	if (major(dev)) {
+		if (procfs_disk_of_devno(root, dev, disk, len))
+			disk[0] = 0;
+		return;
+	}
 	/* "btrfs" only: fuse.btrfs is anyone's */
 	if (!type || strcmp(type, "btrfs") || !src || strncmp(src, "/dev/", 5) || strchr(src + 5, '/'))
-		return false;
-	procfs_whole_disk(root, src + 5, d, sizeof(d));
-	return !strcmp(d, disk);
+		return;
+	procfs_whole_disk(root, src + 5, disk, len);
+}
+
+void procfs_mount_table_free(struct mount_table *t)
+{
+	if (!t)
+		return;
+	mnt_unref_table(t->tb);
+	free(t->e);
+	free(t);
+}
+
+int procfs_mount_table_read(const char *root, struct mount_table **ret)
+{
+	char p[PATH_MAX];
+	struct mount_table *t;
+	struct libmnt_iter *it = NULL;
+	struct libmnt_fs *fs;
+	int r;
+
+	if ((r = path_at(p, sizeof(p), root, "/proc/self/mountinfo")))
+		return r;
+	if (!(t = calloc(1, sizeof(*t))) || !(t->tb = mnt_new_table()) ||
+	    !(it = mnt_new_iter(MNT_ITER_FORWARD))) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	/* lines libmount cannot parse are skipped (no error callback set) */
+	if ((r = mnt_table_parse_file(t->tb, p)) < 0)
+		goto fail;
+	if (!(t->e = calloc((size_t)mnt_table_get_nents(t->tb) + 1, sizeof(*t->e)))) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	/* each mount's disk once, whatever number of disks is asked about */
+	while (mnt_table_next_fs(t->tb, it, &fs) == 0 && t->n < mnt_table_get_nents(t->tb)) {
+		if (!mnt_fs_get_target(fs))
+			continue;
+		t->e[t->n].fs = fs;
+		disk_of_mount(root, fs, t->e[t->n].disk, sizeof(t->e[t->n].disk));
+		t->n++;
+	}
+	mnt_free_iter(it);
+	*ret = t;
+	return 0;
+fail:
+	mnt_free_iter(it);
+	procfs_mount_table_free(t);
+	return r;
+}
+
+int procfs_mounts_of(const struct mount_table *t, const char *disk, struct mount_list *ret)
+{
+	int n = 0;
+
+	if (ret)
+		memset(ret, 0, sizeof(*ret));
+	for (int i = 0; i < t->n; i++) {
+		struct libmnt_fs *fs = t->e[i].fs;
+		if (!t->e[i].disk[0] || strcmp(t->e[i].disk, disk))
+			continue;
+		if (ret)
+			mount_list_add(ret, mnt_fs_get_target(fs), mnt_fs_get_id(fs), mnt_fs_get_devno(fs));
+		n++;
+	}
+	return n;
 }
 
 int procfs_mounts(const char *root, const char *disk, struct mount_list *ret)
 {
-	char p[PATH_MAX];
-	struct libmnt_table *tb;
-	struct libmnt_iter *it;
-	struct libmnt_fs *fs;
-	int n = 0, r;
+	struct mount_table *t;
+	int r;
 
 	if (ret)
 		memset(ret, 0, sizeof(*ret));
-	if ((r = path_at(p, sizeof(p), root, "/proc/self/mountinfo")))
+	if ((r = procfs_mount_table_read(root, &t)) < 0)
 		return r;
-	tb = mnt_new_table();
-	it = mnt_new_iter(MNT_ITER_FORWARD);
-	if (!tb || !it) {
-		r = -ENOMEM;
-		goto out;
-	}
-	/* lines libmount cannot parse are skipped (no error callback set) */
-	if ((r = mnt_table_parse_file(tb, p)) < 0)
-		goto out;
-	while (mnt_table_next_fs(tb, it, &fs) == 0) {
-		const char *target = mnt_fs_get_target(fs);
-		if (!target || !mount_on_disk(root, fs, disk))
-			continue;
-		if (ret)
-			mount_list_add(ret, target, mnt_fs_get_id(fs), mnt_fs_get_devno(fs));
-		n++;
-	}
-	r = n;
-out:
-	mnt_free_iter(it);
-	mnt_unref_table(tb);
+	r = procfs_mounts_of(t, disk, ret);
+	procfs_mount_table_free(t);
 	return r;
 }
 

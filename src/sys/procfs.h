@@ -79,6 +79,15 @@ int procfs_disk_of_devno(const char *root, dev_t dev, char *disk, size_t len);
  * and the pre-6.2 dirty check), sync and eject. */
 int procfs_mounts(const char *root, const char *disk, struct mount_list *ret);
 
+/* The same for several disks, the table read (and each mount's disk found)
+ * once: procfs_mount_table_read fills *ret (0 or -errno), procfs_mounts_of
+ * answers for one disk as procfs_mounts does, procfs_mount_table_free lets
+ * it go (NULL is fine). */
+struct mount_table;
+int procfs_mount_table_read(const char *root, struct mount_table **ret);
+int procfs_mounts_of(const struct mount_table *t, const char *disk, struct mount_list *ret);
+void procfs_mount_table_free(struct mount_table *t);
+
 /* The disk holding `path` (a file, directory or /dev node): fills `disk`. */
 int procfs_disk_of_path(const char *root, const char *path, char *disk, size_t len);
 
