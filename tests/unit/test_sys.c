@@ -1507,9 +1507,33 @@ static void test_procfs_mounts(void **state)
 	assert_string_equal(buf, "/media/us");
 	assert_int_equal(buf[10], 'x');
 
+	/* the table read once answers for every disk as procfs_mounts does */
+	{
+		static const char *const disks[] = { "sdb", "nvme0n1", "sdc", "sda", "sdb1", "sdz" };
+		struct mount_table *mt = NULL;
+		struct mount_list one;
+		assert_int_equal(procfs_mount_table_read(root, &mt), 0);
+		for (size_t i = 0; i < sizeof(disks) / sizeof(disks[0]); i++) {
+			int n = procfs_mounts(root, disks[i], &one);
+			char want[4096];
+			snprintf(want, sizeof(want), "%s", ml_str(&one));
+			assert_int_equal(procfs_mounts_of(mt, disks[i], &l), n);
+			assert_string_equal(ml_str(&l), want);
+			assert_memory_equal(l.id, one.id, (size_t)n * sizeof(l.id[0]));
+			assert_memory_equal(l.dev, one.dev, (size_t)n * sizeof(l.dev[0]));
+		}
+		procfs_mount_table_free(mt);
+	}
+
 	fx_unlink(root, "/proc/self/mountinfo");
 	assert_int_equal(procfs_mounts(root, "sdb", &l), -ENOENT);
 	assert_int_equal(l.n, 0);
+	{
+		struct mount_table *mt = NULL;
+		assert_int_equal(procfs_mount_table_read(root, &mt), -ENOENT);
+		assert_null(mt);
+		procfs_mount_table_free(NULL);
+	}
 }
 
 /* More mount points than the list holds: the list says so, and holds
