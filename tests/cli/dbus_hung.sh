@@ -38,22 +38,6 @@ knobs() {
 	done
 }
 knobs >"$tmp/before"
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
-# stop_timed WHAT: SIGTERM to wbgovd; it must exit 0 within a second,
-# with every knob as it was before it started
-stop_timed() {
-	t0=$(now_ms)
-	kill -TERM "$PID"
-	rc=0
-	wait "$PID" || rc=$?
-	ms=$(($(now_ms) - t0))
-	PID=
-	echo "$me: $1: SIGTERM to exit $ms ms" >&2
-	[ "$rc" -eq 0 ] || fail "$1: wbgovd exited $rc on SIGTERM: $(tail -n 5 "$LOG")"
-	[ "$ms" -lt 1000 ] || fail "$1: SIGTERM took $ms ms to end wbgovd: $(tail -n 5 "$LOG")"
-	knobs >"$tmp/after"
-	cmp -s "$tmp/before" "$tmp/after" || fail "$1: knobs not given back: $(diff "$tmp/before" "$tmp/after")"
-}
 bus_pid() { sed -n 2p "$tmp/dbus-$1.out"; }
 
 # --- 1. start-up with a stopped bus

@@ -262,11 +262,11 @@ $AS "$D" --root "$FX" --state-dir "$ST" --no-memory -c "$CONF" >>"$LOG" 2>&1 &
 PID=$!
 wait_for 5 grep -q "^<5>the lock $ST/wbgovd.lock is held by pid $HPID (flock)" "$LOG" ||
 	fail "wbgovd did not wait for another's lock: $(cat "$LOG")"
-t0=$(date +%s%N)
+t0=$(now_ms)
 kill -TERM "$PID"
 rc=0
 wait "$PID" || rc=$?
-ms=$((($(date +%s%N) - t0) / 1000000))
+ms=$(($(now_ms) - t0))
 PID=
 echo "$me: SIGTERM while waiting for the lock: exit after $ms ms" >&2
 [ "$rc" -eq 0 ] || fail "SIGTERM while waiting for the lock: exit $rc, want 0: $(cat "$LOG")"

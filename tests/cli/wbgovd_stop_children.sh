@@ -45,7 +45,6 @@ knobs() {
 	done
 }
 knobs >"$tmp/before"
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
 dbus_private sys system "$OWNER"
 A=$(dbus_addr sys)
 # start ENV...: wbgovd with the shim and ENV, on the bus
@@ -55,20 +54,6 @@ start() {
 		--bus "${A%%,guid=*}" >"$LOG" 2>&1 &
 	PID=$!
 	wait_for 5 grep -q "^<6>D-Bus: org.wbgov.Governor1 on" "$LOG" || fail "wbgovd is not on the bus: $(cat "$LOG")"
-}
-# stop_timed WHAT: SIGTERM; exit 0 within a second, every knob back
-stop_timed() {
-	t0=$(now_ms)
-	kill -TERM "$PID"
-	rc=0
-	wait "$PID" || rc=$?
-	ms=$(($(now_ms) - t0))
-	PID=
-	echo "$me: $1: SIGTERM to exit $ms ms" >&2
-	[ "$rc" -eq 0 ] || fail "$1: wbgovd exited $rc on SIGTERM: $(tail -n 5 "$LOG")"
-	[ "$ms" -lt 1000 ] || fail "$1: SIGTERM took $ms ms to end wbgovd: $(tail -n 5 "$LOG")"
-	knobs >"$tmp/after"
-	cmp -s "$tmp/before" "$tmp/after" || fail "$1: knobs not given back: $(diff "$tmp/before" "$tmp/after")"
 }
 # sync_child: a Sync called in the background ($BPID, its answer in
 # $tmp/sync), and the pid of the child that runs it ($CPID)

@@ -58,3 +58,26 @@ cli_fixture() {
 	WBGOV_FIXTURE_OUT=$1 "$ts" >/dev/null 2>&1 || fail "$ts could not write the fixture"
 	[ -f "$1/proc/self/mountinfo" ] || fail "no fixture at $1"
 }
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# stop_timed WHAT: SIGTERM to the wbgovd $PID under test; it must exit 0
+# within a second (it is killed after 5 s: a hung one must not hang the
+# test) with every knob as it was ($tmp/before, written by the test's own
+# `knobs`); the time is printed. $PID is emptied; $LOG is its log.
+stop_timed() {
+	t0=$(now_ms)
+	kill -TERM "$PID"
+	(sleep 5 && kill -KILL "$PID") 2>/dev/null &
+	WD=$!
+	rc=0
+	wait "$PID" || rc=$?
+	ms=$(($(now_ms) - t0))
+	kill "$WD" 2>/dev/null || true
+	PID=
+	echo "$me: $1: SIGTERM to exit $ms ms" >&2
+	[ "$rc" -eq 0 ] || fail "$1: wbgovd exited $rc on SIGTERM ($ms ms): $(tail -n 5 "$LOG")"
+	[ "$ms" -lt 1000 ] || fail "$1: SIGTERM took $ms ms to end wbgovd: $(tail -n 5 "$LOG")"
+	knobs >"$tmp/after"
+	cmp -s "$tmp/before" "$tmp/after" || fail "$1: knobs not given back: $(diff "$tmp/before" "$tmp/after" | head -n 5)"
+}
