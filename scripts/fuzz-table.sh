@@ -42,7 +42,8 @@ case "$mode" in ''|*[!0-9]*) echo "usage: $0 SECONDS [DOC] | --check [DOC]" >&2;
 make fuzz FUZZ_SECONDS="$mode" >"$t.run" 2>&1 || { tail -n 20 "$t.run" >&2; exit 1; }
 {
 	echo "$ci_line"
-	echo "Runs of \`make fuzz FUZZ_SECONDS=$mode\` ($(date +%Y-%m-%d), two targets at a time on the 2-core machine, $(clang --version | sed -n '1s/ (.*//p')), none of which found anything:"
+	echo
+	echo "Runs of \`make fuzz FUZZ_SECONDS=$mode\` ($(date +%Y-%m-%d), two targets at a time on the 2-core machine, $(clang --version | sed -n '1{s/ (.*//;p;}')), none of which found anything:"
 	echo
 	echo "| target | what it parses | runs in $mode s |"
 	echo "|---|---|---|"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbgov.conf, as wbgovd, wbgov and wbsim --config read it, warnings (a
- * quoted value, a glob that never matches) included */
+ * quoted value, a glob that never matches) included
+ * (config_parse_string_notes) */
 #include "daemon/config.h"
 #include "fuzz.h"
 

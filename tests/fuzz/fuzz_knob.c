@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* a sysfs knob's value (strict_limit, max_bytes...), and a bdi name */
+/* a sysfs knob's value (strict_limit, max_bytes...), and a bdi name
+ * (parse_u64, sysfs_bdi_name_ok) */
 #include "sys/fsutil.h"
 #include "sys/sysfs.h"
 #include "fuzz.h"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* /proc/meminfo and debugfs' bdi stats: "KEY: N kB" lines */
+/* /proc/meminfo and debugfs' bdi stats: "KEY: N kB" lines
+ * (procfs_parse_meminfo, text_kib) */
 #include "sys/fsutil.h"
 #include "sys/procfs.h"
 #include "fuzz.h"

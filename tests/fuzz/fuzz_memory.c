@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* /var/lib/wbgov/devices: device memory */
+/* /var/lib/wbgov/devices: device memory, line by line (memory_parse,
+ * memory_dropped_text) */
 #include "daemon/memory.h"
 #include "fuzz.h"
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* wbsim --param KEY=VALUE: sizes, speeds, durations, the key table */
+/* wbsim --param KEY=VALUE: sizes, speeds, durations, the key table
+ * (lab_param_set) */
 #include "lab/lab.h"
 #include "fuzz.h"
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A scenario file, as wbsim run FILE reads it; what parses must come back
- * the same from its canonical form (wbsim show), or the target aborts. */
+ * the same from its canonical form (wbsim show), or the target aborts
+ * (scenfile_parse, scenfile_write) */
 #include <stdio.h>
 
 #include "sim/scenfile.h"

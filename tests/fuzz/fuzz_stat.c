@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* /sys/block/DISK/stat, each poll */
+/* /sys/block/DISK/stat, each poll (sysfs_parse_stat) */
 #include "sys/sysfs.h"
 #include "fuzz.h"
 

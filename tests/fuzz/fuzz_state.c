@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* /run/wbgov/state, which root writes back into the kernel */
+/* /run/wbgov/state, which root writes back into the kernel (state_parse) */
 #include "sys/state.h"
 #include "fuzz.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* /proc/vmstat, glanced at up to 50 times a second */
+/* /proc/vmstat, glanced at up to 50 times a second (procfs_parse_vmstat) */
 #include "sys/procfs.h"
 #include "fuzz.h"
 
