@@ -48,7 +48,7 @@ static int collect(const struct cli *o, struct row **ret)
 		return -ENOMEM;
 	*ret = rows;
 	cli_path_in(sp, sizeof(sp), o, "status");
-	if (procfs_mount_table_read(o->root, &mt) < 0)
+	if (procfs_mount_table_read(o->root, &mt) != 0)
 		mt = NULL; /* no mounts shown */
 	for (int i = 0; i < n; i++) {
 		struct row *r = &rows[i];

@@ -588,7 +588,7 @@ static void read_mounts(struct bus *b, struct bus_props *p)
 	memset(&p->mounts, 0, sizeof(p->mounts));
 	if (!p->disk[0])
 		return;
-	if (!b->mt && procfs_mount_table_read(b->root, &b->mt) < 0)
+	if (!b->mt && procfs_mount_table_read(b->root, &b->mt) != 0)
 		b->mt = NULL;
 	if (!b->mt || procfs_mounts_of(b->mt, p->disk, &raw) <= 0)
 		return;

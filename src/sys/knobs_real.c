@@ -50,7 +50,7 @@ static int devices(void *ctx, struct knobs_dev *out, int max)
 	struct mount_table *mt = NULL;
 
 	/* the mount table once for every device: none if it cannot be read */
-	if (n > 0 && procfs_mount_table_read(root(ctx), &mt) < 0)
+	if (n > 0 && procfs_mount_table_read(root(ctx), &mt) != 0)
 		mt = NULL;
 	for (int i = 0; i < n; i++) {
 		struct mount_list ml;

@@ -297,7 +297,7 @@ int procfs_mounts(const char *root, const char *disk, struct mount_list *ret)
 
 	if (ret)
 		memset(ret, 0, sizeof(*ret));
-	if ((r = procfs_mount_table_read(root, &t)) < 0)
+	if ((r = procfs_mount_table_read(root, &t)) != 0)
 		return r;
 	r = procfs_mounts_of(t, disk, ret);
 	procfs_mount_table_free(t);
