@@ -368,6 +368,15 @@ static int on_server(sd_bus_message *m, void *userdata, sd_bus_error *err)
 		return 0;
 	a->caps_call = sd_bus_slot_unref(a->caps_call);
 	a->caps = CAPS_UNKNOWN;
+	/* a notification of ours is shown anew (replaces_id 0), and a reply
+	 * still to come is the old server's: not waited for */
+	for (int i = 0; i < a->n; i++) {
+		struct ndev *d = &a->dev[i];
+		d->call = sd_bus_slot_unref(d->call);
+		d->in_flight = false;
+		d->id = 0;
+		d->last[0] = 0;
+	}
 	return 0;
 }
 

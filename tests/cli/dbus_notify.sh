@@ -170,6 +170,8 @@ server body
 stats 0 51200
 vmstat 51200
 wait_for 5 has "^Notify|Writing 50 MiB to" || fail "no second \"Writing\": $(notes)"
+# the old server's id means nothing to this one: a new notification
+has "^Notify|Writing 50 MiB to .*|1|0\$" || fail "the old server's id sent to the new one: $(notes | tail -n 2)"
 [ "$(last_body)" = "$MOUNTS" ] || fail "a plain server got the body $(last_body), want $MOUNTS"
 
 # --- SIGTERM: what is shown is closed, exit 0
