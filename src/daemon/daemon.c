@@ -320,7 +320,8 @@ static uint64_t hook_recall(void *ctx, const struct knobs_dev *info, bool *ret_k
 /* Device memory is written by a child process: its fsync, on a disk busy
  * with the very writeback wbgovd governs, can take seconds, and the loop
  * must go on meanwhile and SIGTERM be honoured within a second. One save
- * at a time (they share the temporary file). The child closes every other
+ * at a time (a later one must not land before an earlier one's rename).
+ * The child closes every other
  * descriptor (the lock, the bus, a Sync's pipe must not outlive the daemon
  * in it) and keeps TERM blocked: a save cut short would lose it. Its exit
  * status is the errno of a failure. */
@@ -333,16 +334,21 @@ static void memory_flush(struct daemon *dm, bool now)
 	    (!now && daemon_now_usec() - dm->memory_saved_usec < MEMORY_SAVE_USEC))
 		return;
 	dm->memory_saved_usec = daemon_now_usec();
-	if (pipe2(fds, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
+	if (pipe2(fds, O_CLOEXEC) < 0) {
 		/* tried again at the next interval */
 		log_warn("%s: cannot start saving device memory: %s", dm->memory_path,
 			 strerror(errno));
 		return;
 	}
+	if ((pid = fork()) < 0) {
+		log_warn("%s: cannot start saving device memory: %s", dm->memory_path,
+			 strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return;
+	}
 	if (pid == 0) {
-		if (fds[1] > 3)
-			close_range(3, (unsigned)fds[1] - 1, 0);
-		close_range((unsigned)fds[1] + 1, ~0U, 0);
+		fd_keep_only(fds[1]);
 		_exit(-memory_save(dm->memory_path, &dm->memory));
 	}
 	close(fds[1]);
@@ -944,16 +950,19 @@ int daemon_stop(struct daemon *dm)
 	dm->stopping = true;
 	log_info("stopping: giving the knobs back");
 	gov_last_look(&dm->gov, daemon_now_usec());
-	if (gov_restore(&dm->gov)) {
-		/* the file keeps what is left */
-		state_save(dm->state_path, &dm->state);
+	/* the governor's devices, then whatever is still recorded (one of
+	 * them that could not be given back, tried again; a previous run's
+	 * leftovers held since the start; the vm pair), each tried whatever
+	 * the others did; the file keeps what is left */
+	if (gov_restore(&dm->gov))
+		rc = EX_OSERR;
+	if (state_restore(&knobs_real_ops, &dm->real, &dm->state, report_restore, dm))
+		rc = EX_OSERR;
+	if (state_save(dm->state_path, &dm->state))
+		rc = EX_OSERR;
+	if (rc)
 		log_err("some knobs could not be given back; they are recorded in %s (wbgov restore)",
 			dm->state_path);
-		rc = EX_OSERR;
-	} else if (state_restore(&knobs_real_ops, &dm->real, &dm->state, report_restore, dm) ||
-		   state_save(dm->state_path, &dm->state)) {
-		rc = EX_OSERR;
-	}
 	memory_flush(dm, true);
 	stop_wait(dm, start_usec + STOP_WAIT_USEC);
 	if (dm->memory_pid)

@@ -192,6 +192,31 @@ chmod 644 "$BDI/strict_limit"
 $AS "${W%/*}/wbgov" --root "$FX" --state-dir "$ST" restore >"$tmp/restore" 2>&1 || fail "wbgov restore exited $?: $(cat "$tmp/restore")"
 knobs | diff "$tmp/before" - >&2 || fail "knobs not given back after the read-only knob took writes"
 
+# --- the same, but at stop 8:16's knob takes writes again while the NVMe
+# disk's (governed this run) refuses them: every record is tried whatever
+# the others did, so 8:16 is given back, 259:0 stays recorded (71)
+start
+kill -KILL "$PID"
+wait "$PID" 2>/dev/null || true
+chmod 444 "$BDI/strict_limit"
+start
+NV=$FX/sys/class/bdi/259:0
+wait_for 5 grep -q "could not give back strict_limit, left changed by a previous run" "$LOG" ||
+	fail "8:16's leftover not refused: $(cat "$LOG")"
+wait_for 5 sh -c "[ \$(cat '$NV/strict_limit') = 1 ]" || fail "the NVMe disk is not governed"
+chmod 644 "$BDI/strict_limit"
+chmod 444 "$NV/strict_limit"
+kill -TERM "$PID"
+rc=0
+wait "$PID" || rc=$?
+[ "$rc" -eq 71 ] || fail "wbgovd stopped with 259:0 still changed: exit $rc, want 71"
+[ "$(cat "$BDI/strict_limit")" = 0 ] || fail "8:16's leftover not tried again at stop (another knob failed first)"
+grep -q "^bdi 8:16 " "$ST/state" && fail "8:16 given back but still recorded: $(cat "$ST/state")"
+grep -q "^bdi 259:0 strict_limit 0 " "$ST/state" || fail "259:0's record lost: $(cat "$ST/state")"
+chmod 644 "$NV/strict_limit"
+$AS "${W%/*}/wbgov" --root "$FX" --state-dir "$ST" restore >"$tmp/restore" 2>&1 || fail "wbgov restore exited $?: $(cat "$tmp/restore")"
+knobs | diff "$tmp/before" - >&2 || fail "knobs not given back after 259:0 took writes"
+
 # --- wbgov apply --once and restore, as nobody over the same tree: the
 # start cap and the originals recorded, then every knob back; both refused
 # (75) while wbgovd runs
