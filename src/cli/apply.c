@@ -118,6 +118,10 @@ static int hook_save_vm(void *ctx, const uint64_t vm[VM_KNOB_COUNT])
 {
 	struct apply_ctx *a = ctx;
 
+	/* a record there (an earlier apply, a wbgovd killed) holds the
+	 * originals; what is found now may be its own changes */
+	if (a->st.vm_saved)
+		return 0;
 	memcpy(a->st.vm, vm, sizeof(a->st.vm));
 	a->st.vm_saved = true;
 	return state_save(a->path, &a->st);

@@ -207,9 +207,7 @@ static _Noreturn void sync_child(int fd, const struct mount_list *ml)
 	int i = 0;
 
 	child_signals_default();
-	if (fd > 3)
-		close_range(3, (unsigned)fd - 1, 0);
-	close_range((unsigned)fd + 1, ~0U, 0);
+	fd_keep_only(fd);
 	if (ml->truncated) {
 		/* more mounts than the list holds: everything */
 		sync();

@@ -345,3 +345,10 @@ void path_split(const char *path, char *dir, size_t dlen, const char **base)
 	if (base)
 		*base = slash ? slash + 1 : path;
 }
+
+void fd_keep_only(int fd)
+{
+	if (fd > 3)
+		close_range(3, (unsigned)fd - 1, 0);
+	close_range((unsigned)fd + 1, ~0U, 0);
+}

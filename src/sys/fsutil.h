@@ -37,6 +37,11 @@ int file_replace(const char *path, int (*fill)(FILE *f, const void *ctx), const 
  * crash). */
 int file_publish(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx);
 
+/* In a child the daemon forked: every descriptor above 2 closed but `fd`
+ * (the lock, the bus, another child's pipe must not outlive the daemon in
+ * it). */
+void fd_keep_only(int fd);
+
 /* A block device's sysfs directory, resolved (realpath), cut to its whole
  * disk's in place: a partition sits inside its disk's directory. */
 void block_dir_whole(char *real);
