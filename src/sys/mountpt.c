@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -154,24 +155,19 @@ int mountpt_open(const char *path, int id, dev_t dev)
 
 int mountpt_unmount(const char *path, int id, dev_t dev)
 {
-	char base[NAME_MAX + 1];
-	int pfd = open_parent(path, base), cwd, r;
+	char base[NAME_MAX + 1], at[64 + NAME_MAX];
+	int pfd = open_parent(path, base), r;
 
 	if (pfd < 0)
 		return pfd;
 	r = base[0] ? is_that_mount(pfd, base, id, dev, true) : -EINVAL;
+	/* umount2 takes a path: the last name, looked up in the directory
+	 * just checked through its descriptor (a rename above cannot move
+	 * it; no working directory changed) and not followed */
 	if (!r) {
-		/* umount2 takes a name: the last one, looked up in the directory
-		 * just checked (a rename above cannot move it) and not followed */
-		if ((cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0 || fchdir(pfd) < 0)
+		snprintf(at, sizeof(at), "/proc/self/fd/%d/%s", pfd, base);
+		if (umount2(at, UMOUNT_NOFOLLOW) < 0)
 			r = -errno;
-		else if (umount2(base, UMOUNT_NOFOLLOW) < 0)
-			r = -errno;
-		if (cwd >= 0) {
-			if (fchdir(cwd) < 0 && chdir("/") < 0)
-				r = r ? r : -errno;
-			close(cwd);
-		}
 	}
 	close(pfd);
 	return r;
