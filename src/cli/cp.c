@@ -319,17 +319,50 @@ static int take_owner(int out, const struct stat *old)
 	return 0;
 }
 
+/* The file DEST names in `dfd` now, not followed: its stat in *old, and
+ * its access ACL (malloc'd, *ret_len bytes; NULL, 0 when it has none),
+ * read from that very file, not by name again, which another user who can
+ * write the directory could point at a file of theirs meanwhile. 1 when
+ * it is a regular file (to be replaced, and what it was kept), 0 when
+ * there is none or something else, -errno when its ACL cannot be read. */
+static int old_file(int dfd, const char *base, struct stat *old, char **ret_acl, size_t *ret_len)
+{
+	char p[64];
+	ssize_t n;
+	int fd = openat(dfd, base, O_PATH | O_NOFOLLOW | O_CLOEXEC), r;
+
+	*ret_acl = NULL;
+	*ret_len = 0;
+	r = fd >= 0 && fstat(fd, old) == 0 && S_ISREG(old->st_mode);
+	snprintf(p, sizeof(p), "/proc/self/fd/%d", fd);
+	/* its size first: an ACL has no bound of its own */
+	if (r && (n = getxattr(p, "system.posix_acl_access", NULL, 0)) < 0 && errno != ENODATA &&
+	    errno != ENOTSUP)
+		r = -errno;
+	else if (r && n > 0 && !(*ret_acl = malloc((size_t)n)))
+		r = -ENOMEM;
+	else if (r && n > 0 && (n = getxattr(p, "system.posix_acl_access", *ret_acl, (size_t)n)) < 0)
+		r = -errno; /* ERANGE: it grew meanwhile */
+	else if (r && n > 0)
+		*ret_len = (size_t)n;
+	if (r < 0) {
+		free(*ret_acl);
+		*ret_acl = NULL;
+	}
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
 /* ... and, once its data is written (a write by a user without
  * CAP_FSETID clears setuid and setgid), that file's permission bits and
- * access ACL. Setuid and setgid only where the owner (setuid) or owner and
- * group (setgid) are that file's: never to a file of another owner. 0 or
- * -errno. */
-static int take_mode(int out, const char *old_path, const struct stat *old)
+ * access ACL (`acl`, as old_file read it). Setuid and setgid only where
+ * the owner (setuid) or owner and group (setgid) are that file's: never
+ * to a file of another owner. 0 or -errno. */
+static int take_mode(int out, const struct stat *old, const char *acl, size_t acl_len)
 {
 	struct stat now;
 	mode_t mode = old->st_mode & 07777;
-	char acl[4096];
-	ssize_t n;
 
 	if (fstat(out, &now) < 0)
 		return -errno;
@@ -342,10 +375,9 @@ static int take_mode(int out, const char *old_path, const struct stat *old)
 	/* with an ACL, the group bits are its mask, not the owning group's
 	 * rights: without the ACL they would give the group what the named
 	 * entries had */
-	n = lgetxattr(old_path, "system.posix_acl_access", acl, sizeof(acl));
-	if (n < 0)
-		return errno == ENODATA || errno == ENOTSUP ? 0 : -errno;
-	return fsetxattr(out, "system.posix_acl_access", acl, (size_t)n, 0) < 0 ? -errno : 0;
+	if (acl_len && fsetxattr(out, "system.posix_acl_access", acl, acl_len, 0) < 0)
+		return -errno;
+	return 0;
 }
 
 /* Copy one file to a temporary name beside its destination, durable, then
@@ -359,8 +391,10 @@ static int copy_one(struct job *j, const struct src *s, int index)
 	const char *base, *what = NULL;
 	struct stat st, old;
 	bool replace;
+	char *acl = NULL;
+	size_t acl_len = 0;
 	uint64_t off = 0, done = 0, counted = s->size;
-	int in, out = -1, dfd, err = 0, status = 0;
+	int in, out = -1, dfd, err = 0, status = 0, r;
 
 	path_split(s->dst, dir, sizeof(dir), &base);
 	in = open(s->path, O_RDONLY | O_CLOEXEC);
@@ -381,8 +415,18 @@ static int copy_one(struct job *j, const struct src *s, int index)
 	}
 	/* a file that is there is replaced, and what it was kept (a link or
 	 * anything else is replaced by a new file, as a new file) */
-	replace = fstatat(dfd, base, &old, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(old.st_mode);
+	r = old_file(dfd, base, &old, &acl, &acl_len);
+	if (r < 0) {
+		close(in);
+		close(dfd);
+		end_line(j);
+		fprintf(stderr, "wbgov cp: %s: its ACL cannot be read: %s; not replaced\n", s->dst,
+			strerror(-r));
+		return dst_status(-r);
+	}
+	replace = r > 0;
 	if (replace && old.st_nlink > 1) { /* linked since plan() looked */
+		free(acl);
 		close(in);
 		close(dfd);
 		end_line(j);
@@ -406,6 +450,7 @@ static int copy_one(struct job *j, const struct src *s, int index)
 	}
 	if (out < 0) {
 		err = errno;
+		free(acl);
 		close(in);
 		close(dfd);
 		end_line(j);
@@ -452,7 +497,7 @@ static int copy_one(struct job *j, const struct src *s, int index)
 		j->total -= counted - off;
 	if (!status && !cli_interrupted && (err = -wait_durable(j, out, &done, off)))
 		what = s->dst, status = EX_IOERR;
-	if (!status && !cli_interrupted && replace && (err = -take_mode(out, s->dst, &old)))
+	if (!status && !cli_interrupted && replace && (err = -take_mode(out, &old, acl, acl_len)))
 		what = s->dst, status = dst_status(err);
 	/* data, the metadata to find it (size, blocks) and the inode's mode
 	 * and owner on the device, the device's cache flushed; then the name,
@@ -481,6 +526,7 @@ static int copy_one(struct job *j, const struct src *s, int index)
 		unlinkat(dfd, tmp, 0);
 	close(in);
 	close(dfd);
+	free(acl);
 	if (status == CP_NAME_NOT_DURABLE) {
 		end_line(j);
 		fprintf(stderr, "wbgov cp: %s: %s; %s holds the whole copy, its data durable, but the "
