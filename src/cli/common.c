@@ -15,7 +15,6 @@
 #include <blkid/blkid.h>
 
 #include "cli/cli.h"
-#include "knobs/room.h"
 #include "policy/bwmeter.h"
 #include "sys/fsutil.h"
 #include "sys/pidlock.h"
@@ -206,16 +205,11 @@ static int by_tag(const struct cli *o, const char *arg, char *dev, size_t len)
 
 int cli_devices(const struct cli *o, struct knobs_dev **buf, int *room)
 {
-	int n;
+	bool partial;
+	int n = knobs_devices_all(&knobs_real_ops, o->real, buf, room, &partial);
 
-	for (;;) {
-		if (!room_for(buf, room, *room + 1, sizeof(**buf)))
-			return -ENOMEM;
-		/* a list that fills the room may have more */
-		n = knobs_real_ops.devices(o->real, *buf, *room);
-		if (n < *room)
-			return n;
-	}
+	/* a list cut short is not shown as if whole */
+	return partial ? -ENOMEM : n;
 }
 
 int cli_resolve(const struct cli *o, const char *arg, struct knobs_dev *out, int max)

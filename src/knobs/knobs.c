@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "knobs/knobs.h"
+#include "knobs/room.h"
 
 int knobs_bdi_set(const struct knobs_ops *ops, void *ctx, const char *bdi, enum bdi_attr a,
 		  uint64_t v)
@@ -96,4 +97,24 @@ const char *knobs_list_next(const char *list, size_t size, const char *prev)
 	const char *p = prev ? prev + strlen(prev) + 1 : list;
 
 	return p < list + size && *p ? p : NULL;
+}
+
+int knobs_devices_all(const struct knobs_ops *ops, void *ctx, struct knobs_dev **buf, int *room,
+		      bool *ret_partial)
+{
+	int n;
+
+	*ret_partial = false;
+	if (!room_for(buf, room, ROOM_FIRST, sizeof(**buf)))
+		return -ENOMEM;
+	for (;;) {
+		/* a list that fills the room may have more */
+		n = ops->devices(ctx, *buf, *room);
+		if (n < *room)
+			return n;
+		if (!room_for(buf, room, *room + 1, sizeof(**buf))) {
+			*ret_partial = true;
+			return n;
+		}
+	}
 }

@@ -137,4 +137,11 @@ int knobs_vm_set(const struct knobs_ops *ops, void *ctx, enum vm_knob k, uint64_
 int knobs_vm_restore(const struct knobs_ops *ops, void *ctx, const uint64_t vm[VM_KNOB_COUNT],
 		     enum vm_knob *failed);
 
+/* Every device ops->devices lists, however many, into *buf (room for
+ * *room, grown as needed: knobs/room.h; kept by the caller for the next
+ * call). How many, or -ENOMEM when there is room for none; *ret_partial
+ * says memory ran short and the list may lack some. */
+int knobs_devices_all(const struct knobs_ops *ops, void *ctx, struct knobs_dev **buf, int *room,
+		      bool *ret_partial);
+
 #endif

@@ -77,22 +77,11 @@ static bool same_device(const struct knobs_dev *a, const struct knobs_dev *b)
  * memory for all, those that fit (g->nomem); -errno when none do. */
 static int scan_all(struct governor *g)
 {
-	int n;
+	int n = knobs_devices_all(g->ops, g->kctx, &g->scan, &g->scan_room, &g->nomem);
 
-	g->nomem = false;
-	if (!room_for(&g->scan, &g->scan_room, ROOM_FIRST, sizeof(*g->scan))) {
+	if (n == -ENOMEM)
 		g->nomem = true;
-		return -ENOMEM;
-	}
-	for (;;) {
-		n = g->ops->devices(g->kctx, g->scan, g->scan_room);
-		if (n < g->scan_room)
-			return n;
-		if (!room_for(&g->scan, &g->scan_room, g->scan_room + 1, sizeof(*g->scan))) {
-			g->nomem = true;
-			return n;
-		}
-	}
+	return n;
 }
 
 /* Returns true when a device came. */
