@@ -523,6 +523,22 @@ static int restore_leftovers(struct daemon *dm)
 	return 0;
 }
 
+/* What a run killed in the middle of a save left (each save has a
+ * temporary of its own): removed once the lock is ours, as no apply or
+ * restore is writing then. */
+static void sweep_temporaries(struct daemon *dm)
+{
+	const char *paths[] = { dm->state_path, dm->status_path, dm->pid_path, dm->memory_path,
+				dm->metrics_path };
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		int n = paths[i][0] ? file_tmp_sweep(paths[i]) : 0;
+		if (n)
+			log_info("%s: %d temporary file%s of a save cut short removed", paths[i], n,
+				 n == 1 ? "" : "s");
+	}
+}
+
 /* wbgov apply --once and restore hold the lock for one pass (milliseconds):
  * a start meanwhile waits this long for it, no more. */
 #define LOCK_WAIT_USEC 10000000ULL
@@ -722,6 +738,7 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 		dm->lockfd = -1;
 		return EX_SOFTWARE;
 	}
+	sweep_temporaries(dm);
 	memory_start(dm);
 	{
 		/* connected before Landlock; the bus socket is not a file it writes */

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -351,4 +352,32 @@ void fd_keep_only(int fd)
 	if (fd > 3)
 		close_range(3, (unsigned)fd - 1, 0);
 	close_range((unsigned)fd + 1, ~0U, 0);
+}
+
+int file_tmp_sweep(const char *path)
+{
+	char dir[PATH_MAX], want[NAME_MAX + 1];
+	const char *base;
+	size_t len;
+	struct dirent *e;
+	DIR *d;
+	int dfd, n = 0;
+
+	path_split(path, dir, sizeof(dir), &base);
+	/* "NAME.tmp." and six characters mkostemp chose */
+	if (snprintf(want, sizeof(want), "%s" FILE_TMP_SUFFIX, base) >= (int)sizeof(want) ||
+	    !(d = opendir(dir)))
+		return 0;
+	len = strlen(want) - 6;
+	dfd = dirfd(d);
+	while ((e = readdir(d))) {
+		struct stat st;
+		if (strlen(e->d_name) != len + 6 || strncmp(e->d_name, want, len) ||
+		    fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode) ||
+		    st.st_uid != geteuid())
+			continue;
+		n += unlinkat(dfd, e->d_name, 0) == 0;
+	}
+	closedir(d);
+	return n;
 }

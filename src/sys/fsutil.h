@@ -37,6 +37,12 @@ int file_replace(const char *path, int (*fill)(FILE *f, const void *ctx), const 
  * crash). */
 int file_publish(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx);
 
+/* The temporaries of `path` a writer killed mid-save left beside it
+ * (PATH.tmp.XXXXXX: regular files of ours, not links), removed. To be
+ * called where no other writer of `path` can be at work (under the lock).
+ * How many were removed. */
+int file_tmp_sweep(const char *path);
+
 /* In a child the daemon forked: every descriptor above 2 closed but `fd`
  * (the lock, the bus, another child's pipe must not outlive the daemon in
  * it). */

@@ -275,6 +275,15 @@ wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start once the 
 stop
 knobs | diff "$tmp/before" - >&2 || fail "knobs not given back on SIGTERM"
 
+# --- a run killed in the middle of a save left its temporary file: the
+# next start removes it, and says so
+$AS sh -c ": >'$ST/state.tmp.Ab3dE9'"
+start
+grep -q "^<6>$ST/state: 1 temporary file of a save cut short removed$" "$LOG" ||
+	fail "the temporary left by a save cut short is not said: $(cat "$LOG")"
+[ ! -e "$ST/state.tmp.Ab3dE9" ] || fail "the temporary left by a save cut short stayed"
+stop
+
 # --- SIGTERM while wbgovd waits for another's lock: it stops waiting and
 # exits 0 at once (TERM is blocked until its loop: not kept for 10 s),
 # nothing changed

@@ -2071,6 +2071,36 @@ static int fill_pattern(FILE *f, const void *ctx)
 	return ferror(f) ? -EIO : 0;
 }
 
+/* The temporaries a save cut short left beside a file are removed, and
+ * nothing else: another length, a link, a directory, the file itself. */
+static void test_file_tmp_sweep(void **state)
+{
+	char root[PATH_MAX], path[PATH_MAX];
+
+	(void)state;
+	fx_root(root, sizeof(root), "sweep");
+	fx_write(root, "/d/state", "x\n");
+	fx_write(root, "/d/state.tmp.a1B2c3", "half");
+	fx_write(root, "/d/state.tmp.Zz9yY8", "half");
+	fx_write(root, "/d/state.tmp.abc", "not mkostemp's");
+	fx_write(root, "/d/status.tmp.a1B2c3", "another file's");
+	mkdir_p(fmt_path_s(root, "/d/state.tmp.dirdir"));
+	assert_int_equal(symlink("state", fmt_path_s(root, "/d/state.tmp.lnklnk")), 0);
+	fmt_path(path, sizeof(path), "%s/d/state", root);
+	assert_int_equal(file_tmp_sweep(path), 2);
+	assert_int_equal(access(fmt_path_s(root, "/d/state.tmp.a1B2c3"), F_OK), -1);
+	assert_int_equal(access(fmt_path_s(root, "/d/state.tmp.Zz9yY8"), F_OK), -1);
+	assert_int_equal(access(fmt_path_s(root, "/d/state"), F_OK), 0);
+	assert_int_equal(access(fmt_path_s(root, "/d/state.tmp.abc"), F_OK), 0);
+	assert_int_equal(access(fmt_path_s(root, "/d/status.tmp.a1B2c3"), F_OK), 0);
+	assert_int_equal(access(fmt_path_s(root, "/d/state.tmp.dirdir"), F_OK), 0);
+	assert_int_equal(faccessat(AT_FDCWD, fmt_path_s(root, "/d/state.tmp.lnklnk"), F_OK,
+				   AT_SYMLINK_NOFOLLOW), 0);
+	assert_int_equal(file_tmp_sweep(path), 0);
+	fmt_path(path, sizeof(path), "%s/nowhere/state", root);
+	assert_int_equal(file_tmp_sweep(path), 0);
+}
+
 /* 0 for the whole file, 1 for a part, 2 for an error other than ENOENT */
 static int read_whole(const char *p)
 {
@@ -3399,6 +3429,7 @@ int main(void)
 		cmocka_unit_test(test_state_round_trip),
 		cmocka_unit_test(test_state_empty_removes_file),
 		cmocka_unit_test(test_file_replace_concurrent),
+		cmocka_unit_test(test_file_tmp_sweep),
 		cmocka_unit_test(test_pidlock),
 		cmocka_unit_test(test_state_malformed),
 		cmocka_unit_test(test_state_malformed_negative),
