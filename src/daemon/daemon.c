@@ -839,6 +839,37 @@ static void notify_status(struct daemon *dm, bool ready)
 		   governed, governed == 1 ? "" : "s", capped);
 }
 
+/* One wait, of the loop or of the stop: pfd[0..n) are the caller's (room
+ * for `max`), then device memory's save and the bus's descriptors; ppoll
+ * for at most `delay_usec` (the bus may want less) with `mask` (NULL: the
+ * signal mask as it is); then what came for the save (at stop, what was
+ * measured meanwhile saved after it) and for the bus is handled, and
+ * ppoll's answer returned (errno as it left it). */
+static int wait_once(struct daemon *dm, struct pollfd *pfd, int n, int max, uint64_t now_usec,
+		     uint64_t delay_usec, const sigset_t *mask)
+{
+	struct timespec ts;
+	int nbus, usave = -1, r, e;
+
+	if (dm->memory_pid) {
+		usave = n;
+		pfd[n++] = (struct pollfd){ .fd = dm->memory_fd, .events = POLLIN };
+	}
+	nbus = bus_pollfds(&dm->bus, pfd + n, max - n, now_usec, &delay_usec);
+	ts.tv_sec = (time_t)(delay_usec / 1000000);
+	ts.tv_nsec = (long)(delay_usec % 1000000) * 1000;
+	r = ppoll(pfd, (nfds_t)(n + nbus), &ts, mask);
+	e = errno;
+	if (r > 0 && usave >= 0 && pfd[usave].revents) {
+		memory_saved(dm);
+		if (dm->stopping)
+			memory_flush(dm, true);
+	}
+	bus_dispatch(&dm->bus, pfd + n, nbus);
+	errno = e;
+	return r;
+}
+
 /* The mount table changed (poll(2) on mountinfo says so with POLLPRI): a
  * [device] mount = section may match now, or no longer. -1 if it cannot be
  * watched. */
@@ -867,8 +898,7 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 		uint64_t delay = daemon_step(dm, daemon_now_usec()), now = daemon_now_usec();
 		uint64_t bus_delay = bus_update(&dm->bus, &dm->gov, dm->bus_changed, now);
 		struct pollfd pfd[3 + 2 + BUS_MAX_JOBS];
-		struct timespec ts;
-		int n = 0, nbus, umon = -1, umnt = -1, usave = -1;
+		int n = 0, umon = -1, umnt = -1;
 
 		/* the first step scanned and decided every device there; the
 		 * bus is not waited for */
@@ -887,22 +917,12 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 			umnt = n;
 			pfd[n++] = (struct pollfd){ .fd = mfd, .events = POLLPRI };
 		}
-		if (dm->memory_pid) {
-			usave = n;
-			pfd[n++] = (struct pollfd){ .fd = dm->memory_fd, .events = POLLIN };
-		}
-		nbus = bus_pollfds(&dm->bus, pfd + n, (int)(sizeof(pfd) / sizeof(pfd[0])) - n, now, &delay);
-		ts.tv_sec = (time_t)(delay / 1000000);
-		ts.tv_nsec = (long)(delay % 1000000) * 1000;
-		if (ppoll(pfd, (nfds_t)(n + nbus), &ts, mask) > 0) {
+		if (wait_once(dm, pfd, n, (int)(sizeof(pfd) / sizeof(pfd[0])), now, delay, mask) > 0) {
 			if (umon >= 0 && (pfd[umon].revents & POLLIN) && uevent_drain(mon) > 0)
 				gov_request_rescan(&dm->gov);
 			if (umnt >= 0 && (pfd[umnt].revents & (POLLPRI | POLLERR)))
 				gov_request_rescan(&dm->gov);
-			if (usave >= 0 && pfd[usave].revents)
-				memory_saved(dm);
 		}
-		bus_dispatch(&dm->bus, pfd + n, nbus);
 		if (!mon && daemon_now_usec() - last_scan_usec >= GOV_POLL_IDLE_USEC) {
 			/* no uevents: look for devices every second */
 			gov_request_rescan(&dm->gov);
@@ -930,28 +950,13 @@ static void stop_wait(struct daemon *dm, uint64_t until_usec)
 {
 	for (;;) {
 		struct pollfd pfd[1 + 2 + BUS_MAX_JOBS];
-		uint64_t now = daemon_now_usec(), delay;
-		struct timespec ts;
-		int n = 0, nbus, usave = -1;
+		uint64_t now = daemon_now_usec();
 
 		if ((!dm->memory_pid && !bus_jobs(&dm->bus)) || now >= until_usec)
 			return;
-		delay = until_usec - now;
-		if (dm->memory_pid) {
-			usave = n;
-			pfd[n++] = (struct pollfd){ .fd = dm->memory_fd, .events = POLLIN };
-		}
-		nbus = bus_pollfds(&dm->bus, pfd + n, (int)(sizeof(pfd) / sizeof(pfd[0])) - n, now, &delay);
-		ts.tv_sec = (time_t)(delay / 1000000);
-		ts.tv_nsec = (long)(delay % 1000000) * 1000;
-		if (ppoll(pfd, (nfds_t)(n + nbus), &ts, NULL) < 0 && errno != EINTR)
+		if (wait_once(dm, pfd, 0, (int)(sizeof(pfd) / sizeof(pfd[0])), now, until_usec - now,
+			      NULL) < 0 && errno != EINTR)
 			return;
-		if (usave >= 0 && pfd[usave].revents) {
-			memory_saved(dm);
-			/* what was measured while it saved */
-			memory_flush(dm, true);
-		}
-		bus_dispatch(&dm->bus, pfd + n, nbus);
 	}
 }
 
