@@ -70,3 +70,69 @@ speed() { awk -v b="$1" 'BEGIN { if (b % 1000000 == 0) printf "%dMB/s", b / 1e6;
 
 # yesno KEY 0|1: a scenario's boolean, where the fact is known
 yesno() { case "$2" in 1) echo "$1 = yes" ;; 0) echo "$1 = no" ;; esac; }
+
+# guest_kernel REPO 6.1|6.12: the directory of Debian's packaged kernel of
+# that series (the newest the archive has), downloaded and extracted once
+# into REPO/bench/out/kernels; prints it
+guest_kernel() {
+	local re pkg dir
+	case $2 in
+	6.1) re='^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' ;;
+	6.12) re='^linux-image-6\.12\.[0-9]+\+deb12-amd64-unsigned$' ;;
+	*) echo "no such kernel series: $2 (6.1 or 6.12)" >&2; return 1 ;;
+	esac
+	pkg=$(apt-cache search --names-only "$re" | sort -V | tail -n 1 | cut -d' ' -f1)
+	[ -n "$pkg" ] || { echo "no package matching $re (apt-get update?)" >&2; return 1; }
+	dir=$1/bench/out/kernels/$pkg
+	if [ ! -d "$dir/k" ]; then
+		mkdir -p "$dir"
+		(cd "$dir" && apt-get download "$pkg" >/dev/null 2>&1 && dpkg-deb -x ./*.deb k) ||
+			{ rm -rf "$dir"; echo "apt-get download $pkg failed" >&2; return 1; }
+	fi
+	echo "$dir/k"
+}
+
+# guest_modules K KV ROOT MODULE...: the MODULEs and what they need from
+# the extracted kernel K (version KV) in ROOT/mod, decompressed (busybox
+# insmod has no xz), their load order in ROOT/mod/order; a MODULE written
+# ?NAME may be missing (named in ROOT/mod/missing). The package has no
+# modules.dep (its postinst runs depmod): depmod -b makes one, and the
+# host's modprobe turns it into an insmod order, softdeps included (ext4
+# wants crc32c); a built-in module shows as "builtin" and needs nothing.
+guest_modules() {
+	local k=$1 kv=$2 root=$3 m f deps
+	shift 3
+	mkdir -p "$root/mod"
+	depmod -b "$k" "$kv" || return 1
+	: >"$root/mod/missing"
+	deps=$(for m in "$@"; do
+		case $m in
+		\?*) modprobe -d "$k" -S "$kv" --show-depends "${m#?}" 2>/dev/null ||
+			echo "${m#?}" >>"$root/mod/missing" ;;
+		*) modprobe -d "$k" -S "$kv" --show-depends "$m" || echo "missing $m" ;;
+		esac
+	done)
+	if echo "$deps" | grep -q "^missing "; then
+		echo "Linux $kv has no module$(echo "$deps" | sed -n 's/^missing / /p' | tr -d '\n')" >&2
+		return 1
+	fi
+	for f in $(echo "$deps" | awk '$1 == "insmod" && !seen[$2]++ { print $2 }'); do
+		m=$(basename "$f"); m=${m%.xz}
+		case "$f" in *.xz) xz -dc "$f" >"$root/mod/$m" ;; *) cp "$f" "$root/mod/" ;; esac
+		echo "${m%.ko}" >>"$root/mod/order"
+	done
+}
+
+# guest_bins ROOT BINARY...: the BINARYs in ROOT/bin, with the shared
+# libraries each needs where ldd finds them
+guest_bins() {
+	local root=$1 b l
+	shift
+	mkdir -p "$root/bin"
+	for b in "$@"; do
+		cp "$b" "$root/bin/" || return 1
+		for l in $(ldd "$b" 2>/dev/null | grep -o '/[^ ]*'); do
+			mkdir -p "$root$(dirname "$l")" && cp -L "$l" "$root$l" || return 1
+		done
+	done
+}
