@@ -278,6 +278,13 @@ static int disk_facts_at(const char *root, const char *disk, struct knobs_dev *d
 		else
 			copy(d->model, sizeof(d->model), buf);
 	}
+	/* an SD/MMC card (and a Memory Stick) names itself in device/name,
+	 * udev's ID_NAME */
+	path_at(p, sizeof(p), root, "/sys/block/%s/device/name", disk);
+	if (!d->model[0] && read_text(p, buf, sizeof(buf)) == 0) {
+		trim(buf);
+		copy(d->model, sizeof(d->model), buf);
+	}
 	path_at(p, sizeof(p), root, "/sys/block/%s/device/serial", disk);
 	if (read_text(p, buf, sizeof(buf)) == 0) {
 		trim(buf);
