@@ -17,6 +17,7 @@
 #include "daemon/metrics.h"
 #include "daemon/status.h"
 #include "knobs/room.h"
+#include "sys/fanwatch.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
 #include "sys/pidlock.h"
@@ -882,9 +883,64 @@ static int mounts_open(const char *root)
 	return open(p, O_RDONLY | O_CLOEXEC);
 }
 
+/* Linux < 6.2 (the global pair): the mounts of every device whose first
+ * write must reach the pair at once (gov_watch_writes) watched for writes
+ * by `*fan` (opened when first needed; -2 once refused, said once), marked
+ * anew when that set of mounts changes (`marked`, their names joined). Not
+ * over a --root tree: its mount points are not this machine's. */
+static void fan_update(struct daemon *dm, int *fan, char *marked, size_t size)
+{
+	char want[4096] = "";
+	size_t len = 0;
+
+	if (*fan == -2 || (dm->gov.features & KNOBS_BDI_BYTES) ||
+	    (dm->real.root && strcmp(dm->real.root, "/")))
+		return;
+	for (int i = 0; i < dm->gov.ndev; i++) {
+		const struct gov_dev *d = &dm->gov.dev[i];
+		const char *m;
+
+		if (!gov_watch_writes(&dm->gov, d))
+			continue;
+		for (m = knobs_list_next(d->info.mounts, sizeof(d->info.mounts), NULL); m;
+		     m = knobs_list_next(d->info.mounts, sizeof(d->info.mounts), m)) {
+			int w = snprintf(want + len, sizeof(want) - len, "%s%c", m, 0);
+			if (w < 0 || (size_t)w >= sizeof(want) - len)
+				break; /* more than fit: the others are polled */
+			len += (size_t)w;
+		}
+	}
+	if (len == 0 && *fan < 0)
+		return;
+	if (len < size && memcmp(want, marked, len + 1) == 0)
+		return;
+	if (*fan < 0) {
+		*fan = fanwatch_open();
+		if (*fan < 0) {
+			log_notice("cannot watch mounts for writes (fanotify: %s): a slow device's "
+				   "first dirty data is found by polling",
+				   strerror(-*fan));
+			*fan = -2;
+			return;
+		}
+	}
+	fanwatch_flush(*fan);
+	for (const char *m = want; m < want + len; m += strlen(m) + 1) {
+		int r = fanwatch_mark(*fan, m);
+		if (r)
+			log_debug("%s: not watched for writes (fanotify: %s)", m, strerror(-r));
+	}
+	if (len < size) {
+		memcpy(marked, want, len);
+		marked[len] = 0;
+	}
+}
+
 void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_atomic_t *hup,
 		const sigset_t *mask)
 {
+	char fan_marked[4096] = "";
+	int fan = -1;
 	struct uevent_mon *mon = NULL;
 	uint64_t last_scan_usec = daemon_now_usec();
 	int mfd = mounts_open(dm->real.root);
@@ -897,8 +953,8 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 	while (!*term) {
 		uint64_t delay = daemon_step(dm, daemon_now_usec()), now = daemon_now_usec();
 		uint64_t bus_delay = bus_update(&dm->bus, &dm->gov, dm->bus_changed, now);
-		struct pollfd pfd[3 + 2 + BUS_MAX_JOBS];
-		int n = 0, umon = -1, umnt = -1;
+		struct pollfd pfd[4 + 2 + BUS_MAX_JOBS];
+		int n = 0, umon = -1, umnt = -1, ufan = -1;
 
 		/* the first step scanned and decided every device there; the
 		 * bus is not waited for */
@@ -917,11 +973,18 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 			umnt = n;
 			pfd[n++] = (struct pollfd){ .fd = mfd, .events = POLLPRI };
 		}
+		fan_update(dm, &fan, fan_marked, sizeof(fan_marked));
+		if (fan >= 0) {
+			ufan = n;
+			pfd[n++] = (struct pollfd){ .fd = fan, .events = POLLIN };
+		}
 		if (wait_once(dm, pfd, n, (int)(sizeof(pfd) / sizeof(pfd[0])), now, delay, mask) > 0) {
 			if (umon >= 0 && (pfd[umon].revents & POLLIN) && uevent_drain(mon) > 0)
 				gov_request_rescan(&dm->gov);
 			if (umnt >= 0 && (pfd[umnt].revents & (POLLPRI | POLLERR)))
 				gov_request_rescan(&dm->gov);
+			if (ufan >= 0 && (pfd[ufan].revents & POLLIN) && fanwatch_drain(fan) > 0)
+				gov_request_poll(&dm->gov);
 		}
 		if (!mon && daemon_now_usec() - last_scan_usec >= GOV_POLL_IDLE_USEC) {
 			/* no uevents: look for devices every second */
@@ -939,6 +1002,8 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 	}
 	if (mfd >= 0)
 		close(mfd);
+	if (fan >= 0)
+		close(fan);
 	uevent_close(mon);
 }
 

@@ -280,8 +280,9 @@ static int vm_give_back(struct governor *g)
 }
 
 /* Before 6.2 a cap is global: every disk's writers live under it. So only a
- * device known to be slow, or not yet measured but USB, removable or
- * rotational, calls for it; an unknown internal SSD would put the whole
+ * device known to be slow, or not yet measured but USB, removable,
+ * rotational or an SD/MMC card (which says neither: it is not removable,
+ * the slot is), calls for it; an unknown internal SSD would put the whole
  * machine at the start cap until measured. */
 static bool global_candidate(const struct governor *g, const struct gov_dev *d)
 {
@@ -289,7 +290,14 @@ static bool global_candidate(const struct governor *g, const struct gov_dev *d)
 
 	if (!d->dec.govern || !d->dec.strict || d->dec.max_bytes >= g->cfg.ceiling_bytes)
 		return false;
-	return d->meter.known || !strcmp(k->bus, "usb") || k->removable || k->rotational;
+	return d->meter.known || !strcmp(k->bus, "usb") || !strcmp(k->bus, "mmc") || k->removable ||
+	       k->rotational;
+}
+
+bool gov_watch_writes(const struct governor *g, const struct gov_dev *d)
+{
+	return !(g->features & KNOBS_BDI_BYTES) && !g->vm_cap && d->decided && d->info.mounts[0] &&
+	       global_candidate(g, d);
 }
 
 /* Linux < 6.2 has no per-device caps: while a slow device holds dirty data,
@@ -314,11 +322,11 @@ static void global_step(struct governor *g, uint64_t now_usec)
 		return;
 	}
 	g->vm_quiet_since = 0;
-	/* the global pair throttles every writer on the machine, not only
-	 * the slow device's: not below the start cap (the per-device floor
-	 * was measured for one device's strict cap) */
-	if (cap < g->cfg.initial_bytes)
-		cap = g->cfg.initial_bytes;
+	/* the device's own cap, floor included: the slow device's sync
+	 * after a copy is as short as under a per-device cap. It throttles
+	 * every writer on the machine while the slow device holds dirty data
+	 * (bench/zoo measures what a fast disk's writers pay meanwhile); a
+	 * cap held at the start cap (4 MiB) left a 1 MB/s card 4 s of sync */
 	if (cap < 2 * PAGE_SIZE * 2)
 		cap = 2 * PAGE_SIZE * 2; /* dirty_bytes must be at least two pages */
 	if (cap == g->vm_cap)
@@ -549,7 +557,8 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 	 * which is moving, its start cap must not hold it for 100 ms */
 	bulk = ticked && now_usec > tick0 && g->vm.dirtied > dirtied0 &&
 	       (g->vm.dirtied - dirtied0) / (now_usec - tick0) >= GOV_BULK_BPS / 1000000;
-	if (!g->want_rescan && g->last_full_usec && g->unknown && glance_suffices(g, now_usec, bulk)) {
+	if (!g->want_rescan && !g->want_poll && g->last_full_usec && g->unknown &&
+	    glance_suffices(g, now_usec, bulk)) {
 		uint64_t left = g->next_full_usec - now_usec, glance = glance_usec(g, now_usec);
 		return left < glance ? left : glance;
 	}
@@ -557,6 +566,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 	 * first minute past */
 	quiet = g->last_full_usec && g->vm.dirtied - g->dirtied_at_full < GOV_WATCH_BYTES &&
 		g->pending_bytes < MIB && now_usec >= g->watch_until_usec;
+	g->want_poll = false;
 	g->last_full_usec = now_usec;
 	g->dirtied_at_full = g->vm.dirtied;
 	g->busy_at_full = g->pending_bytes >= MIB;

@@ -140,6 +140,7 @@ struct governor {
 	bool nomem;            /* the last scan found bdis there was no memory
 				  for: those are left alone */
 	bool want_rescan;
+	bool want_poll;        /* a full poll at the next tick, not a glance */
 	uint64_t pending_bytes;
 	/* Linux < 6.2: dirty_background_bytes/dirty_bytes while a slow device
 	 * holds dirty data */
@@ -171,6 +172,12 @@ void gov_free(struct governor *g);
 void gov_set_config(struct governor *g, const struct gov_config *cfg);
 /* Ask for a device rescan at the next tick (a uevent arrived). */
 static inline void gov_request_rescan(struct governor *g) { g->want_rescan = true; }
+/* Ask for a full poll at the next tick (a write to a watched mount). */
+static inline void gov_request_poll(struct governor *g) { g->want_poll = true; }
+/* Linux < 6.2, while the global pair is not applied: a device whose first
+ * write must reach it at once (its mounts are watched for writes; a poll
+ * would find a small copy all dirty already). */
+bool gov_watch_writes(const struct governor *g, const struct gov_dev *d);
 /* One poll: rescan if asked, measure, decide, apply. Returns the delay until
  * the next poll, in microseconds. */
 uint64_t gov_tick(struct governor *g, uint64_t now_usec);

@@ -1777,6 +1777,58 @@ static void test_governor_pre_62_global_pair(void **state)
 	assert_int_equal(f.writes, 0);
 }
 
+static uint64_t h_recall_card(void *ctx, const struct knobs_dev *info, bool *ret_known)
+{
+	(void)ctx;
+	*ret_known = true;
+	return !strcmp(info->id, "serial:-:0xdeadbeef") ? 1 * MB : 0;
+}
+
+/* Linux < 6.2: an SD card (neither removable nor rotational: the slot is
+ * removable, not the card) is governed from its first dirty data, at the
+ * start cap; once its 1 MB/s is known, the global pair is its own cap,
+ * below the start cap, so that its sync after a copy is as short as under
+ * a per-device cap. */
+static void test_governor_pre_62_card(void **state)
+{
+	struct fake f;
+	struct gov_hooks h = { .ctx = &f, .save = h_save, .save_vm = h_save_vm };
+	struct knobs_dev card = { .bdi = "179:0", .disk = "mmcblk0", .model = "SD16G",
+				  .serial = "0xdeadbeef", .bus = "mmc", .major = 179 };
+	struct gov_config c;
+	uint64_t t = 0;
+
+	(void)state;
+	fake_init(&f);
+	f.features = 0;
+	f.bdi[0].info = card;
+	gov_config_defaults(&c);
+	gov_init(&G, &c, &fake_ops, &f, &h);
+	gov_tick(&G, t);
+	assert_int_equal(f.vm_writes, 0);
+	f.bdi_dirty[0] = MIB;
+	f.dirty = MIB;
+	f.dirtied += MIB;
+	gov_tick(&G, t += 250000);
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 4 * MIB);
+	assert_int_equal(gov_restore(&G), 0);
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 0);
+
+	/* the same card remembered at 1 MB/s */
+	fake_init(&f);
+	f.features = 0;
+	f.bdi[0].info = card;
+	strcpy(f.bdi[0].info.id, "serial:-:0xdeadbeef");
+	h.recall = h_recall_card;
+	gov_init(&G, &c, &fake_ops, &f, &h);
+	f.bdi_dirty[0] = MIB;
+	f.dirty = MIB;
+	gov_tick(&G, t += 250000);
+	assert_in_range(f.vm[VM_DIRTY_BYTES] + GOV_SYNC_SLACK_BYTES, MB - 8192, MB);
+	assert_int_equal(f.vm[VM_DIRTY_BACKGROUND_BYTES], f.vm[VM_DIRTY_BYTES] / 2);
+	assert_int_equal(gov_restore(&G), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1815,6 +1867,7 @@ int main(void)
 		cmocka_unit_test(test_governor_errors_say_what_failed),
 		cmocka_unit_test(test_governor_many_devices),
 		cmocka_unit_test(test_governor_pre_62_global_pair),
+		cmocka_unit_test(test_governor_pre_62_card),
 		cmocka_unit_test(test_governor_remembered),
 		cmocka_unit_test(test_governor_fast_rule_device_target),
 		cmocka_unit_test(test_governor_device_replaced),
