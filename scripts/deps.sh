@@ -10,11 +10,12 @@ set -eu
 # wbgov cp; libsystemd-dev: sd-bus and sd_notify; dbus-daemon, systemd
 # (busctl), python3-dbus and python3-gi: tests/cli/dbus_*.sh run private
 # buses and a fake notification server; debhelper dpkg-dev fakeroot
-# lintian: the Debian package (make check-pkg)
+# lintian: the Debian package (make check-pkg); linux-source-6.12:
+# tests/cli/kernel_series.sh applies kernel/ to it
 PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev libblkid-dev libmount-dev libsystemd-dev scdoc
 gnuplot-nox python3 time e2fsprogs btrfs-progs exfat-fuse exfatprogs fio util-linux kmod man-db
 python3-prometheus-client bash-completion zsh fish rsync dbus-daemon systemd python3-dbus python3-gi
-debhelper dpkg-dev fakeroot lintian"
+debhelper dpkg-dev fakeroot lintian linux-source-6.12 xz-utils"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The kernel series (kernel/*.patch) applies to the pinned source, Debian's
-# linux-source-6.12, where that is installed; skipped with a message where
-# it is not (CI does not build the kernel).
+# linux-source-6.12 (scripts/deps.sh installs it); skipped with a message
+# where it is not installed, except under CI=true, where that fails.
 set -eu
 cd "$(dirname "$0")/../.."
 me=$(basename "$0")
 [ -f /usr/src/linux-source-6.12.tar.xz ] || {
+	[ "${CI:-}" = true ] && { echo "$me: FAIL: /usr/src/linux-source-6.12.tar.xz not installed (scripts/deps.sh)" >&2; exit 1; }
 	echo "$me: skipped: /usr/src/linux-source-6.12.tar.xz not installed (apt-get install linux-source-6.12)"
 	exit 77
 }
