@@ -481,6 +481,15 @@ static void hook_global(void *ctx, uint64_t cap, int err)
 		log_info("no slow device holds dirty data: vm.dirty_* given back");
 }
 
+static void hook_io_errors(void *ctx, const struct gov_dev *d, uint64_t n)
+{
+	(void)ctx;
+	log_warn("%s (%s): %llu failed command%s (the device's ioerr_cnt): its writes may be "
+		 "failing, or it is going; the writers and sync get the errors, and it is governed "
+		 "as before",
+		 d->info.disk, d->info.bdi, (unsigned long long)n, n == 1 ? "" : "s");
+}
+
 static void report_restore(void *ctx, const char *owner, const char *knob, int err)
 {
 	(void)ctx;
@@ -682,7 +691,7 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 		.ctx = dm, .save = hook_save, .restored = hook_restored, .decided = hook_decided,
 		.gone = hook_gone, .measured = hook_measured, .recall = hook_recall,
 		.save_vm = hook_save_vm, .restored_vm = hook_restored_vm, .global = hook_global,
-		.found = hook_found,
+		.found = hook_found, .io_errors = hook_io_errors,
 	};
 
 	memset(dm, 0, sizeof(*dm));

@@ -62,6 +62,10 @@ struct knobs_stat {
 	uint64_t sectors_written;
 	uint64_t inflight;        /* requests in flight now */
 	uint64_t io_ticks_ms;     /* time with requests in flight */
+	/* commands the device failed (a SCSI disk's device/ioerr_cnt: USB
+	 * sticks, card readers, SATA); have_io_errors: it counts them */
+	uint64_t io_errors;
+	bool have_io_errors;
 };
 
 /* /proc/vmstat nr_dirty, nr_writeback, nr_dirtied, nr_written, in bytes. */

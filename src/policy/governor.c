@@ -420,6 +420,24 @@ static void measure(struct governor *g, struct gov_dev *d, const struct knobs_st
 	}
 }
 
+/* Failed commands since the last poll, said at most every
+ * GOV_IO_ERRORS_USEC (a failing stick fails every write, at every poll). */
+static void io_errors(struct governor *g, struct gov_dev *d, const struct knobs_stat *st,
+		      uint64_t now_usec)
+{
+	if (d->have_io_errors && st->have_io_errors && st->io_errors > d->io_errors)
+		d->io_errors_unsaid += st->io_errors - d->io_errors;
+	d->io_errors = st->io_errors;
+	d->have_io_errors = st->have_io_errors;
+	if (d->io_errors_unsaid && (!d->io_errors_said_usec ||
+				    now_usec - d->io_errors_said_usec >= GOV_IO_ERRORS_USEC)) {
+		if (g->hooks.io_errors)
+			g->hooks.io_errors(g->hooks.ctx, d, d->io_errors_unsaid);
+		d->io_errors_unsaid = 0;
+		d->io_errors_said_usec = now_usec;
+	}
+}
+
 /* What a device completes per second beyond one cap's worth, over its
  * current window: under a strict cap at most a cap is dirty or in flight at
  * once, so a burst into a slow device's buffer is at most a cap, and what
@@ -590,8 +608,10 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 			g->want_rescan = true; /* it left between two scans */
 			continue;
 		}
-		if (r == 0)
+		if (r == 0) {
 			measure(g, d, &st, now_usec);
+			io_errors(g, d, &st, now_usec);
+		}
 		in.bw_bps = d->meter.est_bps;
 		in.known = d->meter.known;
 		grow_start(g, d);

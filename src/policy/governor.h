@@ -78,6 +78,9 @@ struct gov_dev {
 	uint64_t drift_usec;   /* when max_bytes was last read for drift */
 	bool above_global;     /* the kernel refused the cap: above the global threshold */
 	bool holds_dirty;      /* pre-6.2 route: it holds dirty data now */
+	uint64_t io_errors;    /* failed commands counted at the last poll */
+	bool have_io_errors;   /* ... and the device counts them */
+	uint64_t io_errors_unsaid, io_errors_said_usec; /* hooks.io_errors */
 	int err;               /* last knob error, 0 if none */
 	enum bdi_attr err_attr;
 	enum gov_err_op err_op; /* ... what failed: reading it, writing it, or
@@ -110,7 +113,13 @@ struct gov_hooks {
 	void (*restored_vm)(void *ctx);
 	/* The global pair was applied (cap > 0) or given back (0). */
 	void (*global)(void *ctx, uint64_t cap, int err);
+	/* The device failed `n` more commands since the last poll (its write
+	 * errors reach the writer or sync as EIO; it is governed as before). */
+	void (*io_errors)(void *ctx, const struct gov_dev *d, uint64_t n);
 };
+
+/* Failed commands of a device are said at most this often. */
+#define GOV_IO_ERRORS_USEC 10000000ULL
 
 /* How often an idle device's cap is read back for drift (the kernel
  * recomputes it from the global threshold of the moment); a device being

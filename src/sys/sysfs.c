@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -478,7 +479,13 @@ int sysfs_disk_stat(const char *root, const char *disk, struct knobs_stat *ret)
 		return r;
 	if ((r = read_text(p, buf, sizeof(buf))))
 		return r;
-	return sysfs_parse_stat(buf, ret);
+	if ((r = sysfs_parse_stat(buf, ret)))
+		return r;
+	/* "0x1c" */
+	path_at(p, sizeof(p), root, "/sys/block/%s/device/ioerr_cnt", disk);
+	ret->have_io_errors = read_text(p, buf, sizeof(buf)) == 0 &&
+			      sscanf(buf, "%" SCNx64, &ret->io_errors) == 1;
+	return 0;
 }
 
 bool sysfs_bdi_name_ok(const char *bdi)

@@ -1777,6 +1777,62 @@ static void test_governor_pre_62_global_pair(void **state)
 	assert_int_equal(f.writes, 0);
 }
 
+static uint64_t io_errors_said[4];
+static int io_errors_calls;
+
+static void h_io_errors(void *ctx, const struct gov_dev *d, uint64_t n)
+{
+	(void)ctx;
+	(void)d;
+	io_errors_said[io_errors_calls++ % 4] = n;
+}
+
+/* A stick's failed commands (ioerr_cnt): none said for what it had failed
+ * before wbgovd saw it, then each increase, at most every 10 s (the
+ * failures between summed), and a device that does not count them says
+ * nothing. */
+/* A full poll, not a glance. */
+static void poll(uint64_t t)
+{
+	gov_request_poll(&G);
+	gov_tick(&G, t);
+}
+
+static void test_governor_io_errors(void **state)
+{
+	struct fake f;
+	struct gov_hooks h = { .ctx = &f, .save = h_save, .io_errors = h_io_errors };
+	struct gov_config c;
+	uint64_t t = 0;
+
+	(void)state;
+	io_errors_calls = 0;
+	fake_init(&f);
+	f.bdi[0].st.have_io_errors = true;
+	f.bdi[0].st.io_errors = 5;
+	f.bdi[1].st.io_errors = 0; /* the NVMe: no ioerr_cnt */
+	gov_config_defaults(&c);
+	gov_init(&G, &c, &fake_ops, &f, &h);
+	gov_tick(&G, t);
+	poll(t += 100000);
+	assert_int_equal(io_errors_calls, 0);
+	f.bdi[0].st.io_errors = 8;
+	poll(t += 100000);
+	assert_int_equal(io_errors_calls, 1);
+	assert_int_equal(io_errors_said[0], 3);
+	f.bdi[0].st.io_errors = 10;
+	poll(t += 100000);
+	f.bdi[0].st.io_errors = 20;
+	poll(t += 100000);
+	assert_int_equal(io_errors_calls, 1); /* within 10 s of the first */
+	poll(t += 10000000);
+	assert_int_equal(io_errors_calls, 2);
+	assert_int_equal(io_errors_said[1], 12);
+	poll(t += 10000000);
+	assert_int_equal(io_errors_calls, 2); /* nothing new */
+	assert_true(gov_find(&G, "8:16")->dec.strict); /* governed as before */
+}
+
 static uint64_t h_recall_card(void *ctx, const struct knobs_dev *info, bool *ret_known)
 {
 	(void)ctx;
@@ -1868,6 +1924,7 @@ int main(void)
 		cmocka_unit_test(test_governor_many_devices),
 		cmocka_unit_test(test_governor_pre_62_global_pair),
 		cmocka_unit_test(test_governor_pre_62_card),
+		cmocka_unit_test(test_governor_io_errors),
 		cmocka_unit_test(test_governor_remembered),
 		cmocka_unit_test(test_governor_fast_rule_device_target),
 		cmocka_unit_test(test_governor_device_replaced),

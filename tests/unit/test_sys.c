@@ -959,6 +959,11 @@ static void test_sysfs_disk_stat(void **state)
 	assert_int_equal(st.sectors_written, 987654);
 	assert_int_equal(st.io_ticks_ms, 3000);
 	assert_int_equal(st.inflight, 2);
+	assert_false(st.have_io_errors); /* no device/ioerr_cnt */
+	fx_write(root, USB_DISK "/device/ioerr_cnt", "0x1c\n");
+	assert_int_equal(sysfs_disk_stat(root, "sdb", &st), 0);
+	assert_true(st.have_io_errors);
+	assert_int_equal(st.io_errors, 28);
 	assert_int_equal(sysfs_disk_stat(root, "sdz", &st), -ENOENT);
 	fx_write(root, USB_DISK "/stat", "truncated 1 2\n");
 	assert_int_equal(sysfs_disk_stat(root, "sdb", &st), -EINVAL);
