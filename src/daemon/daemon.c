@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <linux/capability.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -759,9 +760,16 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 	}
 	confine(dm, o);
 	gov_init(&dm->gov, &dm->cfg, &knobs_real_ops, &dm->real, &hooks);
-	if (!(knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES))
+	if (!(knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES)) {
 		log_warn("this kernel has no per-device strict_limit/max_bytes (Linux < 6.2): "
 			 "the global dirty_bytes pair is used while a slow device holds dirty data");
+	} else {
+		/* CAP_SYS_ADMIN is for the global route's watch on mounts
+		 * (fanotify) alone: not needed here, given up */
+		r = sandbox_drop_cap(CAP_SYS_ADMIN);
+		if (r)
+			log_debug("CAP_SYS_ADMIN not given up: %s", strerror(-r));
+	}
 	note_sysctls(dm, knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES);
 	log_info("started: target %.1f s, floor %.1f MiB, ceiling %.1f MiB, %d [device] sections",
 		 (double)dm->cfg.target_ms / 1000, (double)dm->cfg.floor_bytes / MIB,

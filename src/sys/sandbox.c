@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/landlock.h>
 #include <stdint.h>
 #include <sys/prctl.h>
@@ -78,4 +79,25 @@ int sandbox_writes(const char *const *knobs, const char *const *dirs)
 	if (!r)
 		abi_in_force = (int)abi;
 	return r;
+}
+
+int sandbox_drop_cap(int cap)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct d[2];
+	unsigned i = (unsigned)cap / 32;
+	uint32_t bit = 1u << ((unsigned)cap % 32);
+
+	if (cap < 0 || i >= 2)
+		return -EINVAL;
+	if (syscall(SYS_capget, &h, d) < 0)
+		return -errno;
+	d[i].effective &= ~bit;
+	d[i].permitted &= ~bit;
+	d[i].inheritable &= ~bit;
+	if (syscall(SYS_capset, &h, d) < 0)
+		return -errno;
+	/* EPERM without CAP_SETPCAP: gone from the sets above all the same */
+	(void)prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+	return 0;
 }

@@ -20,4 +20,9 @@ int sandbox_writes(const char *const *knobs, const char *const *dirs);
 /* The Landlock ABI in force after sandbox_writes, 0 if none. */
 int sandbox_abi(void);
 
+/* Capability `cap` (CAP_*) given up for good: out of this process's
+ * effective, permitted and inheritable sets (which needs no privilege),
+ * and out of its bounding set where it may (CAP_SETPCAP). 0 or -errno. */
+int sandbox_drop_cap(int cap);
+
 #endif

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.."
 me=${0##*/}
 fail() { printf '%s: FAIL: %s\n' "$me" "$*" >&2; exit 1; }
 U=etc/wbgovd.service
-for k in CapabilityBoundingSet= NoNewPrivileges=yes ProtectSystem=strict IPAddressDeny=any \
+for k in CapabilityBoundingSet=CAP_SYS_ADMIN NoNewPrivileges=yes ProtectSystem=strict IPAddressDeny=any \
 	PrivateMounts=yes "RestrictAddressFamilies=AF_NETLINK AF_UNIX" SystemCallFilter=@system-service \
 	MemoryDenyWriteExecute=yes; do
 	grep -qx "$k" "$U" || fail "$U has no $k"
