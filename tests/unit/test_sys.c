@@ -394,6 +394,7 @@ static void fx_full(const char *root)
 	for (size_t i = 0; i < sizeof(disks) / sizeof(disks[0]); i++)
 		fx_disk_add(root, &disks[i]);
 	fx_write(root, LOOP0_DISK "/loop/backing_file", "/var/tmp/disk.img\n");
+	fx_write(root, MMC_CARD "/name", "SD16G\n");
 	for (size_t i = 0; i < sizeof(bdis) / sizeof(bdis[0]); i++)
 		fx_bdi(root, bdis[i], true);
 	/* btrfs: /sys/fs/btrfs/<uuid>/bdi -> the bdi, devices/<member> -> the disk */
@@ -602,6 +603,9 @@ static void test_sysfs_bus_detection(void **state)
 
 	assert_int_equal(sysfs_device(root, "179:0", &d), 0);
 	assert_string_equal(d.bus, "mmc");
+	/* an SD card names itself in device/name (udev's ID_NAME) */
+	assert_string_equal(d.model, "SD16G");
+	assert_string_equal(d.serial, "0x1234abcd");
 
 	assert_int_equal(sysfs_device(root, "252:0", &d), 0);
 	assert_string_equal(d.bus, "virtual");
@@ -735,10 +739,10 @@ static void test_sysfs_facts(void **state)
 	assert_string_equal(d.model, "ATA ST2000DM008-2FR1");
 	assert_string_equal(d.serial, "");
 
-	/* a serial in device/serial, no model */
+	/* a serial in device/serial, the model in device/name (an SD card) */
 	assert_int_equal(sysfs_device(root, "179:0", &d), 0);
 	assert_string_equal(d.serial, "0x1234abcd");
-	assert_string_equal(d.model, "");
+	assert_string_equal(d.model, "SD16G");
 
 	/* nothing known: empty strings, not garbage */
 	assert_int_equal(sysfs_device(root, "202:0", &d), 0);
