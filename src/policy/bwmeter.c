@@ -216,13 +216,24 @@ uint64_t bwmeter_queued_ms(const struct bwmeter *m)
  * a second of work at the pace it went: a fast disk fed 4 MB/s by a loop's
  * backing file always has a little in flight, and was taken for a 6.5 MB/s
  * one. */
+bool bwmeter_busy(const struct bwmeter *m)
+{
+	return m->win_usec && m->win_ticks_ms * 1000 * 100 >= m->win_usec * BWMETER_BUSY_PCT;
+}
+
+/* (With debugfs, a device whose queue holds less than half a second at its
+ * pace, yet never ran dry and was busy 90 % of the window, had a backlog
+ * all the same: a USB stick of 40 MB/s takes two 1 MiB requests at a time,
+ * 50 ms of work, while the rest waits dirty; a fast disk fed slowly idles
+ * most of the window.) */
 static bool window_backlog(const struct bwmeter *m)
 {
 	if (!m->win_polls)
-		return m->win_backlog && m->win_ticks_ms * 1000 * 10 >= m->win_usec * 9;
+		return m->win_backlog && bwmeter_busy(m);
 	if (m->win_empty * 5 > m->win_polls)
 		return false;
-	return bwmeter_queued_ms(m) >= BWMETER_QUEUE_USEC / 1000;
+	return bwmeter_queued_ms(m) >= BWMETER_QUEUE_USEC / 1000 ||
+	       (m->win_empty == 0 && bwmeter_busy(m));
 }
 
 /* Is the open window worth a figure? Short ones must hold more than a

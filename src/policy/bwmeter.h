@@ -122,6 +122,8 @@ void bwmeter_seed(struct bwmeter *m, uint64_t bps, bool known);
 /* The open window's queue (debugfs), on average over its polls, in
  * milliseconds of work at the pace the window went. 0 without polls. */
 uint64_t bwmeter_queued_ms(const struct bwmeter *m);
+/* The open window's device busy BWMETER_BUSY_PCT of it (io_ticks). */
+bool bwmeter_busy(const struct bwmeter *m);
 
 /* One poll. Returns true when the estimate changed. */
 bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s);
@@ -147,6 +149,8 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s);
 #define BWMETER_QUIET_USEC 1000000ULL
 /* A backlog: at least this much time's work queued at the device's pace. */
 #define BWMETER_QUEUE_USEC 500000ULL
+/* ... or busy this share of the window (io_ticks), per cent. */
+#define BWMETER_BUSY_PCT 90
 /* This long with nothing moving and no backlog seen: the window ends.
  * Long, because a stacked device's stat may show nothing for seconds
  * between two completions of big bios. */

@@ -295,6 +295,32 @@ static void test_meter_backlog(void **state)
 	assert_in_range(m.est_bps, 5 * MB - 5 * MB / 10, 5 * MB + 5 * MB / 10);
 }
 
+/* A 40 MB/s stick that takes two 1 MiB requests at a time while the rest
+ * waits dirty: 50 ms of work queued, never empty, busy all along: a
+ * backlog, measured and known. The same disk fed a little now and then
+ * (its queue empty at most polls) is not. */
+static void test_meter_short_queue(void **state)
+{
+	struct bwmeter m;
+	struct dev_sim d = { .bio = 1 * MIB, .debugfs = true, .honest = true };
+
+	(void)state;
+	bwmeter_init(&m);
+	for (int i = 0; i < 200; i++) {
+		d.queued = 2 * MIB - d.part;
+		dev_run(&m, &d, 40 * MB, 10000, 10000);
+	}
+	assert_true(m.known);
+	assert_in_range(m.est_bps, 36 * MB, 44 * MB);
+	bwmeter_init(&m);
+	d = (struct dev_sim){ .bio = 1 * MIB, .debugfs = true, .honest = true };
+	for (int i = 0; i < 200; i++) {
+		d.queued = i % 4 ? 0 : 2 * MIB;
+		dev_run(&m, &d, 40 * MB, 10000, 10000);
+	}
+	assert_false(m.known);
+}
+
 /* The window's queue in milliseconds of work at its pace: a full queue
  * at 5 MB/s holds seconds; one refilled with what is done at once, none. */
 static void test_meter_queued_ms(void **state)
@@ -1729,6 +1755,41 @@ static void test_governor_ramp_after_light_use(void **state)
 	assert_ramp_16_64(caps, n);
 }
 
+/* Both grown to 64 MiB in a bulk write, then held there: a quarter of
+ * the cap dirty, nothing written back, nothing completing. The NVMe is
+ * let go until measured; the USB stick, of a kind often slow (a 40 MB/s
+ * stick whose flusher had not begun looked just so), stays at 64 MiB. */
+static void test_governor_held_stick_kept(void **state)
+{
+	struct fake f;
+	uint64_t t = 0;
+
+	(void)state;
+	fake_init(&f);
+	gov_setup(&G, &f);
+	gov_tick(&G, t);
+	for (int i = 0; i < 6; i++) {
+		f.dirtied += 5 * MB;
+		for (int b = 0; b < 2; b++) {
+			f.bdi_dirty[b] = 2 * MIB;
+			f.bdi[b].st.sectors_written += 5 * MB / 512;
+			f.bdi[b].st.writes += 8;
+		}
+		gov_tick(&G, t += 10000);
+	}
+	assert_int_equal(gov_find(&G, "8:16")->dec.max_bytes, 64 * MIB);
+	assert_int_equal(gov_find(&G, "259:0")->dec.max_bytes, 64 * MIB);
+	for (int i = 0; i < 20; i++) {
+		f.bdi_dirty[0] = f.bdi_dirty[1] = 40 * MIB;
+		f.dirty = 80 * MIB;
+		gov_tick(&G, t += 10000);
+	}
+	assert_false(gov_find(&G, "259:0")->dec.strict);
+	assert_int_equal(gov_find(&G, "259:0")->dec.why, WHY_HELD);
+	assert_true(gov_find(&G, "8:16")->dec.strict);
+	assert_int_equal(gov_find(&G, "8:16")->dec.max_bytes, 64 * MIB);
+}
+
 /* Linux < 6.2: the global pair while the stick holds dirty data, given
  * back 5 s after it stops, as found (ratio mode). */
 static void test_governor_pre_62_global_pair(void **state)
@@ -1894,6 +1955,7 @@ int main(void)
 		cmocka_unit_test(test_decide_rules),
 		cmocka_unit_test(test_decision_moved),
 		cmocka_unit_test(test_meter_backlog),
+		cmocka_unit_test(test_meter_short_queue),
 		cmocka_unit_test(test_meter_burst_rise),
 	cmocka_unit_test(test_meter_big_bios),
 		cmocka_unit_test(test_meter_burst_under_cap),
@@ -1925,6 +1987,7 @@ int main(void)
 		cmocka_unit_test(test_governor_pre_62_global_pair),
 		cmocka_unit_test(test_governor_pre_62_card),
 		cmocka_unit_test(test_governor_io_errors),
+		cmocka_unit_test(test_governor_held_stick_kept),
 		cmocka_unit_test(test_governor_remembered),
 		cmocka_unit_test(test_governor_fast_rule_device_target),
 		cmocka_unit_test(test_governor_device_replaced),
