@@ -18,6 +18,7 @@ const char *const gov_why_text[WHY_COUNT] = {
 	[WHY_OFF] = "a [device] section: mode off",
 	[WHY_ABOVE_GLOBAL] = "the cap would exceed the global dirty threshold, which bounds it already",
 	[WHY_DRAINS_FAST] = "a fast device that drains the whole global dirty threshold within global_drain: no cap",
+	[WHY_FAILING] = "it fails commands: no cap while it does, so that its writers get the errors instead of waiting on data it cannot write",
 };
 
 void gov_config_defaults(struct gov_config *c)
@@ -147,6 +148,14 @@ void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const str
 	if (r && r->mode == MODE_OFF) {
 		ret->govern = false;
 		ret->why = WHY_OFF;
+		return;
+	}
+	if (in->failing) {
+		/* a strict cap over pages that cannot be written holds their
+		 * writer for good (measured under qemu on 6.1: a stick failing
+		 * every write kept dd waiting under the global pair until its
+		 * timeout; without a cap it got its errors) */
+		ret->why = WHY_FAILING;
 		return;
 	}
 	ret->strict = true;

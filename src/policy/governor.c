@@ -429,8 +429,10 @@ static void measure(struct governor *g, struct gov_dev *d, const struct knobs_st
 static void io_errors(struct governor *g, struct gov_dev *d, const struct knobs_stat *st,
 		      uint64_t now_usec)
 {
-	if (d->have_io_errors && st->have_io_errors && st->io_errors > d->io_errors)
+	if (d->have_io_errors && st->have_io_errors && st->io_errors > d->io_errors) {
 		d->io_errors_unsaid += st->io_errors - d->io_errors;
+		d->failed_usec = now_usec ? now_usec : 1;
+	}
 	d->io_errors = st->io_errors;
 	d->have_io_errors = st->have_io_errors;
 	if (d->io_errors_unsaid && (!d->io_errors_said_usec ||
@@ -623,6 +625,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		in.known = d->meter.known;
 		grow_start(g, d);
 		in.start_bytes = d->meter.known ? 0 : d->boost_bytes;
+		in.failing = d->failed_usec && now_usec - d->failed_usec < GOV_FAILING_USEC;
 		/* the threshold matters to a fast device (by the target that
 		 * applies to it: a [device] section's, else the global one),
 		 * and before 6.14 to a slow one; gov_decide makes the rule */

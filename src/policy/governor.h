@@ -81,6 +81,7 @@ struct gov_dev {
 	uint64_t io_errors;    /* failed commands counted at the last poll */
 	bool have_io_errors;   /* ... and the device counts them */
 	uint64_t io_errors_unsaid, io_errors_said_usec; /* hooks.io_errors */
+	uint64_t failed_usec;  /* when it last failed a command; 0 never */
 	int err;               /* last knob error, 0 if none */
 	enum bdi_attr err_attr;
 	enum gov_err_op err_op; /* ... what failed: reading it, writing it, or
@@ -118,8 +119,10 @@ struct gov_hooks {
 	void (*io_errors)(void *ctx, const struct gov_dev *d, uint64_t n);
 };
 
-/* Failed commands of a device are said at most this often. */
+/* Failed commands of a device are said at most this often; and it has no
+ * cap until this long after its last. */
 #define GOV_IO_ERRORS_USEC 10000000ULL
+#define GOV_FAILING_USEC 30000000ULL
 
 /* How often an idle device's cap is read back for drift (the kernel
  * recomputes it from the global threshold of the moment); a device being

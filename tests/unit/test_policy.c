@@ -1851,7 +1851,8 @@ static void h_io_errors(void *ctx, const struct gov_dev *d, uint64_t n)
 /* A stick's failed commands (ioerr_cnt): none said for what it had failed
  * before wbgovd saw it, then each increase, at most every 10 s (the
  * failures between summed), and a device that does not count them says
- * nothing. */
+ * nothing. While it fails, and 30 s after, it has no cap (its writers get
+ * the errors, not a wait on data it cannot write); then its cap again. */
 /* A full poll, not a glance. */
 static void poll(uint64_t t)
 {
@@ -1881,6 +1882,10 @@ static void test_governor_io_errors(void **state)
 	poll(t += 100000);
 	assert_int_equal(io_errors_calls, 1);
 	assert_int_equal(io_errors_said[0], 3);
+	assert_false(gov_find(&G, "8:16")->dec.strict);
+	assert_int_equal(gov_find(&G, "8:16")->dec.why, WHY_FAILING);
+	assert_int_equal(f.bdi[0].val[BDI_STRICT_LIMIT], 0);
+	assert_true(gov_find(&G, "259:0")->dec.strict); /* the others governed as before */
 	f.bdi[0].st.io_errors = 10;
 	poll(t += 100000);
 	f.bdi[0].st.io_errors = 20;
@@ -1891,7 +1896,10 @@ static void test_governor_io_errors(void **state)
 	assert_int_equal(io_errors_said[1], 12);
 	poll(t += 10000000);
 	assert_int_equal(io_errors_calls, 2); /* nothing new */
-	assert_true(gov_find(&G, "8:16")->dec.strict); /* governed as before */
+	assert_false(gov_find(&G, "8:16")->dec.strict);
+	poll(t += 21000000); /* 30 s after its last failure */
+	assert_true(gov_find(&G, "8:16")->dec.strict);
+	assert_int_equal(f.bdi[0].val[BDI_STRICT_LIMIT], 1);
 }
 
 static uint64_t h_recall_card(void *ctx, const struct knobs_dev *info, bool *ret_known)
