@@ -114,8 +114,8 @@ struct gov_hooks {
 	void (*restored_vm)(void *ctx);
 	/* The global pair was applied (cap > 0) or given back (0). */
 	void (*global)(void *ctx, uint64_t cap, int err);
-	/* The device failed `n` more commands since the last poll (its write
-	 * errors reach the writer or sync as EIO; it is governed as before). */
+	/* The device failed `n` more commands since it was last said (at most
+	 * every GOV_IO_ERRORS_USEC; it has no cap meanwhile: WHY_FAILING). */
 	void (*io_errors)(void *ctx, const struct gov_dev *d, uint64_t n);
 };
 
