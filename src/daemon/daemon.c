@@ -17,6 +17,7 @@
 #include "daemon/metrics.h"
 #include "daemon/status.h"
 #include "knobs/room.h"
+#include "sys/debugfs.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
 #include "sys/pidlock.h"
@@ -674,6 +675,31 @@ static void confine(struct daemon *dm, const struct daemon_opts *o)
 			  dirs[2] ? ", " : "", dirs[2] ? dirs[2] : "");
 }
 
+/* Each device's own dirty and writeback data is in debugfs alone. Where
+ * the system has not mounted it, a mount of our own that no other process
+ * sees (sys/debugfs.h); where that is refused (a container, a kernel
+ * without debugfs), devices are judged by their stat and by the write
+ * throttles of the cgroups. Not under --root: a fixture says what it has.
+ * Before Landlock, which forbids mounting. */
+static void own_debugfs(struct daemon *dm, const struct daemon_opts *o)
+{
+	int fd, r;
+
+	if (strcmp(o->root, "/") || debugfs_mounted(o->root))
+		return;
+	r = debugfs_mount_own(&fd);
+	if (r == 0) {
+		dm->real.debugfs_fd1 = fd + 1;
+		log_info("debugfs is not mounted at /sys/kernel/debug: wbgovd mounted one of its "
+			 "own, attached nowhere and seen by no other process, for each device's own "
+			 "dirty and writeback data");
+	} else {
+		log_notice("debugfs is not mounted at /sys/kernel/debug, and wbgovd cannot mount one "
+			   "of its own (%s): each device is judged by /sys/block/*/stat and the write "
+			   "throttles of the cgroups", strerror(-r));
+	}
+}
+
 int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct gov_config *cfg)
 {
 	int r;
@@ -740,6 +766,7 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 	}
 	sweep_temporaries(dm);
 	memory_start(dm);
+	own_debugfs(dm, o);
 	{
 		/* connected before Landlock; the bus socket is not a file it writes */
 		enum bus_kind kind = BUS_OFF;

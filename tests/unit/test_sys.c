@@ -31,6 +31,7 @@
 #include "sys/knobs_real.h"
 #include "model/units.h"
 #include "policy/governor.h"
+#include "sys/debugfs.h"
 #include "sys/fsutil.h"
 #include "sys/eject.h"
 #include "sys/mountpt.h"
@@ -1149,6 +1150,39 @@ static void test_knobs_real_bdi_counters(void **state)
 	}
 	assert_int_equal(c.dirty, 7);
 	assert_int_equal(c.writeback, 7);
+}
+
+/* A debugfs mount of wbgovd's own is read through its descriptor, not
+ * through ROOT/sys/kernel/debug (where nothing is mounted): a directory's
+ * descriptor stands for the detached mount here. */
+static void test_knobs_real_own_debugfs(void **state)
+{
+	char root[PATH_MAX], own[PATH_MAX];
+	struct knobs_real kr = { 0 };
+	struct knobs_bdi_counters c;
+	int fd;
+
+	(void)state;
+	fx_root(root, sizeof(root), "own-debugfs");
+	fmt_path(own, sizeof(own), "%s/mnt", root);
+	fx_write(own, "/bdi/8:16/stats", BDI_STATS("       512", "      2048"));
+	kr.root = root;
+	assert_false(debugfs_mounted(root));
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &c), -ENOTSUP);
+	fd = open(own, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	kr.debugfs_fd1 = fd + 1;
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &c), 0);
+	assert_int_equal(c.writeback, 512 * 1024);
+	assert_int_equal(c.dirty, 2048 * 1024);
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:32", &c), -ENOTSUP);
+	/* the path under root is not looked at while the descriptor is there */
+	fx_write(root, "/sys/kernel/debug/bdi/8:32/stats", BDI_STATS("         1", "         1"));
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:32", &c), -ENOTSUP);
+	knobs_real_close(&kr);
+	assert_int_equal(kr.debugfs_fd1, 0);
+	assert_int_equal(fcntl(fd, F_GETFD), -1); /* closed */
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:32", &c), 0);
 }
 
 /* A loop device is as slow as the disk under its backing file. The file's
@@ -3411,6 +3445,7 @@ int main(void)
 		cmocka_unit_test(test_sysfs_has_bdi_bytes),
 		cmocka_unit_test(test_sysfs_loop_backing_facts),
 		cmocka_unit_test(test_knobs_real_bdi_counters),
+		cmocka_unit_test(test_knobs_real_own_debugfs),
 		cmocka_unit_test(test_knobs_real_mounted),
 		cmocka_unit_test(test_procfs_parse_meminfo),
 		cmocka_unit_test(test_procfs_parse_meminfo_malformed),
