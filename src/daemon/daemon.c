@@ -295,6 +295,24 @@ static void hook_measured(void *ctx, const struct gov_dev *d)
 		memory_put(&dm->memory, d->info.id, m->est_bps, 'l', (uint64_t)time(NULL));
 }
 
+/* A write throttle on a device's disk, said when it comes, changes or goes,
+ * and when the device beats it. */
+static void hook_limited(void *ctx, const struct gov_dev *d)
+{
+	(void)ctx;
+	if (d->limit_beaten)
+		log_info("%s (%s): wrote at %.1f MB/s, faster than the %.1f MB/s its write throttle "
+			 "allows: not every writer of it is held by the throttle, which no longer "
+			 "bounds its cap", d->info.disk, d->info.bdi, (double)d->meter.last_bps / 1e6,
+			 (double)d->limit_bps / 1e6);
+	else if (d->limit_bps)
+		log_info("%s (%s): a cgroup's write throttle holds it at %.1f MB/s (io.max or "
+			 "blkio.throttle.write_bps_device): its cap is no more than for that speed",
+			 d->info.disk, d->info.bdi, (double)d->limit_bps / 1e6);
+	else
+		log_info("%s (%s): its write throttle is gone", d->info.disk, d->info.bdi);
+}
+
 /* A new device: its figure from device memory, if any. */
 static uint64_t hook_recall(void *ctx, const struct knobs_dev *info, bool *ret_known)
 {
@@ -707,7 +725,7 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 		.ctx = dm, .save = hook_save, .restored = hook_restored, .decided = hook_decided,
 		.gone = hook_gone, .measured = hook_measured, .recall = hook_recall,
 		.save_vm = hook_save_vm, .restored_vm = hook_restored_vm, .global = hook_global,
-		.found = hook_found,
+		.found = hook_found, .limited = hook_limited,
 	};
 
 	memset(dm, 0, sizeof(*dm));

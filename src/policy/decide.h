@@ -72,6 +72,7 @@ enum gov_why {
 	WHY_OFF,          /* a config section: mode off */
 	WHY_ABOVE_GLOBAL, /* the cap would exceed the global threshold: not needed */
 	WHY_DRAINS_FAST,  /* fast, and the global threshold drains within global_drain */
+	WHY_THROTTLED,    /* a write throttle on its disk bounds its speed: a cap for that speed */
 	WHY_COUNT
 };
 extern const char *const gov_why_text[WHY_COUNT];
@@ -93,6 +94,8 @@ struct gov_input {
 	uint64_t min_cap_bytes; /* the smallest cap this kernel honours (0: the floor) */
 	uint64_t start_bytes;   /* the start cap now, if above `initial` (a ramp);
 				   UINT64_MAX: none (it held the writer, not the device) */
+	uint64_t bound_bps;     /* its speed is at most this (a write throttle on its
+				   disk that holds its writers); 0: no bound */
 };
 
 /* The first config section matching the device, or NULL. */

@@ -54,6 +54,13 @@
 /* What a glance must see dirtied for a full poll. */
 #define GOV_WATCH_BYTES (256ULL * 1024)
 
+/* Write throttles (knobs_limit) are read at every rescan and, while data
+ * waits, at most this often: one set or changed while wbgovd runs holds
+ * within a second of a copy's start. Not while the system is clean: on a
+ * systemd machine with the io controller handed down it is a walk of the
+ * cgroup tree. */
+#define GOV_LIMITS_USEC 1000000ULL
+
 struct gov_orig {
 	uint64_t strict_limit;
 	uint64_t max_ratio_fine;
@@ -78,6 +85,15 @@ struct gov_dev {
 	uint64_t drift_usec;   /* when max_bytes was last read for drift */
 	bool above_global;     /* the kernel refused the cap: above the global threshold */
 	bool holds_dirty;      /* pre-6.2 route: it holds dirty data now */
+	/* A cgroup's write throttle on its disk bounds its speed: without
+	 * debugfs a throttled disk's backlog waits above its queue, where its
+	 * stat does not count it, and the limit is all that tells its pace.
+	 * Believed until a window goes faster than it allows by half (some
+	 * writer is not held by it: a throttle in a cgroup v2 that not every
+	 * writer is in), and from the next limit read anew. */
+	uint64_t limit_bps;    /* 0: none */
+	unsigned limit_since;  /* windows from meter.nmeasure this on judge it */
+	bool limit_beaten;
 	int err;               /* last knob error, 0 if none */
 	enum bdi_attr err_attr;
 	enum gov_err_op err_op; /* ... what failed: reading it, writing it, or
@@ -110,6 +126,9 @@ struct gov_hooks {
 	void (*restored_vm)(void *ctx);
 	/* The global pair was applied (cap > 0) or given back (0). */
 	void (*global)(void *ctx, uint64_t cap, int err);
+	/* Its write throttle came, changed or went (d->limit_bps), or a
+	 * window beat it (d->limit_beaten). */
+	void (*limited)(void *ctx, const struct gov_dev *d);
 };
 
 /* How often an idle device's cap is read back for drift (the kernel
@@ -137,6 +156,10 @@ struct governor {
 	int ndev, dev_room;
 	struct knobs_dev *scan; /* scratch for rescans, room for scan_room */
 	int scan_room;
+	struct knobs_limit *limits; /* scratch for write throttles, room for limit_room */
+	int limit_room;
+	bool limits_read;
+	uint64_t limits_usec;  /* when they were last read */
 	bool nomem;            /* the last scan found bdis there was no memory
 				  for: those are left alone */
 	bool want_rescan;

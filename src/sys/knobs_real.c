@@ -9,6 +9,7 @@
 #include "sys/debugfs.h"
 #include "sys/fsid.h"
 #include "sys/fsutil.h"
+#include "sys/iolimit.h"
 #include "sys/procfs.h"
 #include "sys/sysfs.h"
 #include "sys/uevent.h"
@@ -97,6 +98,11 @@ static int bdi_counters(void *ctx, const char *bdi, struct knobs_bdi_counters *r
 	return 0;
 }
 
+static int write_limits(void *ctx, struct knobs_limit *out, int max)
+{
+	return iolimit_read(root(ctx), out, max);
+}
+
 static int features(void *ctx)
 {
 	int f = 0;
@@ -111,5 +117,5 @@ static int features(void *ctx)
 const struct knobs_ops knobs_real_ops = {
 	.vm_read = vm_read, .vm_write = vm_write, .bdi_read = bdi_read, .bdi_write = bdi_write,
 	.dev_stat = dev_stat, .vmstat = vmstat, .devices = devices, .features = features,
-	.bdi_counters = bdi_counters,
+	.bdi_counters = bdi_counters, .write_limits = write_limits,
 };
