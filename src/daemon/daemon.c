@@ -18,6 +18,7 @@
 #include "daemon/metrics.h"
 #include "daemon/status.h"
 #include "knobs/room.h"
+#include "sys/debugfs.h"
 #include "sys/fanwatch.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
@@ -294,6 +295,24 @@ static void hook_measured(void *ctx, const struct gov_dev *d)
 		 m->est_bps * dm->gov.cfg.target_ms / 1000 > dm->gov.cfg.initial_bytes)
 		/* more than its start cap allows: next time it starts there */
 		memory_put(&dm->memory, d->info.id, m->est_bps, 'l', (uint64_t)time(NULL));
+}
+
+/* A write throttle on a device's disk, said when it comes, changes or goes,
+ * and when the device beats it. */
+static void hook_limited(void *ctx, const struct gov_dev *d)
+{
+	(void)ctx;
+	if (d->limit_beaten)
+		log_info("%s (%s): wrote at %.1f MB/s, faster than the %.1f MB/s its write throttle "
+			 "allows: not every writer of it is held by the throttle, which no longer "
+			 "bounds its cap", d->info.disk, d->info.bdi, (double)d->meter.last_bps / 1e6,
+			 (double)d->limit_bps / 1e6);
+	else if (d->limit_bps)
+		log_info("%s (%s): a cgroup's write throttle holds it at %.1f MB/s (io.max or "
+			 "blkio.throttle.write_bps_device): its cap is no more than for that speed",
+			 d->info.disk, d->info.bdi, (double)d->limit_bps / 1e6);
+	else
+		log_info("%s (%s): its write throttle is gone", d->info.disk, d->info.bdi);
 }
 
 /* A new device: its figure from device memory, if any. */
@@ -685,6 +704,31 @@ static void confine(struct daemon *dm, const struct daemon_opts *o)
 			  dirs[2] ? ", " : "", dirs[2] ? dirs[2] : "");
 }
 
+/* Each device's own dirty and writeback data is in debugfs alone. Where
+ * the system has not mounted it, a mount of our own that no other process
+ * sees (sys/debugfs.h); where that is refused (a container, a kernel
+ * without debugfs), devices are judged by their stat and by the write
+ * throttles of the cgroups. Not under --root: a fixture says what it has.
+ * Before Landlock, which forbids mounting. */
+static void own_debugfs(struct daemon *dm, const struct daemon_opts *o)
+{
+	int fd, r;
+
+	if (strcmp(o->root, "/") || debugfs_mounted(o->root))
+		return;
+	r = debugfs_mount_own(&fd);
+	if (r == 0) {
+		dm->real.debugfs_fd1 = fd + 1;
+		log_info("debugfs is not mounted at /sys/kernel/debug: wbgovd mounted one of its "
+			 "own, attached nowhere and seen by no other process, for each device's own "
+			 "dirty and writeback data");
+	} else {
+		log_notice("debugfs is not mounted at /sys/kernel/debug, and wbgovd cannot mount one "
+			   "of its own (%s): each device is judged by /sys/block/*/stat and the write "
+			   "throttles of the cgroups", strerror(-r));
+	}
+}
+
 int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct gov_config *cfg)
 {
 	int r;
@@ -692,7 +736,7 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 		.ctx = dm, .save = hook_save, .restored = hook_restored, .decided = hook_decided,
 		.gone = hook_gone, .measured = hook_measured, .recall = hook_recall,
 		.save_vm = hook_save_vm, .restored_vm = hook_restored_vm, .global = hook_global,
-		.found = hook_found, .io_errors = hook_io_errors,
+		.found = hook_found, .io_errors = hook_io_errors, .limited = hook_limited,
 	};
 
 	memset(dm, 0, sizeof(*dm));
@@ -751,6 +795,7 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 	}
 	sweep_temporaries(dm);
 	memory_start(dm);
+	own_debugfs(dm, o);
 	{
 		/* connected before Landlock; the bus socket is not a file it writes */
 		enum bus_kind kind = BUS_OFF;

@@ -118,3 +118,20 @@ int knobs_devices_all(const struct knobs_ops *ops, void *ctx, struct knobs_dev *
 		}
 	}
 }
+
+int knobs_write_limits_all(const struct knobs_ops *ops, void *ctx, struct knobs_limit **buf,
+			   int *room)
+{
+	int n;
+
+	if (!ops->write_limits)
+		return 0;
+	if (!room_for(buf, room, ROOM_FIRST, sizeof(**buf)))
+		return -ENOMEM;
+	for (;;) {
+		/* a list that fills the room may have more */
+		n = ops->write_limits(ctx, *buf, *room);
+		if (n < *room || !room_for(buf, room, *room + 1, sizeof(**buf)))
+			return n;
+	}
+}

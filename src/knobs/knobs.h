@@ -83,6 +83,14 @@ struct knobs_bdi_counters {
 	uint64_t thresh;    /* BdiDirtyThresh: where its writers are stopped now */
 };
 
+/* A limit on a block device's write bandwidth that a cgroup puts on it
+ * (blk-throttle: v1 blkio.throttle.write_bps_device, v2 io.max wbps): the
+ * smallest one found for the device. */
+struct knobs_limit {
+	unsigned major, minor; /* the whole disk's */
+	uint64_t bps;
+};
+
 enum knobs_feature {
 	KNOBS_BDI_BYTES = 1 << 0, /* strict_limit, max_bytes, *_fine: Linux 6.2+ */
 	/* Linux 6.14+: a strict wb's threshold has an idle floor capped by its
@@ -107,6 +115,10 @@ struct knobs_ops {
 	/* a bdi's own counters, where the kernel tells (debugfs); -ENOTSUP
 	 * where it does not */
 	int (*bdi_counters)(void *ctx, const char *bdi, struct knobs_bdi_counters *ret);
+	/* every device's write-bandwidth limit now, one entry per limited
+	 * device; how many were filled (at most max) or -errno. NULL where
+	 * there are none (the simulator) */
+	int (*write_limits)(void *ctx, struct knobs_limit *out, int max);
 };
 
 /* Are these a new bdi's knobs as the kernel makes them? strict_limit 0 and
@@ -147,5 +159,10 @@ int knobs_vm_restore(const struct knobs_ops *ops, void *ctx, const uint64_t vm[V
  * says memory ran short and the list may lack some. */
 int knobs_devices_all(const struct knobs_ops *ops, void *ctx, struct knobs_dev **buf, int *room,
 		      bool *ret_partial);
+
+/* The same for ops->write_limits: how many, 0 without the op, or -errno
+ * (-ENOMEM when there is room for none; with room for some, those). */
+int knobs_write_limits_all(const struct knobs_ops *ops, void *ctx, struct knobs_limit **buf,
+			   int *room);
 
 #endif

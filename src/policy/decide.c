@@ -19,6 +19,7 @@ const char *const gov_why_text[WHY_COUNT] = {
 	[WHY_ABOVE_GLOBAL] = "the cap would exceed the global dirty threshold, which bounds it already",
 	[WHY_DRAINS_FAST] = "a fast device that drains the whole global dirty threshold within global_drain: no cap",
 	[WHY_FAILING] = "it fails commands: no cap while it does, so that its writers get the errors instead of waiting on data it cannot write",
+	[WHY_THROTTLED] = "a cgroup's write throttle on its disk (io.max or blkio) bounds its speed: the throttle's rate x target, less 256 KiB of sync slack",
 };
 
 void gov_config_defaults(struct gov_config *c)
@@ -134,8 +135,8 @@ uint64_t gov_target_ms(const struct gov_config *c, const struct knobs_dev *d)
 	return r && r->mode == MODE_TIME && r->target_ms ? r->target_ms : c->target_ms;
 }
 
-void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const struct gov_input *in,
-		struct gov_decision *ret)
+static void decide(const struct gov_config *c, const struct knobs_dev *d, const struct gov_input *in,
+		   struct gov_decision *ret)
 {
 	const struct gov_rule *r = gov_match(c, d);
 	uint64_t target_ms = c->target_ms, floor = c->floor_bytes, cap;
@@ -210,6 +211,36 @@ void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const str
 		ret->why = WHY_FLOOR;
 	}
 	ret->max_bytes = cap;
+}
+
+/* A device whose speed is bounded (a write throttle holds its writers)
+ * gets no more than a device measured at the bound would: whatever the
+ * rules say before a measurement, the largest cap that can be right for
+ * it is the bound's. A cap no larger than that stands: the bound is only
+ * an upper one (a 1 MB/s stick behind a 10 MB/s throttle). */
+void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const struct gov_input *in,
+		struct gov_decision *ret)
+{
+	struct gov_input b;
+	struct gov_decision bd;
+
+	decide(c, d, in, ret);
+	if (!in->bound_bps || !ret->govern || ret->why == WHY_FIXED || ret->why == WHY_FAILING)
+		return;
+	b = *in;
+	b.bw_bps = in->bound_bps;
+	b.known = true;
+	b.start_bytes = 0;
+	decide(c, d, &b, &bd);
+	/* a device measured with a backlog keeps its own figure near the
+	 * bound (its windows wobble about the throttle's rate: no flapping
+	 * between the two reasons); far above it, the throttle came after the
+	 * measurement */
+	if (bd.strict && (!ret->strict || bd.max_bytes < ret->max_bytes) &&
+	    (!in->known || bd.max_bytes < ret->max_bytes - ret->max_bytes / 8)) {
+		*ret = bd;
+		ret->why = WHY_THROTTLED;
+	}
 }
 
 /* FLOOR is MEASURED at the floor: a device near it wobbles between them;

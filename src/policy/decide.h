@@ -73,6 +73,7 @@ enum gov_why {
 	WHY_ABOVE_GLOBAL, /* the cap would exceed the global threshold: not needed */
 	WHY_DRAINS_FAST,  /* fast, and the global threshold drains within global_drain */
 	WHY_FAILING,      /* it fails commands: no cap while it does */
+	WHY_THROTTLED,    /* a write throttle on its disk bounds its speed: a cap for that speed */
 	WHY_COUNT
 };
 extern const char *const gov_why_text[WHY_COUNT];
@@ -95,6 +96,8 @@ struct gov_input {
 	uint64_t start_bytes;   /* the start cap now, if above `initial` (a ramp);
 				   UINT64_MAX: none (it held the writer, not the device) */
 	bool failing;           /* it failed commands lately (its ioerr_cnt) */
+	uint64_t bound_bps;     /* its speed is at most this (a write throttle on its
+				   disk that holds its writers); 0: no bound */
 };
 
 /* The first config section matching the device, or NULL. */

@@ -12,13 +12,16 @@ void gov_init(struct governor *g, const struct gov_config *cfg, const struct kno
 {
 	struct gov_dev *dev = g->dev;
 	struct knobs_dev *scan = g->scan;
-	int dev_room = g->dev_room, scan_room = g->scan_room;
+	struct knobs_limit *limits = g->limits;
+	int dev_room = g->dev_room, scan_room = g->scan_room, limit_room = g->limit_room;
 
 	memset(g, 0, sizeof(*g));
 	g->dev = dev;
 	g->dev_room = dev_room;
 	g->scan = scan;
 	g->scan_room = scan_room;
+	g->limits = limits;
+	g->limit_room = limit_room;
 	g->cfg = *cfg;
 	g->ops = ops;
 	g->kctx = kctx;
@@ -31,9 +34,11 @@ void gov_free(struct governor *g)
 {
 	free(g->dev);
 	free(g->scan);
+	free(g->limits);
 	g->dev = NULL;
 	g->scan = NULL;
-	g->ndev = g->dev_room = g->scan_room = 0;
+	g->limits = NULL;
+	g->ndev = g->dev_room = g->scan_room = g->limit_room = 0;
 }
 
 void gov_set_config(struct governor *g, const struct gov_config *cfg)
@@ -137,6 +142,34 @@ static bool rescan(struct governor *g)
 	for (int i = 0; i < g->ndev; i++)
 		g->dev[i].have_counters = true;
 	return came;
+}
+
+/* Every device's write throttle from the kernel's list. A list that
+ * cannot be read changes nothing. */
+static void read_limits(struct governor *g, uint64_t now_usec)
+{
+	int n = knobs_write_limits_all(g->ops, g->kctx, &g->limits, &g->limit_room);
+
+	g->limits_read = true;
+	g->limits_usec = now_usec;
+	if (n < 0)
+		return;
+	for (int i = 0; i < g->ndev; i++) {
+		struct gov_dev *d = &g->dev[i];
+		uint64_t bps = 0;
+		for (int j = 0; j < n && d->info.disk[0]; j++)
+			if (g->limits[j].major == d->info.major && g->limits[j].minor == d->info.minor)
+				bps = g->limits[j].bps;
+		if (bps == d->limit_bps)
+			continue;
+		d->limit_bps = bps;
+		/* a window open now holds time from before: the next one
+		 * judges it */
+		d->limit_since = d->meter.nmeasure + (d->meter.win_open ? 1 : 0);
+		d->limit_beaten = false;
+		if (g->hooks.limited)
+			g->hooks.limited(g->hooks.ctx, d);
+	}
 }
 
 /* Record what failed; returns the error. */
@@ -421,6 +454,16 @@ static void measure(struct governor *g, struct gov_dev *d, const struct knobs_st
 		bwmeter_sample(&d->meter, &s);
 		if (d->meter.nmeasure != n && g->hooks.measured)
 			g->hooks.measured(g->hooks.ctx, d);
+		/* faster than its throttle allows, by half (a window between
+		 * two lumps of a throttled loop reads up to a quarter over):
+		 * not every writer of it is held by it */
+		if (d->meter.nmeasure != n && d->limit_bps && !d->limit_beaten &&
+		    d->meter.nmeasure > d->limit_since &&
+		    d->meter.last_bps > d->limit_bps + d->limit_bps / 2) {
+			d->limit_beaten = true;
+			if (g->hooks.limited)
+				g->hooks.limited(g->hooks.ctx, d);
+		}
 	}
 }
 
@@ -467,7 +510,9 @@ static bool ramping(const struct governor *g, const struct gov_dev *d)
 {
 	uint64_t moved = beyond_cap_bps(d) * g->cfg.target_ms / 1000, cap = d->dec.max_bytes;
 
-	if (!d->decided || !d->dec.strict || d->meter.known)
+	/* a cap its throttle made: the device cannot go faster (a window
+	 * that does beats the throttle, and the cap goes) */
+	if (!d->decided || !d->dec.strict || d->meter.known || d->dec.why == WHY_THROTTLED)
 		return false;
 	if (cap >= g->cfg.ceiling_bytes)
 		return moved > cap / 2;
@@ -514,7 +559,7 @@ static void grow_start(struct governor *g, struct gov_dev *d)
 	uint64_t cap = d->dec.max_bytes, over, b = 0;
 	bool hold;
 
-	if (d->meter.known || !d->decided || !d->dec.strict) {
+	if (d->meter.known || !d->decided || !d->dec.strict || d->dec.why == WHY_THROTTLED) {
 		d->ramp_polls = 0;
 		return;
 	}
@@ -604,6 +649,10 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		g->last_rescan_usec = now_usec;
 		if (rescan(g))
 			g->watch_until_usec = now_usec + GOV_WATCH_FRESH_USEC;
+		read_limits(g, now_usec);
+	} else if (!g->limits_read || now_usec < g->limits_usec ||
+		   (g->pending_bytes >= MIB && now_usec - g->limits_usec >= GOV_LIMITS_USEC)) {
+		read_limits(g, now_usec);
 	}
 	for (int i = 0; i < g->ndev; i++) {
 		struct gov_dev *d = &g->dev[i];
@@ -626,6 +675,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		grow_start(g, d);
 		in.start_bytes = d->meter.known ? 0 : d->boost_bytes;
 		in.failing = d->failed_usec && now_usec - d->failed_usec < GOV_FAILING_USEC;
+		in.bound_bps = d->limit_beaten ? 0 : d->limit_bps;
 		/* the threshold matters to a fast device (by the target that
 		 * applies to it: a [device] section's, else the global one),
 		 * and before 6.14 to a slow one; gov_decide makes the rule */

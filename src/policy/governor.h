@@ -54,6 +54,13 @@
 /* What a glance must see dirtied for a full poll. */
 #define GOV_WATCH_BYTES (256ULL * 1024)
 
+/* Write throttles (knobs_limit) are read at every rescan and, while data
+ * waits, at most this often: one set or changed while wbgovd runs holds
+ * within a second of a copy's start. Not while the system is clean: on a
+ * systemd machine with the io controller handed down it is a walk of the
+ * cgroup tree. */
+#define GOV_LIMITS_USEC 1000000ULL
+
 struct gov_orig {
 	uint64_t strict_limit;
 	uint64_t max_ratio_fine;
@@ -82,6 +89,15 @@ struct gov_dev {
 	bool have_io_errors;   /* ... and the device counts them */
 	uint64_t io_errors_unsaid, io_errors_said_usec; /* hooks.io_errors */
 	uint64_t failed_usec;  /* when it last failed a command; 0 never */
+	/* A cgroup's write throttle on its disk bounds its speed: without
+	 * debugfs a throttled disk's backlog waits above its queue, where its
+	 * stat does not count it, and the limit is all that tells its pace.
+	 * Believed until a window goes faster than it allows by half (some
+	 * writer is not held by it: a throttle in a cgroup v2 that not every
+	 * writer is in), and from the next limit read anew. */
+	uint64_t limit_bps;    /* 0: none */
+	unsigned limit_since;  /* windows from meter.nmeasure this on judge it */
+	bool limit_beaten;
 	int err;               /* last knob error, 0 if none */
 	enum bdi_attr err_attr;
 	enum gov_err_op err_op; /* ... what failed: reading it, writing it, or
@@ -117,6 +133,9 @@ struct gov_hooks {
 	/* The device failed `n` more commands since it was last said (at most
 	 * every GOV_IO_ERRORS_USEC; it has no cap meanwhile: WHY_FAILING). */
 	void (*io_errors)(void *ctx, const struct gov_dev *d, uint64_t n);
+	/* Its write throttle came, changed or went (d->limit_bps), or a
+	 * window beat it (d->limit_beaten). */
+	void (*limited)(void *ctx, const struct gov_dev *d);
 };
 
 /* Failed commands of a device are said at most this often; and it has no
@@ -149,6 +168,10 @@ struct governor {
 	int ndev, dev_room;
 	struct knobs_dev *scan; /* scratch for rescans, room for scan_room */
 	int scan_room;
+	struct knobs_limit *limits; /* scratch for write throttles, room for limit_room */
+	int limit_room;
+	bool limits_read;
+	uint64_t limits_usec;  /* when they were last read */
 	bool nomem;            /* the last scan found bdis there was no memory
 				  for: those are left alone */
 	bool want_rescan;

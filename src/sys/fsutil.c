@@ -35,7 +35,12 @@ int path_at(char *buf, size_t len, const char *root, const char *fmt, ...)
 
 int read_text(const char *path, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	return read_text_at(AT_FDCWD, path, buf, len);
+}
+
+int read_text_at(int dirfd, const char *path, char *buf, size_t len)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	size_t got = 0;
 
 	buf[0] = 0;

@@ -17,6 +17,8 @@ int path_at(char *buf, size_t len, const char *root, const char *fmt, ...)
 /* The whole file (at most len - 1 bytes), NUL-terminated, one trailing
  * newline removed. */
 int read_text(const char *path, char *buf, size_t len);
+/* The same for `path` relative to the directory descriptor `dirfd`. */
+int read_text_at(int dirfd, const char *path, char *buf, size_t len);
 
 /* A file holding one unsigned decimal number (and a newline). */
 int read_u64(const char *path, uint64_t *ret);

@@ -6,8 +6,10 @@
 #include <unistd.h>
 
 #include "sys/knobs_real.h"
+#include "sys/debugfs.h"
 #include "sys/fsid.h"
 #include "sys/fsutil.h"
+#include "sys/iolimit.h"
 #include "sys/procfs.h"
 #include "sys/sysfs.h"
 #include "sys/uevent.h"
@@ -42,6 +44,9 @@ void knobs_real_close(struct knobs_real *k)
 	if (k->vmstat_fd1)
 		close(k->vmstat_fd1 - 1);
 	k->vmstat_fd1 = 0;
+	if (k->debugfs_fd1)
+		close(k->debugfs_fd1 - 1);
+	k->debugfs_fd1 = 0;
 }
 
 static int devices(void *ctx, struct knobs_dev *out, int max)
@@ -66,22 +71,11 @@ static int devices(void *ctx, struct knobs_dev *out, int max)
 	return n;
 }
 
-/* debugfs: /sys/kernel/debug/bdi/BDI/stats, whole (bdi_debug_stats_show()) */
-static int debugfs_read(const char *root, const char *bdi, char *buf, size_t len)
-{
-	char p[PATH_MAX];
-
-	if (path_at(p, sizeof(p), root, "/sys/kernel/debug/bdi/%s/stats", bdi) ||
-	    read_text(p, buf, len))
-		return -ENOTSUP;
-	return 0;
-}
-
 int debugfs_bdi_bandwidth(const char *root, const char *bdi, uint64_t *ret_bps)
 {
 	char buf[2048];
 
-	if (debugfs_read(root, bdi, buf, sizeof(buf)))
+	if (debugfs_bdi_stats(root, 0, bdi, buf, sizeof(buf)))
 		return -ENOTSUP;
 	return text_kib(buf, "BdiWriteBandwidth", ret_bps) ? -ENOTSUP : 0;
 }
@@ -92,7 +86,8 @@ static int bdi_counters(void *ctx, const char *bdi, struct knobs_bdi_counters *r
 	char buf[2048];
 	uint64_t wb, rc, th;
 
-	if (debugfs_read(root(ctx), bdi, buf, sizeof(buf)) ||
+	if (debugfs_bdi_stats(root(ctx), ((struct knobs_real *)ctx)->debugfs_fd1, bdi, buf,
+			      sizeof(buf)) ||
 	    text_kib(buf, "BdiWriteback", &wb) || text_kib(buf, "BdiReclaimable", &rc))
 		return -ENOTSUP;
 	if (text_kib(buf, "BdiDirtyThresh", &th))
@@ -101,6 +96,11 @@ static int bdi_counters(void *ctx, const char *bdi, struct knobs_bdi_counters *r
 	ret->writeback = wb;
 	ret->thresh = th;
 	return 0;
+}
+
+static int write_limits(void *ctx, struct knobs_limit *out, int max)
+{
+	return iolimit_read(root(ctx), out, max);
 }
 
 static int features(void *ctx)
@@ -117,5 +117,5 @@ static int features(void *ctx)
 const struct knobs_ops knobs_real_ops = {
 	.vm_read = vm_read, .vm_write = vm_write, .bdi_read = bdi_read, .bdi_write = bdi_write,
 	.dev_stat = dev_stat, .vmstat = vmstat, .devices = devices, .features = features,
-	.bdi_counters = bdi_counters,
+	.bdi_counters = bdi_counters, .write_limits = write_limits,
 };

@@ -9,6 +9,9 @@
 struct knobs_real {
 	const char *root;
 	int vmstat_fd1;  /* /proc/vmstat kept open: its fd + 1, 0 if not */
+	/* a debugfs mount of our own (sys/debugfs.h), read instead of
+	 * ROOT/sys/kernel/debug: its fd + 1, 0 if none */
+	int debugfs_fd1;
 	/* devices() probes device nodes with libblkid for filesystem labels
 	 * and UUIDs where udev keeps no database (wbgovd: when a [device]
 	 * section asks; wbgov explain) */

@@ -230,6 +230,25 @@ sys_no_debugfs() {
 	umount /sys/kernel/debug && rm -f "$SYS_TMP/debugfs"
 }
 
+# sys_without_debugfs COMMAND...: the rest of the run in a mount namespace
+# of its own with no debugfs at /sys/kernel/debug, as on a system without
+# systemd. Call it first, with the command that runs the script again
+# (`sys_without_debugfs sh "$0" "$@"`): the first call runs that command in
+# the namespace and never returns; there, it unmounts debugfs if the
+# machine had it. The machine's own mount stays as it was for everyone
+# else, and nothing is to be put back: the namespace's mounts go with its
+# last process, whatever happens (the test's own are unmounted as usual).
+sys_without_debugfs() {
+	if [ -z "${SYS_OWN_MOUNTS:-}" ]; then
+		[ "$(id -u)" -eq 0 ] || sys_need_root
+		SYS_OWN_MOUNTS=1 exec unshare --mount --propagation private "$@"
+	fi
+	if grep -q " /sys/kernel/debug " /proc/self/mountinfo; then
+		umount -R /sys/kernel/debug || sys_die "cannot unmount debugfs in the test's namespace"
+	fi
+	! grep -q " /sys/kernel/debug " /proc/self/mountinfo || sys_die "debugfs still mounted"
+}
+
 sys_devnum() { cat "/sys/block/${1##*/}/dev"; }
 
 # sys_mkfs_mount DEV FSTYPE -> prints the mount point

@@ -880,6 +880,87 @@ static void test_meter_counter_reset(void **state)
 	assert_int_equal(m.est_bps, 7 * MB);
 }
 
+/* A write throttle on the disk bounds the device's speed: no cap larger
+ * than one for a device measured at the bound; a smaller one stands. */
+static void test_decide_bound(void **state)
+{
+	struct gov_config c;
+	struct gov_decision d;
+	struct knobs_dev usb = dev_usb();
+	struct gov_input in;
+
+	(void)state;
+	gov_config_defaults(&c);
+	/* not measured: the bound's cap, not the start cap (a 4 MiB pile at
+	 * 1 MB/s is 4 s of sync) */
+	in = bw(0, false);
+	in.bound_bps = 1 * MB;
+	gov_decide(&c, &usb, &in, &d);
+	assert_true(d.govern && d.strict);
+	assert_int_equal(d.max_bytes, 1 * MB - GOV_SYNC_SLACK_BYTES);
+	assert_int_equal(d.why, WHY_THROTTLED);
+	in.bound_bps = 2 * MB;
+	gov_decide(&c, &usb, &in, &d);
+	assert_int_equal(d.max_bytes, 2 * MB - GOV_SYNC_SLACK_BYTES);
+	/* a lower bound below it, with its cap raised to the start cap */
+	in = bw(900000, false);
+	in.bound_bps = 1 * MB;
+	gov_decide(&c, &usb, &in, &d);
+	assert_int_equal(d.max_bytes, 1 * MB - GOV_SYNC_SLACK_BYTES);
+	assert_int_equal(d.why, WHY_THROTTLED);
+	/* slower than the floor allows: the floor */
+	in = bw(0, false);
+	in.bound_bps = 200000;
+	gov_decide(&c, &usb, &in, &d);
+	assert_int_equal(d.max_bytes, 256 * KIB);
+	assert_int_equal(d.why, WHY_THROTTLED);
+	/* a bound above the start cap's speed changes nothing */
+	in.bound_bps = 10 * MB;
+	gov_decide(&c, &usb, &in, &d);
+	assert_int_equal(d.max_bytes, 4 * MIB);
+	assert_int_equal(d.why, WHY_UNMEASURED);
+	in.bound_bps = 500 * MB;
+	in.start_bytes = 16 * MIB; /* a ramp */
+	gov_decide(&c, &usb, &in, &d);
+	assert_int_equal(d.max_bytes, 16 * MIB);
+	assert_int_equal(d.why, WHY_RAMP);
+	/* held by its cap (no cap until measured), yet bounded: capped */
+	in = bw(0, false);
+	in.start_bytes = UINT64_MAX;
+	in.bound_bps = 1 * MB;
+	gov_decide(&c, &usb, &in, &d);
+	assert_true(d.strict);
+	assert_int_equal(d.max_bytes, 1 * MB - GOV_SYNC_SLACK_BYTES);
+	/* measured near the bound: its own figure (no flapping between two
+	 * reasons as its windows wobble about the throttle's rate) */
+	in = bw(1050000, true);
+	in.bound_bps = 1 * MB;
+	gov_decide(&c, &usb, &in, &d);
+	assert_int_equal(d.max_bytes, 1050000 - GOV_SYNC_SLACK_BYTES);
+	assert_int_equal(d.why, WHY_MEASURED);
+	in.bw_bps = 900000; /* below: its own, smaller */
+	gov_decide(&c, &usb, &in, &d);
+	assert_int_equal(d.why, WHY_MEASURED);
+	/* measured at 40 MB/s, then throttled to 4: the throttle's */
+	in = bw(40 * MB, true);
+	in.bound_bps = 4 * MB;
+	gov_decide(&c, &usb, &in, &d);
+	assert_int_equal(d.max_bytes, 4 * MB - GOV_SYNC_SLACK_BYTES);
+	assert_int_equal(d.why, WHY_THROTTLED);
+	/* a [device] section says otherwise: it wins */
+	c.nrules = 1;
+	memset(&c.rules[0], 0, sizeof(c.rules[0]));
+	strcpy(c.rules[0].match[MATCH_BUS], "usb");
+	c.rules[0].mode = MODE_FIXED;
+	c.rules[0].fixed_bytes = 8 * MIB;
+	gov_decide(&c, &usb, &in, &d);
+	assert_int_equal(d.max_bytes, 8 * MIB);
+	assert_int_equal(d.why, WHY_FIXED);
+	c.rules[0].mode = MODE_OFF;
+	gov_decide(&c, &usb, &in, &d);
+	assert_false(d.govern);
+}
+
 /* ----------------------------------------------------- a fake machine */
 
 struct fake_bdi {
@@ -911,6 +992,10 @@ struct fake {
 	int vm_saves;
 	int stats;              /* dev_stat calls: one per device a full poll */
 	int extra;              /* more devices listed, "x0".. (not otherwise there) */
+	struct knobs_limit limits[4]; /* write throttles */
+	int nlimits;
+	int limit_reads;
+	int limited;            /* hooks.limited calls */
 };
 
 static struct fake_bdi *fb(struct fake *f, const char *bdi)
@@ -1052,10 +1137,22 @@ static int f_bdi_counters(void *ctx, const char *bdi, struct knobs_bdi_counters 
 	return -ENOENT;
 }
 
+static int f_write_limits(void *ctx, struct knobs_limit *out, int max)
+{
+	struct fake *f = ctx;
+	int n = 0;
+
+	f->limit_reads++;
+	for (int i = 0; i < f->nlimits && n < max; i++)
+		out[n++] = f->limits[i];
+	return n;
+}
+
 static const struct knobs_ops fake_ops = {
 	.vm_read = f_vm_read, .vm_write = f_vm_write, .bdi_read = f_bdi_read,
 	.bdi_write = f_bdi_write, .dev_stat = f_dev_stat, .vmstat = f_vmstat,
 	.devices = f_devices, .features = f_features, .bdi_counters = f_bdi_counters,
+	.write_limits = f_write_limits,
 };
 
 static int h_save(void *ctx, const struct gov_dev *d)
@@ -1113,11 +1210,17 @@ static int h_save_vm(void *ctx, const uint64_t vm[VM_KNOB_COUNT])
 	return 0;
 }
 
+static void h_limited(void *ctx, const struct gov_dev *d)
+{
+	(void)d;
+	((struct fake *)ctx)->limited++;
+}
+
 static void gov_setup(struct governor *g, struct fake *f)
 {
 	struct gov_config c;
 	struct gov_hooks h = { .ctx = f, .save = h_save, .gone = h_gone, .restored = h_restored,
-			       .save_vm = h_save_vm };
+			       .save_vm = h_save_vm, .limited = h_limited };
 
 	gov_config_defaults(&c);
 	gov_init(g, &c, &fake_ops, f, &h);
@@ -1718,6 +1821,116 @@ static void test_governor_ramp_polls(void **state)
 	assert_in_range(gov_find(&G, "259:0")->dec.max_bytes, 600 * MB - 200000, 600 * MB);
 }
 
+/* Without debugfs a throttled disk's backlog waits above its queue: its
+ * stat shows nothing in flight and no window has a backlog. Its write
+ * throttle bounds it from the first poll; a window half again faster than
+ * the throttle allows beats it (a writer it does not hold), and a new
+ * throttle is believed anew. Read at rescans, and each second only while
+ * data waits. */
+static void test_governor_write_throttle(void **state)
+{
+	struct fake f;
+	struct fake_bdi *usb;
+	struct gov_dev *d;
+	uint64_t t = 0;
+	int reads;
+
+	(void)state;
+	fake_init(&f);
+	f.bdi_dirty[0] = f.bdi_dirty[1] = -1; /* no debugfs */
+	f.limits[0] = (struct knobs_limit){ .major = 8, .minor = 16, .bps = 1 * MB };
+	f.limits[1] = (struct knobs_limit){ .major = 7, .minor = 0, .bps = 5 * MB };
+	f.nlimits = 2;
+	usb = &f.bdi[0];
+	gov_setup(&G, &f);
+	gov_tick(&G, t);
+	d = gov_find(&G, "8:16");
+	assert_int_equal(d->limit_bps, 1 * MB);
+	assert_int_equal(f.limited, 1);
+	assert_int_equal(d->dec.why, WHY_THROTTLED);
+	assert_int_equal(usb->val[BDI_STRICT_LIMIT], 1);
+	assert_int_equal(d->dec.max_bytes, 1 * MB - GOV_SYNC_SLACK_BYTES);
+	assert_int_equal(gov_find(&G, "259:0")->dec.why, WHY_UNMEASURED);
+	/* clean: the throttles are not read again but at a rescan */
+	reads = f.limit_reads;
+	for (int i = 0; i < 10; i++)
+		gov_tick(&G, t += 1000000);
+	assert_int_equal(f.limit_reads, reads);
+	/* the copy: 1 MB/s, nothing in flight; lower bounds that do not
+	 * beat it, no ramp (its cap is no start cap) */
+	f.dirty = 2 * MIB;
+	for (int i = 0; i < 50; i++) {
+		usb->st.sectors_written += 100000 / 512;
+		usb->st.writes += 1;
+		assert_true(gov_tick(&G, t += 100000) > GOV_POLL_RAMP_USEC);
+	}
+	assert_true(d->meter.nmeasure > 0);
+	assert_false(d->limit_beaten);
+	assert_int_equal(d->dec.why, WHY_THROTTLED);
+	assert_in_range(f.limit_reads - reads, 4, 6); /* each second while data waits */
+	/* a writer the throttle does not hold: 3 MB/s */
+	for (int i = 0; i < 40 && !d->limit_beaten; i++) {
+		usb->st.sectors_written += 300000 / 512;
+		usb->st.writes += 1;
+		gov_tick(&G, t += 100000);
+	}
+	assert_true(d->limit_beaten);
+	assert_int_equal(f.limited, 2);
+	assert_int_equal(d->dec.why, WHY_LOWER_BOUND);
+	assert_int_equal(d->dec.max_bytes, 4 * MIB);
+	/* the throttle changed: believed again */
+	f.limits[0].bps = 2 * MB;
+	for (int i = 0; i < 11; i++)
+		gov_tick(&G, t += 100000);
+	assert_false(d->limit_beaten);
+	assert_int_equal(d->limit_bps, 2 * MB);
+	assert_int_equal(f.limited, 3);
+	assert_int_equal(d->dec.why, WHY_THROTTLED);
+	assert_int_equal(d->dec.max_bytes, 2 * MB - GOV_SYNC_SLACK_BYTES);
+	/* as written (the kernel keeps it to a ppm of its threshold) */
+	assert_in_range(usb->val[BDI_MAX_BYTES], 2 * MB - GOV_SYNC_SLACK_BYTES - 8192,
+			2 * MB - GOV_SYNC_SLACK_BYTES);
+	/* gone: the start cap again */
+	f.nlimits = 0;
+	for (int i = 0; i < 11; i++)
+		gov_tick(&G, t += 100000);
+	assert_int_equal(d->limit_bps, 0);
+	assert_int_equal(f.limited, 4);
+	assert_int_equal(d->dec.why, WHY_LOWER_BOUND);
+}
+
+/* A device measured at 40 MB/s (remembered), then throttled to 4: the
+ * throttle's cap, which no backlog window could give without debugfs. */
+static uint64_t h_recall_40(void *ctx, const struct knobs_dev *info, bool *ret_known)
+{
+	(void)ctx;
+	*ret_known = true;
+	return strcmp(info->bdi, "8:16") ? 0 : 40 * MB;
+}
+
+static void test_governor_throttled_after_measured(void **state)
+{
+	struct fake f;
+	struct gov_config c;
+	struct gov_hooks h = { .ctx = &f, .recall = h_recall_40 };
+
+	(void)state;
+	fake_init(&f);
+	f.bdi_dirty[0] = f.bdi_dirty[1] = -1;
+	gov_config_defaults(&c);
+	gov_init(&G, &c, &fake_ops, &f, &h);
+	gov_tick(&G, 0);
+	assert_int_equal(gov_find(&G, "8:16")->dec.why, WHY_MEASURED);
+	f.limits[0] = (struct knobs_limit){ .major = 8, .minor = 16, .bps = 4 * MB };
+	f.nlimits = 1;
+	f.dirty = 2 * MIB;
+	gov_tick(&G, 2000000);
+	assert_int_equal(gov_find(&G, "8:16")->dec.why, WHY_THROTTLED);
+	assert_int_equal(gov_find(&G, "8:16")->dec.max_bytes, 4 * MB - GOV_SYNC_SLACK_BYTES);
+	assert_in_range(f.bdi[0].val[BDI_MAX_BYTES], 4 * MB - GOV_SYNC_SLACK_BYTES - 8192,
+			4 * MB - GOV_SYNC_SLACK_BYTES);
+}
+
 /* The same device written lightly first (4 KiB a poll for 3 s: a window of
  * 0.4 MB/s): its bulk write is seen as such at its first poll of more than
  * a cap, the window starts over there, and its start cap grows four times
@@ -1959,6 +2172,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decide_unmeasured),
 		cmocka_unit_test(test_decide_measured),
+		cmocka_unit_test(test_decide_bound),
 		cmocka_unit_test(test_decide_lower_bound),
 		cmocka_unit_test(test_decide_rules),
 		cmocka_unit_test(test_decision_moved),
@@ -2004,6 +2218,8 @@ int main(void)
 		cmocka_unit_test(test_governor_glance_pace),
 		cmocka_unit_test(test_governor_ramp_polls),
 		cmocka_unit_test(test_governor_ramp_after_light_use),
+		cmocka_unit_test(test_governor_write_throttle),
+		cmocka_unit_test(test_governor_throttled_after_measured),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,8 +32,10 @@
 #include "sys/knobs_real.h"
 #include "model/units.h"
 #include "policy/governor.h"
+#include "sys/debugfs.h"
 #include "sys/fsutil.h"
 #include "sys/eject.h"
+#include "sys/iolimit.h"
 #include "sys/mountpt.h"
 #include "sys/pidlock.h"
 #include "sys/procfs.h"
@@ -1203,6 +1205,133 @@ static void test_knobs_real_bdi_counters(void **state)
 	}
 	assert_int_equal(c.dirty, 7);
 	assert_int_equal(c.writeback, 7);
+}
+
+/* A debugfs mount of wbgovd's own is read through its descriptor, not
+ * through ROOT/sys/kernel/debug (where nothing is mounted): a directory's
+ * descriptor stands for the detached mount here. */
+static void test_knobs_real_own_debugfs(void **state)
+{
+	char root[PATH_MAX], own[PATH_MAX];
+	struct knobs_real kr = { 0 };
+	struct knobs_bdi_counters c;
+	int fd;
+
+	(void)state;
+	fx_root(root, sizeof(root), "own-debugfs");
+	fmt_path(own, sizeof(own), "%s/mnt", root);
+	fx_write(own, "/bdi/8:16/stats", BDI_STATS("       512", "      2048"));
+	kr.root = root;
+	assert_false(debugfs_mounted(root));
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &c), -ENOTSUP);
+	fd = open(own, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	kr.debugfs_fd1 = fd + 1;
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &c), 0);
+	assert_int_equal(c.writeback, 512 * 1024);
+	assert_int_equal(c.dirty, 2048 * 1024);
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:32", &c), -ENOTSUP);
+	/* the path under root is not looked at while the descriptor is there */
+	fx_write(root, "/sys/kernel/debug/bdi/8:32/stats", BDI_STATS("         1", "         1"));
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:32", &c), -ENOTSUP);
+	knobs_real_close(&kr);
+	assert_int_equal(kr.debugfs_fd1, 0);
+	assert_int_equal(fcntl(fd, F_GETFD), -1); /* closed */
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:32", &c), 0);
+}
+
+static uint64_t limit_of(const struct knobs_limit *l, int n, unsigned major, unsigned minor)
+{
+	for (int i = 0; i < n; i++)
+		if (l[i].major == major && l[i].minor == minor)
+			return l[i].bps;
+	return 0;
+}
+
+/* The write limits of blkio.throttle.write_bps_device (v1) and io.max (v2),
+ * the smallest per device; anything malformed skipped. */
+static void test_iolimit_parse(void **state)
+{
+	struct knobs_limit l[4];
+	int n = 0;
+
+	(void)state;
+	iolimit_parse_v1("7:32 1000000\n7:33 2000000\n8:0 0\nx 5\n7:34 12ab\n7:35  7\n7:36 9\n"
+			 ":1 4\n1: 4\n7:32 3000000\n7:37 99999999999999999999999\n",
+			 l, &n, 4);
+	assert_int_equal(n, 3);
+	assert_int_equal(limit_of(l, n, 7, 32), 1000000); /* the smaller of two */
+	assert_int_equal(limit_of(l, n, 7, 33), 2000000);
+	assert_int_equal(limit_of(l, n, 7, 36), 9);
+	/* a fourth device fits, a fifth is not added */
+	iolimit_parse_v2("8:16 rbps=max wbps=500000 riops=max wiops=max\n"
+			 "8:32 rbps=100 wbps=max riops=max wiops=10\n"
+			 "7:33 rbps=max wbps=1500000 riops=max wiops=max\n"
+			 "8:48 wbps=7x rbps=max\n"
+			 "8:64 rbps=1 wbps=1\n",
+			 l, &n, 4);
+	assert_int_equal(n, 4);
+	assert_int_equal(limit_of(l, n, 8, 16), 500000);
+	assert_int_equal(limit_of(l, n, 8, 32), 0);       /* wbps=max: no write limit */
+	assert_int_equal(limit_of(l, n, 7, 33), 1500000); /* below v1's 2000000 */
+	assert_int_equal(limit_of(l, n, 8, 64), 0);       /* no room */
+	n = 0;
+	iolimit_parse_v2("", l, &n, 4);
+	iolimit_parse_v2("8:16", l, &n, 4);
+	iolimit_parse_v2("8:16 rbps=5 xwbps=6 wbps=", l, &n, 4);
+	assert_int_equal(n, 0);
+	iolimit_parse_v2("8:16 rbps=5 riops=max wbps=6", l, &n, 4); /* last, no newline */
+	assert_int_equal(n, 1);
+	assert_int_equal(l[0].bps, 6);
+}
+
+/* The limits of a machine: v1's blkio root (a child's limit holds no
+ * writeback there), v2's io.max wherever io is handed down. */
+static void test_iolimit_read(void **state)
+{
+	char root[PATH_MAX];
+	struct knobs_limit l[8];
+	int n;
+
+	(void)state;
+	fx_root(root, sizeof(root), "iolimit");
+	fx_write(root, "/proc/self/mountinfo",
+		 "22 1 259:1 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p1 rw\n"
+		 "30 22 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n"
+		 "31 22 0:27 / /sys/fs/cgroup/blkio rw,nosuid - cgroup cgroup rw,blkio\n"
+		 "32 22 0:28 / /sys/fs/cgroup/memory rw,nosuid - cgroup cgroup rw,memory\n");
+	/* nothing there yet: no limit */
+	assert_int_equal(iolimit_read(root, l, 8), 0);
+	fx_write(root, "/sys/fs/cgroup/blkio/blkio.throttle.write_bps_device", "7:32 1000000\n");
+	fx_write(root, "/sys/fs/cgroup/blkio/user/blkio.throttle.write_bps_device", "7:40 100\n");
+	fx_write(root, "/sys/fs/cgroup/memory/blkio.throttle.write_bps_device", "7:41 100\n");
+	fx_write(root, "/sys/fs/cgroup/cgroup.subtree_control", "cpu io memory\n");
+	fx_write(root, "/sys/fs/cgroup/a.slice/cgroup.subtree_control", "io\n");
+	fx_write(root, "/sys/fs/cgroup/a.slice/io.max",
+		 "8:16 rbps=max wbps=4000000 riops=max wiops=max\n");
+	fx_write(root, "/sys/fs/cgroup/a.slice/b.scope/io.max",
+		 "8:16 rbps=max wbps=2000000 riops=max wiops=max\n"
+		 "8:32 rbps=max wbps=max riops=max wiops=max\n");
+	fx_write(root, "/sys/fs/cgroup/a.slice/b.scope/cgroup.subtree_control", "memory\n");
+	/* below a cgroup that does not hand io down there is no io.max: a
+	 * file there is not read */
+	fx_write(root, "/sys/fs/cgroup/a.slice/b.scope/c/io.max", "8:48 wbps=1\n");
+	fx_write(root, "/sys/fs/cgroup/d.slice/io.max",
+		 "7:32 rbps=max wbps=3000000 riops=max wiops=max\n");
+	n = iolimit_read(root, l, 8);
+	assert_int_equal(n, 2);
+	assert_int_equal(limit_of(l, n, 7, 32), 1000000);
+	assert_int_equal(limit_of(l, n, 8, 16), 2000000);
+	/* room for one: one filled */
+	assert_int_equal(iolimit_read(root, l, 1), 1);
+	/* the root does not hand io down: none of v2's */
+	fx_write(root, "/sys/fs/cgroup/cgroup.subtree_control", "cpu memory\n");
+	n = iolimit_read(root, l, 8);
+	assert_int_equal(n, 1);
+	assert_int_equal(limit_of(l, n, 7, 32), 1000000);
+	/* no mount table: an error, not "no limit" */
+	fx_unlink(root, "/proc/self/mountinfo");
+	assert_true(iolimit_read(root, l, 8) < 0);
 }
 
 /* A loop device is as slow as the disk under its backing file. The file's
@@ -3466,6 +3595,9 @@ int main(void)
 		cmocka_unit_test(test_sysfs_has_bdi_bytes),
 		cmocka_unit_test(test_sysfs_loop_backing_facts),
 		cmocka_unit_test(test_knobs_real_bdi_counters),
+		cmocka_unit_test(test_knobs_real_own_debugfs),
+		cmocka_unit_test(test_iolimit_parse),
+		cmocka_unit_test(test_iolimit_read),
 		cmocka_unit_test(test_knobs_real_mounted),
 		cmocka_unit_test(test_procfs_parse_meminfo),
 		cmocka_unit_test(test_procfs_parse_meminfo_malformed),
