@@ -657,7 +657,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 	for (int i = 0; i < g->ndev; i++) {
 		struct gov_dev *d = &g->dev[i];
 		struct gov_input in = { 0 };
-		struct knobs_stat st;
+		struct knobs_stat st = { 0 };
 		struct gov_decision dec;
 		int r;
 
@@ -741,7 +741,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 void gov_last_look(struct governor *g, uint64_t now_usec)
 {
 	for (int i = 0; i < g->ndev; i++) {
-		struct knobs_stat st;
+		struct knobs_stat st = { 0 };
 		if (g->ops->dev_stat(g->kctx, &g->dev[i].info, &st) == 0)
 			measure(g, &g->dev[i], &st, now_usec);
 	}

@@ -74,6 +74,7 @@ static int dev_stat(void *ctx, const struct knobs_dev *kd, struct knobs_stat *re
 	if (d < 0)
 		return -ENOENT;
 	sim_dev_stat(ctx, d, &st);
+	*ret = (struct knobs_stat){ 0 }; /* a simulated device fails no command */
 	ret->writes = st.writes;
 	ret->sectors_written = st.sectors_written;
 	ret->io_ticks_ms = st.io_ticks_ms;
