@@ -135,8 +135,8 @@ uint64_t gov_target_ms(const struct gov_config *c, const struct knobs_dev *d)
 	return r && r->mode == MODE_TIME && r->target_ms ? r->target_ms : c->target_ms;
 }
 
-static void decide(const struct gov_config *c, const struct knobs_dev *d, const struct gov_input *in,
-		   struct gov_decision *ret)
+static void decide(const struct gov_config *c, const struct knobs_dev *d,
+		   const struct gov_input *in, struct gov_decision *ret)
 {
 	const struct gov_rule *r = gov_match(c, d);
 	uint64_t target_ms = c->target_ms, floor = c->floor_bytes, cap;

@@ -157,9 +157,11 @@ static void read_limits(struct governor *g, uint64_t now_usec)
 	for (int i = 0; i < g->ndev; i++) {
 		struct gov_dev *d = &g->dev[i];
 		uint64_t bps = 0;
-		for (int j = 0; j < n && d->info.disk[0]; j++)
-			if (g->limits[j].major == d->info.major && g->limits[j].minor == d->info.minor)
-				bps = g->limits[j].bps;
+		for (int j = 0; j < n && d->info.disk[0]; j++) {
+			const struct knobs_limit *l = &g->limits[j];
+			if (l->major == d->info.major && l->minor == d->info.minor)
+				bps = l->bps;
+		}
 		if (bps == d->limit_bps)
 			continue;
 		d->limit_bps = bps;

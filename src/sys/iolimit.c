@@ -192,8 +192,8 @@ int iolimit_read(const char *root, struct knobs_limit *out, int max)
 			walk_v2(d, 0, &budget, buf, out, &n, max);
 			close(d);
 		} else if (!strcmp(type, "cgroup") && mnt_fs_match_options(fs, "blkio") == 1) {
-			if (path_at(p, sizeof(p), root, "%s/blkio.throttle.write_bps_device", target) ||
-			    read_text(p, buf, LIMIT_TEXT_MAX))
+			if (path_at(p, sizeof(p), root, "%s/blkio.throttle.write_bps_device",
+				    target) || read_text(p, buf, LIMIT_TEXT_MAX))
 				continue;
 			iolimit_parse_v1(buf, out, &n, max);
 		}
