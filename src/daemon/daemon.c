@@ -505,8 +505,8 @@ static void hook_io_errors(void *ctx, const struct gov_dev *d, uint64_t n)
 {
 	(void)ctx;
 	log_warn("%s (%s): %llu failed command%s (the device's ioerr_cnt): its writes may be "
-		 "failing, or it is going; no cap while it fails, so that its writers and sync get "
-		 "the errors; the other devices are governed as before",
+		 "failing, or it is going; its writers and sync get the errors (before Linux 6.2 "
+		 "it has no cap while it fails, so that the global pair does not hold them)",
 		 d->info.disk, d->info.bdi, (unsigned long long)n, n == 1 ? "" : "s");
 }
 

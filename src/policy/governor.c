@@ -676,7 +676,12 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		in.known = d->meter.known;
 		grow_start(g, d);
 		in.start_bytes = d->meter.known ? 0 : d->boost_bytes;
-		in.failing = d->failed_usec && now_usec - d->failed_usec < GOV_FAILING_USEC;
+		/* before 6.2 only: a per-device strict cap lets the writer of a
+		 * failing stick have its EIO (6.12 under qemu: dd and sync got
+		 * it); the global pair, a few MiB for the whole machine, held
+		 * the writer until the guest's timeout (6.1) */
+		in.failing = !(g->features & KNOBS_BDI_BYTES) && d->failed_usec &&
+			     now_usec - d->failed_usec < GOV_FAILING_USEC;
 		in.bound_bps = d->limit_beaten ? 0 : d->limit_bps;
 		/* the threshold matters to a fast device (by the target that
 		 * applies to it: a [device] section's, else the global one),

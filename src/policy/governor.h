@@ -131,7 +131,8 @@ struct gov_hooks {
 	/* The global pair was applied (cap > 0) or given back (0). */
 	void (*global)(void *ctx, uint64_t cap, int err);
 	/* The device failed `n` more commands since it was last said (at most
-	 * every GOV_IO_ERRORS_USEC; it has no cap meanwhile: WHY_FAILING). */
+	 * every GOV_IO_ERRORS_USEC; before 6.2 it has no cap meanwhile:
+	 * WHY_FAILING). */
 	void (*io_errors)(void *ctx, const struct gov_dev *d, uint64_t n);
 	/* Its write throttle came, changed or went (d->limit_bps), or a
 	 * window beat it (d->limit_beaten). */
