@@ -40,7 +40,9 @@ cat >"$D/results.tsv" <<EOF
 6.12${T}usb:remove:ext4${T}wbgovd${T}1${T}1.00 0.50 - 4000 20.0 0.10 ok 0.40 0.20
 EOF
 cat >"$D/facts.tsv" <<EOF
+6.12${T}usb:2:ext4${T}disk sda 8:0
 6.12${T}usb:2:ext4${T}bus usb
+6.12${T}usb:2:ext4${T}log <6>vda bdi 254:0 (unknown model, virtio): not measured yet -> max_bytes 4.0 MiB, strict (the side disk)
 6.12${T}usb:2:ext4${T}removable 1
 6.12${T}usb:2:ext4${T}rotational 1
 6.12${T}usb:2:ext4${T}model QEMU HARDDISK
