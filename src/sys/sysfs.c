@@ -291,6 +291,13 @@ static int disk_facts_at(const char *root, const char *disk, struct knobs_dev *d
 		trim(buf);
 		copy(d->serial, sizeof(d->serial), buf);
 	}
+	/* a virtio disk's serial is the disk's own attribute (udev's
+	 * ID_SERIAL for it) */
+	path_at(p, sizeof(p), root, "/sys/block/%s/serial", disk);
+	if (!d->serial[0] && read_text(p, buf, sizeof(buf)) == 0) {
+		trim(buf);
+		copy(d->serial, sizeof(d->serial), buf);
+	}
 	path_at(p, sizeof(p), root, "/sys/block/%s", disk);
 	if (realpath(p, real)) {
 		char rroot[PATH_MAX];

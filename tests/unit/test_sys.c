@@ -397,6 +397,7 @@ static void fx_full(const char *root)
 		fx_disk_add(root, &disks[i]);
 	fx_write(root, LOOP0_DISK "/loop/backing_file", "/var/tmp/disk.img\n");
 	fx_write(root, MMC_CARD "/name", "SD16G\n");
+	fx_write(root, VIRTIO_DISK "/serial", "ZOO0008\n");
 	for (size_t i = 0; i < sizeof(bdis) / sizeof(bdis[0]); i++)
 		fx_bdi(root, bdis[i], true);
 	/* btrfs: /sys/fs/btrfs/<uuid>/bdi -> the bdi, devices/<member> -> the disk */
@@ -601,6 +602,7 @@ static void test_sysfs_bus_detection(void **state)
 
 	assert_int_equal(sysfs_device(root, "253:0", &d), 0);
 	assert_string_equal(d.bus, "virtio");
+	assert_string_equal(d.serial, "ZOO0008"); /* its own serial, beside device/ */
 	assert_false(d.stacked);
 
 	assert_int_equal(sysfs_device(root, "179:0", &d), 0);
@@ -667,7 +669,7 @@ static void test_sysfs_stacked_and_identity(void **state)
 	assert_int_equal(sysfs_device(root, "202:0", &d), 0);
 	assert_string_equal(d.id, "name:xvda:1953525168"); /* a fixed disk: its name */
 	assert_int_equal(sysfs_device(root, "253:0", &d), 0);
-	assert_string_equal(d.id, "name:vda:1953525168");
+	assert_string_equal(d.id, "serial:-:ZOO0008"); /* its serial, not its name */
 
 	assert_int_equal(sysfs_device(root, "254:0", &d), 0);
 	assert_string_equal(d.disk, "dm-0");
