@@ -161,6 +161,19 @@ static void set_id(struct knobs_dev *d, const char *kind, const char *a, const c
 			*p = '_';
 }
 
+/* A SCSI disk's LUN (its device is .../H:C:T:L); 0 if it has none. */
+static unsigned scsi_lun(const char *root, const char *disk)
+{
+	char p[PATH_MAX], real[PATH_MAX];
+	const char *b;
+	unsigned h, c, t, l;
+
+	if (path_at(p, sizeof(p), root, "/sys/block/%s/device", disk) || !realpath(p, real))
+		return 0;
+	b = strrchr(real, '/');
+	return b && sscanf(b + 1, "%u:%u:%u:%u", &h, &c, &t, &l) == 4 ? l : 0;
+}
+
 /* The most stable name the device offers: a world-wide id, a serial, a
  * device-mapper uuid, a loop's backing file, else model and size, else (a
  * fixed disk only) its name and size. */
@@ -178,7 +191,13 @@ static void disk_identity(const char *root, const char *disk, uint64_t sectors, 
 		    !read_text(p, buf, sizeof(buf)) && (trim(buf), buf[0]))) {
 		set_id(d, "wwid", buf, NULL, 0);
 	} else if (d->serial[0]) {
-		set_id(d, "serial", d->model[0] ? d->model : "-", d->serial, 0);
+		/* the LUNs of a card reader share its USB serial, and often its
+		 * model (bench/zoo's two-LUN reader did): one slot's card is not
+		 * another's. LUN 0 keeps the name it always had. */
+		unsigned lun = !strcmp(d->bus, "usb") ? scsi_lun(root, disk) : 0;
+		char s[KNOBS_NAME_MAX + 16];
+		snprintf(s, sizeof(s), lun ? "%s:lun%u" : "%s", d->serial, lun);
+		set_id(d, "serial", d->model[0] ? d->model : "-", s, 0);
 	} else if (!strcmp(d->bus, "loop") &&
 		   !path_at(p, sizeof(p), root, "/sys/block/%s/loop/backing_file", disk) &&
 		   !read_text(p, buf, sizeof(buf))) {

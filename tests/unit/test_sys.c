@@ -651,9 +651,17 @@ static void test_sysfs_stacked_and_identity(void **state)
 	fx_bdi(root, "254:0", true);
 	fx_bdi(root, "254:1", true);
 	fx_write(root, NVME_DISK "/wwid", "eui.0025388b91b2c3d4\n");
+	/* LUN 1 of the same USB device (a card reader's second slot), the
+	 * same model: a name of its own */
+	fx_disk_add(root, &(struct fx_disk){ .name = "sdh", .devpath = USB_DEV "/2-1:1.0/host6/target6:0:0/6:0:0:1/block/sdh",
+					     .dev = "8:112", .removable = "1", .devdir = USB_DEV "/2-1:1.0/host6/target6:0:0/6:0:0:1",
+					     .vendor = "SanDisk \n", .model = "Cruzer Blade    \n" });
+	fx_bdi(root, "8:112", true);
 
 	assert_int_equal(sysfs_device(root, "8:16", &d), 0);
 	assert_string_equal(d.id, "serial:SanDisk_Cruzer_Blade:4C530001190823115393");
+	assert_int_equal(sysfs_device(root, "8:112", &d), 0);
+	assert_string_equal(d.id, "serial:SanDisk_Cruzer_Blade:4C530001190823115393:lun1");
 	assert_int_equal(sysfs_device(root, "8:16-fuseblk", &d), 0);
 	assert_string_equal(d.id, "fuseblk+serial:SanDisk_Cruzer_Blade:4C530001190823115393");
 	assert_int_equal(sysfs_device(root, "259:0", &d), 0);
