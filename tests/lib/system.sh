@@ -310,6 +310,27 @@ sys_max_bytes_near() {
 # now in seconds with decimals
 sys_now() { awk '{print $1}' /proc/uptime; }
 
+# sys_timed_copy DIR MIB: MIB in 128 KiB writes (cp's size) to DIR/f, then
+# sync; SYS_T0, SYS_T1, SYS_T2: its start, dd's return, sync's
+sys_timed_copy() {
+	SYS_T0=$(sys_now)
+	dd if=/dev/zero of="$1/f" bs=128K count=$(($2 * 8)) status=none
+	SYS_T1=$(sys_now)
+	sync
+	SYS_T2=$(sys_now)
+}
+
+# sys_copy_ok TEST LABEL SPEED MIB: sys_timed_copy's figures, said in one
+# line; true when sync took at most 1.2 s and dd + sync at most 1.10 x
+# size/speed
+sys_copy_ok() {
+	awk -v t="$1" -v l="$2" -v s="$3" -v m="$4" -v a="$SYS_T0" -v b="$SYS_T1" -v c="$SYS_T2" 'BEGIN {
+		ideal = m * 1048576 / s
+		printf "%s: %s: %d MiB at %.1f MB/s: dd %.2f s, sync %.2f s, dd+sync %.3f x size/speed\n",
+			t, l, m, s / 1e6, b - a, c - b, (c - a) / ideal
+		exit !(c - b <= 1.2 && (c - a) / ideal <= 1.10) }'
+}
+
 # sys_tmpfs SIZE_MIB -> a tmpfs mounted under $SYS_TMP (unmounted at exit),
 # for backing files: a loop over one is neither rotational nor removable,
 # and as fast as memory when unthrottled
