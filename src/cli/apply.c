@@ -67,6 +67,15 @@ int cli_restore(const struct cli *o)
 		printf("nothing to restore\n");
 		return 0;
 	}
+	/* before 6.2 the cap is the global dirty_bytes, applied while a slow
+	 * device holds dirty data and given back when it has none: a single
+	 * pass can only leave it wrong */
+	if (!(knobs_real_ops.features(o->real) & KNOBS_BDI_BYTES)) {
+		fprintf(stderr, "wbgov apply: this kernel has no per-device strict_limit and "
+				"max_bytes (Linux < 6.2), and the global dirty_bytes must follow the "
+				"writes, which only wbgovd does; nothing was changed\n");
+		return EX_UNAVAILABLE;
+	}
 	r = dir_of_ours(o->state_dir);
 	if (r) {
 		fprintf(stderr, "wbgov restore: %s: %s\n", o->state_dir, state_dir_text(r));
@@ -114,25 +123,12 @@ static int hook_save(void *ctx, const struct gov_dev *d)
 				d->orig.max_ratio_fine);
 }
 
-static int hook_save_vm(void *ctx, const uint64_t vm[VM_KNOB_COUNT])
-{
-	struct apply_ctx *a = ctx;
-
-	/* a record there (an earlier apply, a wbgovd killed) holds the
-	 * originals; what is found now may be its own changes */
-	if (a->st.vm_saved)
-		return 0;
-	memcpy(a->st.vm, vm, sizeof(a->st.vm));
-	a->st.vm_saved = true;
-	return state_save(a->path, &a->st);
-}
-
 int cli_apply(const struct cli *o)
 {
 	static struct governor g;
 	static struct apply_ctx a;
 	struct gov_config cfg;
-	struct gov_hooks h = { .ctx = &a, .save = hook_save, .save_vm = hook_save_vm };
+	struct gov_hooks h = { .ctx = &a, .save = hook_save };
 	char err[512];
 	int r, fd, failed = 0;
 
@@ -146,6 +142,15 @@ int cli_apply(const struct cli *o)
 	if (config_load(o->config, !strcmp(o->config, CONFIG_DEFAULT_PATH), &cfg, err, sizeof(err))) {
 		fprintf(stderr, "wbgov apply: %s\n", err);
 		return EX_CONFIG;
+	}
+	/* before 6.2 the cap is the global dirty_bytes, applied while a slow
+	 * device holds dirty data and given back when it has none: a single
+	 * pass can only leave it wrong */
+	if (!(knobs_real_ops.features(o->real) & KNOBS_BDI_BYTES)) {
+		fprintf(stderr, "wbgov apply: this kernel has no per-device strict_limit and "
+				"max_bytes (Linux < 6.2), and the global dirty_bytes must follow the "
+				"writes, which only wbgovd does; nothing was changed\n");
+		return EX_UNAVAILABLE;
 	}
 	r = dir_of_ours(o->state_dir);
 	if (r) {

@@ -32,9 +32,10 @@ static void usage(FILE *f)
 	      "btrfs-1, a path.\n"
 	      "status, watch, explain and cp need no root. See wbgov(8).\n"
 	      "Exit status: 0 ok, 1 a knob could not be restored or (cp) DEST written but its\n"
-	      "directory not synced, 64 usage, 66 no such SRC (cp), 69 no such device, 73 DEST\n"
-	      "cannot be written (cp), 74 I/O error, 75 the lock is held (apply, restore:\n"
-	      "wbgovd runs) or the device is busy (eject), 77 permission, 130 interrupted.\n",
+	      "directory not synced, 64 usage, 66 no such SRC (cp), 69 no such device or\n"
+	      "(apply) no per-device knobs, 73 DEST cannot be written (cp), 74 I/O error,\n"
+	      "75 the lock is held (apply, restore: wbgovd runs) or the device is busy\n"
+	      "(eject), 77 permission, 130 interrupted.\n",
 	      f);
 }
 
@@ -76,7 +77,8 @@ static const struct {
 	{ "apply", "apply --once [-c FILE]",
 	  "Without the daemon: give every device the limit the rule gives it now, once,\n"
 	  "recording the knobs it changes for `wbgov restore`. Needs root; refused while\n"
-	  "wbgovd, another apply or a restore holds the state directory's lock." },
+	  "wbgovd, another apply or a restore holds the state directory's lock, and on\n"
+	  "Linux < 6.2 (no per-device knobs: only wbgovd can follow the writes)." },
 	{ "notify", "notify [--bus system|session|ADDRESS] [--threshold SIZE]",
 	  "A desktop session's agent: while a device holds at least SIZE (default 8M)\n"
 	  "still to write, shows \"Writing 120 MiB to SanDisk Cruzer \xe2\x80\x94 24 s left\" through the\n"

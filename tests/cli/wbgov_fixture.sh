@@ -161,6 +161,15 @@ G explain sdb | sed '/^$/q' >"$tmp/ex" # bdi 8:16 only
 grep -q "limit:       4.0 MiB, through the global dirty_bytes" "$tmp/ex" || fail "explain before 6.2: $(grep limit "$tmp/ex")"
 grep -q "strict_limit 1" "$tmp/ex" && fail "explain before 6.2 shows a per-device strict_limit"
 grep -q "kernel now:  no per-device strict_limit/max_bytes (Linux < 6.2)" "$tmp/ex" || fail "explain before 6.2: kernel now"
+# and apply --once refuses (69) with nothing made or written: the global
+# pair must follow the writes, which one pass cannot do
+cp -a "$FX" "$tmp/fx61"
+find "$tmp/fx61/sys" -name strict_limit -delete
+rc=0; "$W" --root "$tmp/fx61" --state-dir "$tmp/st61" apply --once >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ $rc = 69 ] || fail "apply --once before 6.2: exit $rc, want 69: $(cat "$tmp/out" "$tmp/err")"
+grep -q "^wbgov apply: this kernel has no per-device strict_limit and max_bytes (Linux < 6.2).*nothing was changed$" "$tmp/err" ||
+	fail "apply --once before 6.2: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] && [ ! -e "$tmp/st61" ] || fail "apply --once before 6.2 printed decisions or made $tmp/st61"
 
 # the fixture's mount points exist in no real file system: sync names the
 # first it cannot open, says nothing of durable, exits 74
