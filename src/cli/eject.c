@@ -254,6 +254,9 @@ int cli_eject(const struct cli *o, const char *arg, bool power_off)
 		if ((r = eject_scsi_stop(o->root, d)))
 			fprintf(stderr, "wbgov eject: %s did not take SCSI SYNCHRONIZE CACHE or START "
 					"STOP UNIT (%s); going on\n", d, strerror(-r));
+		else
+			fprintf(stderr, "wbgov eject: %s wrote its cache and stopped (SCSI SYNCHRONIZE "
+					"CACHE, START STOP UNIT)\n", d);
 	}
 	if ((r = eject_power_off(o->root, disk, kind, attr))) {
 		fprintf(stderr, "wbgov eject: powering off %s: %s (it is unmounted and flushed)\n",
