@@ -67,15 +67,6 @@ int cli_restore(const struct cli *o)
 		printf("nothing to restore\n");
 		return 0;
 	}
-	/* before 6.2 the cap is the global dirty_bytes, applied while a slow
-	 * device holds dirty data and given back when it has none: a single
-	 * pass can only leave it wrong */
-	if (!(knobs_real_ops.features(o->real) & KNOBS_BDI_BYTES)) {
-		fprintf(stderr, "wbgov apply: this kernel has no per-device strict_limit and "
-				"max_bytes (Linux < 6.2), and the global dirty_bytes must follow the "
-				"writes, which only wbgovd does; nothing was changed\n");
-		return EX_UNAVAILABLE;
-	}
 	r = dir_of_ours(o->state_dir);
 	if (r) {
 		fprintf(stderr, "wbgov restore: %s: %s\n", o->state_dir, state_dir_text(r));

@@ -170,6 +170,20 @@ rc=0; "$W" --root "$tmp/fx61" --state-dir "$tmp/st61" apply --once >"$tmp/out" 2
 grep -q "^wbgov apply: this kernel has no per-device strict_limit and max_bytes (Linux < 6.2).*nothing was changed$" "$tmp/err" ||
 	fail "apply --once before 6.2: $(cat "$tmp/err")"
 [ ! -s "$tmp/out" ] && [ ! -e "$tmp/st61" ] || fail "apply --once before 6.2 printed decisions or made $tmp/st61"
+# while restore there gives back the global pair a killed wbgovd left (the
+# ratios: the kernel zeroes the bytes when a ratio is written)
+mkdir -p "$tmp/fx61/proc/sys/vm" "$tmp/st61"
+chmod 700 "$tmp/st61"
+for kv in dirty_ratio:0 dirty_background_ratio:0 dirty_bytes:8388608 dirty_background_bytes:4194304 \
+	dirty_expire_centisecs:3000 dirty_writeback_centisecs:500; do
+	echo "${kv#*:}" >"$tmp/fx61/proc/sys/vm/${kv%%:*}"
+done
+echo "vm dirty_ratio 20 dirty_background_ratio 10 dirty_bytes 0 dirty_background_bytes 0 dirty_expire_centisecs 3000 dirty_writeback_centisecs 500" >"$tmp/st61/state"
+rc=0; "$W" --root "$tmp/fx61" --state-dir "$tmp/st61" restore >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ $rc = 0 ] || fail "restore before 6.2: exit $rc: $(cat "$tmp/out" "$tmp/err")"
+got=$(cd "$tmp/fx61/proc/sys/vm" && for k in dirty_ratio dirty_background_ratio; do printf '%s ' "$(cat $k)"; done)
+[ "$got" = "20 10 " ] || fail "restore before 6.2 left the pair at $got"
+[ ! -e "$tmp/st61/state" ] || fail "restore before 6.2 kept the record: $(cat "$tmp/st61/state")"
 
 # the fixture's mount points exist in no real file system: sync names the
 # first it cannot open, says nothing of durable, exits 74
