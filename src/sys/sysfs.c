@@ -259,6 +259,19 @@ static void stacked_facts(const char *root, const char *disk, struct knobs_dev *
 		snprintf(d->model, sizeof(d->model), "%.20s on %.39s", name[0] ? name : disk, lower);
 }
 
+/* /sys/block/DISK/ATTR, trimmed, into `dst`; left as it is when it cannot
+ * be read. */
+static void disk_text(const char *root, const char *disk, const char *attr, char *dst, size_t len)
+{
+	char p[PATH_MAX], buf[KNOBS_NAME_MAX];
+
+	if (!path_at(p, sizeof(p), root, "/sys/block/%s/%s", disk, attr) &&
+	    read_text(p, buf, sizeof(buf)) == 0) {
+		trim(buf);
+		copy(dst, len, buf);
+	}
+}
+
 /* Facts of disk `disk` (a name under /sys/block). */
 static int disk_facts(const char *root, const char *disk, struct knobs_dev *d)
 {
@@ -300,23 +313,13 @@ static int disk_facts_at(const char *root, const char *disk, struct knobs_dev *d
 	}
 	/* an SD/MMC card (and a Memory Stick) names itself in device/name,
 	 * udev's ID_NAME */
-	path_at(p, sizeof(p), root, "/sys/block/%s/device/name", disk);
-	if (!d->model[0] && read_text(p, buf, sizeof(buf)) == 0) {
-		trim(buf);
-		copy(d->model, sizeof(d->model), buf);
-	}
-	path_at(p, sizeof(p), root, "/sys/block/%s/device/serial", disk);
-	if (read_text(p, buf, sizeof(buf)) == 0) {
-		trim(buf);
-		copy(d->serial, sizeof(d->serial), buf);
-	}
+	if (!d->model[0])
+		disk_text(root, disk, "device/name", d->model, sizeof(d->model));
+	disk_text(root, disk, "device/serial", d->serial, sizeof(d->serial));
 	/* a virtio disk's serial is the disk's own attribute (udev's
 	 * ID_SERIAL for it) */
-	path_at(p, sizeof(p), root, "/sys/block/%s/serial", disk);
-	if (!d->serial[0] && read_text(p, buf, sizeof(buf)) == 0) {
-		trim(buf);
-		copy(d->serial, sizeof(d->serial), buf);
-	}
+	if (!d->serial[0])
+		disk_text(root, disk, "serial", d->serial, sizeof(d->serial));
 	path_at(p, sizeof(p), root, "/sys/block/%s", disk);
 	if (realpath(p, real)) {
 		char rroot[PATH_MAX];
