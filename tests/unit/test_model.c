@@ -22,6 +22,8 @@
 #include "model/limits.h"
 #include "model/units.h"
 
+#include "rows.h"
+
 static const struct kcfg K1000 = { .hz = 1000, .long_bits = 64, .ncpus = 16 };
 static const struct kcfg K250 = { .hz = 250, .long_bits = 64, .ncpus = 4 };
 static const struct kcfg K32 = { .hz = 1000, .long_bits = 32, .ncpus = 1 };
@@ -45,210 +47,118 @@ static struct mem_counters mem(uint64_t free_pages, uint64_t reserve, uint64_t f
 	return m;
 }
 
-static void test_dirtyable_reserve_and_file_lru(void **state)
-{
-	struct mem_counters m = mem(100000, 20000, 50000, 0);
-
-	(void)state;
+/* global_dirtyable_memory(m, highmem_is_dirtyable, cap_pages) */
+static const struct dirtyable_row {
+	const char *name;
+	uint64_t free_pages, reserve, file_lru, highmem; /* the counters */
+	bool highmem_is_dirtyable;
+	uint64_t cap_pages;
+	uint64_t want;
+} dirtyable_rows[] = {
 	/* x = F - min(F, R) + file = 100000 - 20000 + 50000 = 130000; avail = x + 1 */
-	assert_int_equal(global_dirtyable_memory(&m, false, 0), 130001);
+	{ "reserve and file LRU", 100000, 20000, 50000, 0, false, 0, 130001 },
 	/* highmem_is_dirtyable changes nothing when H = 0 (64-bit) */
-	assert_int_equal(global_dirtyable_memory(&m, true, 0), 130001);
-}
-
-static void test_dirtyable_reserve_above_free(void **state)
-{
-	struct mem_counters m = mem(10000, 20000, 50000, 0);
-
-	(void)state;
+	{ "highmem_is_dirtyable without highmem", 100000, 20000, 50000, 0, true, 0, 130001 },
 	/* F - min(F, R) = 10000 - 10000 = 0, + file 50000, + 1 */
-	assert_int_equal(global_dirtyable_memory(&m, false, 0), 50001);
-}
-
-static void test_dirtyable_never_zero(void **state)
-{
-	struct mem_counters m = mem(0, 0, 0, 0);
-
-	(void)state;
+	{ "reserve above free", 10000, 20000, 50000, 0, false, 0, 50001 },
 	/* x = 0 -> avail = 0 + 1 */
-	assert_int_equal(global_dirtyable_memory(&m, false, 0), 1);
-}
-
-static void test_dirtyable_highmem_subtracted(void **state)
-{
-	struct mem_counters m = mem(100000, 20000, 50000, 30000);
-	struct mem_counters big = mem(100000, 20000, 50000, 500000);
-
-	(void)state;
+	{ "never zero", 0, 0, 0, 0, false, 0, 1 },
 	/* x = 130000; x -= min(H = 30000, x) -> 100000; + 1 */
-	assert_int_equal(global_dirtyable_memory(&m, false, 0), 100001);
+	{ "highmem subtracted", 100000, 20000, 50000, 30000, false, 0, 100001 },
 	/* highmem_is_dirtyable = 1: H not subtracted -> 130000 + 1 */
-	assert_int_equal(global_dirtyable_memory(&m, true, 0), 130001);
+	{ "highmem dirtyable", 100000, 20000, 50000, 30000, true, 0, 130001 },
 	/* H = 500000 > x = 130000: x -= min(H, x) -> 0; + 1 */
-	assert_int_equal(global_dirtyable_memory(&big, false, 0), 1);
-}
-
-static void test_dirtyable_cap_1g(void **state)
-{
-	struct mem_counters m16g = mem(4000000, 0, 0, 0);
-	struct mem_counters exact = mem(262144, 0, 0, 0);
-	struct mem_counters small = mem(200000, 0, 0, 0);
-	struct mem_counters hm = mem(300000, 0, 0, 50000);
-
-	(void)state;
+	{ "highmem above all", 100000, 20000, 50000, 500000, false, 0, 1 },
 	/* 1 GiB = 1073741824 / 4096 = 262144 pages; x = 4000000 > 262144 -> 262144 + 1 */
-	assert_int_equal(global_dirtyable_memory(&m16g, false, GIB / PAGE_SIZE), 262145);
+	{ "cap-1g on 16 GB", 4000000, 0, 0, 0, false, GIB / PAGE_SIZE, 262145 },
 	/* without the option: 4000000 + 1 */
-	assert_int_equal(global_dirtyable_memory(&m16g, false, 0), 4000001);
+	{ "16 GB uncapped", 4000000, 0, 0, 0, false, 0, 4000001 },
 	/* the patch sits inside `if (!vm_highmem_is_dirtyable)`: no cap when dirtyable */
-	assert_int_equal(global_dirtyable_memory(&m16g, true, GIB / PAGE_SIZE), 4000001);
+	{ "cap-1g with highmem dirtyable", 4000000, 0, 0, 0, true, GIB / PAGE_SIZE, 4000001 },
 	/* x = 262144 is not > 262144: unchanged, + 1 */
-	assert_int_equal(global_dirtyable_memory(&exact, false, GIB / PAGE_SIZE), 262145);
+	{ "cap-1g at exactly 1 GiB", 262144, 0, 0, 0, false, GIB / PAGE_SIZE, 262145 },
 	/* x = 200000 < cap: 200000 + 1 */
-	assert_int_equal(global_dirtyable_memory(&small, false, GIB / PAGE_SIZE), 200001);
+	{ "cap-1g below 1 GiB", 200000, 0, 0, 0, false, GIB / PAGE_SIZE, 200001 },
 	/* highmem first: 300000 - 50000 = 250000 < 262144, + 1 */
-	assert_int_equal(global_dirtyable_memory(&hm, false, GIB / PAGE_SIZE), 250001);
+	{ "cap-1g after highmem", 300000, 0, 0, 50000, false, GIB / PAGE_SIZE, 250001 },
+};
+
+static void test_dirtyable(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ROWS(dirtyable_rows); i++) {
+		const struct dirtyable_row *r = &dirtyable_rows[i];
+		struct mem_counters m = mem(r->free_pages, r->reserve, r->file_lru, r->highmem);
+
+		row_int_equal(r, global_dirtyable_memory(&m, r->highmem_is_dirtyable, r->cap_pages),
+			      r->want);
+	}
 }
 
 /* ------------------------------------------------------------------ */
 /* §2.1 domain_dirty_limits()                                          */
 /* ------------------------------------------------------------------ */
 
-static void test_limits_ratio_quantised(void **state)
-{
-	struct vm_sysctl vm;
-	uint64_t thresh, bg;
-
-	(void)state;
-	vm_sysctl_defaults(&vm);
+/* domain_dirty_limits() from the four knobs as they stand (set directly,
+ * not through vm_sysctl_write(): no twin is zeroed here) */
+static const struct limits_row {
+	const char *name;
+	uint64_t dirty_ratio, dirty_background_ratio, dirty_bytes, dirty_background_bytes;
+	uint64_t avail;
+	bool rt_task;
+	uint64_t dom_dirty_limit;
+	uint64_t want_thresh, want_bg;
+} limits_rows[] = {
 	/* ratio_q = 20*4096/100 = 819 (819.2), bg_ratio_q = 10*4096/100 = 409 (409.6)
 	 * thresh = 819*100000/4096 = 81900000/4096 = 19995 (19995.1)
 	 * bg     = 409*100000/4096 = 40900000/4096 = 9985 (9985.35) */
-	domain_dirty_limits(&vm, 100000, false, 0, &thresh, &bg);
-	assert_int_equal(thresh, 19995);
-	assert_int_equal(bg, 9985);
+	{ "ratios quantised", 20, 10, 0, 0, 100000, false, 0, 19995, 9985 },
 	/* avail = 4096: exactly 819 and 409 (not 20 % = 819.2 / 409.6) */
-	domain_dirty_limits(&vm, 4096, false, 0, &thresh, &bg);
-	assert_int_equal(thresh, 819);
-	assert_int_equal(bg, 409);
-}
-
-static void test_limits_ratio_zero(void **state)
-{
-	struct vm_sysctl vm;
-	uint64_t thresh, bg;
-
-	(void)state;
-	vm_sysctl_defaults(&vm);
-	vm.dirty_ratio = 0;
+	{ "ratios of 4096 pages", 20, 10, 0, 0, 4096, false, 0, 819, 409 },
 	/* thresh = 0*... = 0; bg = 9985 >= 0 -> bg = 0/2 = 0 (no lower bound) */
-	domain_dirty_limits(&vm, 100000, false, 0, &thresh, &bg);
-	assert_int_equal(thresh, 0);
-	assert_int_equal(bg, 0);
-}
-
-static void test_limits_bytes_ceil(void **state)
-{
-	struct vm_sysctl vm;
-	uint64_t thresh, bg;
-
-	(void)state;
-	vm_sysctl_defaults(&vm);
-	vm.dirty_ratio = 0;
-	vm.dirty_background_ratio = 0;
-	vm.dirty_bytes = 48 * MIB;                /* 50331648 / 4096 = 12288 exactly */
-	vm.dirty_background_bytes = 16 * MIB + 1; /* ceil(16777217 / 4096) = 4096 + 1 = 4097 */
-	domain_dirty_limits(&vm, 100000, false, 0, &thresh, &bg);
-	assert_int_equal(thresh, 12288);
-	assert_int_equal(bg, 4097);
-
-	vm.dirty_bytes = 8193; /* ceil(8193/4096) = 3 */
-	vm.dirty_background_bytes = 4095; /* ceil(4095/4096) = 1 */
-	domain_dirty_limits(&vm, 100000, false, 0, &thresh, &bg);
-	assert_int_equal(thresh, 3);
-	assert_int_equal(bg, 1);
-}
-
-static void test_limits_bytes_mixed_with_ratio(void **state)
-{
-	struct vm_sysctl vm;
-	uint64_t thresh, bg;
-
-	(void)state;
-	vm_sysctl_defaults(&vm);
-	vm.dirty_ratio = 0;
-	vm.dirty_bytes = 48 * MIB; /* 12288 pages */
-	/* bg stays a ratio: 409*100000/4096 = 9985 < 12288 */
-	domain_dirty_limits(&vm, 100000, false, 0, &thresh, &bg);
-	assert_int_equal(thresh, 12288);
-	assert_int_equal(bg, 9985);
-}
-
-static void test_limits_bg_above_thresh_halved(void **state)
-{
-	struct vm_sysctl vm;
-	uint64_t thresh, bg;
-
-	(void)state;
-	vm_sysctl_defaults(&vm);
-	vm.dirty_ratio = 10;
-	vm.dirty_background_ratio = 20;
+	{ "dirty_ratio 0", 0, 10, 0, 0, 100000, false, 0, 0, 0 },
+	/* 48 MiB = 50331648 / 4096 = 12288 exactly; ceil(16777217 / 4096) = 4096 + 1 = 4097 */
+	{ "bytes rounded up", 0, 0, 48 * MIB, 16 * MIB + 1, 100000, false, 0, 12288, 4097 },
+	/* ceil(8193/4096) = 3; ceil(4095/4096) = 1 */
+	{ "bytes below a page", 0, 0, 8193, 4095, 100000, false, 0, 3, 1 },
+	/* dirty_bytes 48 MiB = 12288 pages; bg stays a ratio: 409*100000/4096 = 9985 < 12288 */
+	{ "bytes beside a ratio", 0, 10, 48 * MIB, 0, 100000, false, 0, 12288, 9985 },
 	/* thresh = 409*100000/4096 = 9985; bg = 19995 >= 9985 -> 9985/2 = 4992 */
-	domain_dirty_limits(&vm, 100000, false, 0, &thresh, &bg);
-	assert_int_equal(thresh, 9985);
-	assert_int_equal(bg, 4992);
-
+	{ "bg above thresh halved", 10, 20, 0, 0, 100000, false, 0, 9985, 4992 },
 	/* equal counts as >=: both 9985 -> bg = 4992 */
-	vm.dirty_background_ratio = 10;
-	domain_dirty_limits(&vm, 100000, false, 0, &thresh, &bg);
-	assert_int_equal(thresh, 9985);
-	assert_int_equal(bg, 4992);
-
+	{ "bg equal to thresh halved", 10, 10, 0, 0, 100000, false, 0, 9985, 4992 },
 	/* bytes: thresh = 8192/4096 = 2; bg = 16 MiB = 4096 pages >= 2 -> 2/2 = 1 */
-	vm.dirty_ratio = 0;
-	vm.dirty_bytes = 8192;
-	vm.dirty_background_ratio = 0;
-	vm.dirty_background_bytes = 16 * MIB;
-	domain_dirty_limits(&vm, 100000, false, 0, &thresh, &bg);
-	assert_int_equal(thresh, 2);
-	assert_int_equal(bg, 1);
-}
-
-static void test_limits_rt_boost(void **state)
-{
-	struct vm_sysctl vm;
-	uint64_t thresh, bg;
-
-	(void)state;
-	vm_sysctl_defaults(&vm);
+	{ "bg bytes above thresh bytes", 0, 0, 8192, 16 * MIB, 100000, false, 0, 2, 1 },
 	/* D = dom.dirty_limit = 32000 -> D/32 = 1000
 	 * bg     = 9985 + 9985/4 + 1000 = 9985 + 2496 + 1000 = 13481
 	 * thresh = 19995 + 19995/4 + 1000 = 19995 + 4998 + 1000 = 25993 */
-	domain_dirty_limits(&vm, 100000, true, 32000, &thresh, &bg);
-	assert_int_equal(thresh, 25993);
-	assert_int_equal(bg, 13481);
+	{ "rt boost", 20, 10, 0, 0, 100000, true, 32000, 25993, 13481 },
 	/* not rt: D ignored */
-	domain_dirty_limits(&vm, 100000, false, 32000, &thresh, &bg);
-	assert_int_equal(thresh, 19995);
-	assert_int_equal(bg, 9985);
-}
+	{ "no rt boost", 20, 10, 0, 0, 100000, false, 32000, 19995, 9985 },
+	/* UINT_MAX pages each; boost: thresh = 4294967295 + 1073741823 + 0 > UINT_MAX
+	 * -> UINT_MAX = 4294967295; bg = 4294967295 + 1073741823 = 5368709118 >= thresh
+	 * -> thresh/2 = 2147483647 */
+	{ "rt boost, then the clamp, then the bg rule", 0, 0, 4294967295ULL * 4096,
+	  4294967295ULL * 4096, 100000, true, 0, 4294967295ULL, 2147483647ULL },
+};
 
-static void test_limits_rt_boost_then_clamp_then_bg_rule(void **state)
+static void test_limits(void **state)
 {
-	struct vm_sysctl vm;
-	uint64_t thresh, bg;
-
 	(void)state;
-	vm_sysctl_defaults(&vm);
-	vm.dirty_ratio = 0;
-	vm.dirty_background_ratio = 0;
-	vm.dirty_bytes = 4294967295ULL * 4096; /* UINT_MAX pages */
-	vm.dirty_background_bytes = 4294967295ULL * 4096;
-	/* boost: thresh = 4294967295 + 1073741823 + 0 > UINT_MAX -> UINT_MAX = 4294967295;
-	 * bg = 4294967295 + 1073741823 = 5368709118 >= thresh -> thresh/2 = 2147483647 */
-	domain_dirty_limits(&vm, 100000, true, 0, &thresh, &bg);
-	assert_int_equal(thresh, 4294967295ULL);
-	assert_int_equal(bg, 2147483647ULL);
+	for (size_t i = 0; i < ROWS(limits_rows); i++) {
+		const struct limits_row *r = &limits_rows[i];
+		struct vm_sysctl vm;
+		uint64_t thresh, bg;
+
+		vm_sysctl_defaults(&vm);
+		vm.dirty_ratio = r->dirty_ratio;
+		vm.dirty_background_ratio = r->dirty_background_ratio;
+		vm.dirty_bytes = r->dirty_bytes;
+		vm.dirty_background_bytes = r->dirty_background_bytes;
+		domain_dirty_limits(&vm, r->avail, r->rt_task, r->dom_dirty_limit, &thresh, &bg);
+		row_int_equal(r, thresh, r->want_thresh);
+		row_int_equal(r, bg, r->want_bg);
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -459,65 +369,53 @@ static void test_hard_dirty_limit(void **state)
 	assert_int_equal(dirty_freerun_ceiling(1000, 501), 750);
 }
 
-static void test_update_dirty_limit_follow_up(void **state)
-{
-	struct wb_domain dom = { 0 };
-
-	(void)state;
-	dom.dirty_limit = 1000;
-	dom.dirty_limit_tstamp = 0;
+/* domain_update_dirty_limit(), one call a row, on one domain: a row sets
+ * dom.dirty_limit and its stamp first where it has them (not ANY). */
+static const struct dirty_limit_row {
+	const char *name;
+	const struct kcfg *k;
+	uint64_t set_limit, set_tstamp;
+	uint64_t thresh, dirty, now;
+	uint64_t want_limit, want_tstamp;
+} dirty_limit_rows[] = {
 	/* HZ 1000: BANDWIDTH_INTERVAL = 200; now 199 < 0 + 200: gated */
-	domain_update_dirty_limit(&K1000, &dom, 1200, 500, 199);
-	assert_int_equal(dom.dirty_limit, 1000);
-	assert_int_equal(dom.dirty_limit_tstamp, 0);
+	{ "follow-up gated", &K1000, 1000, 0, 1200, 500, 199, 1000, 0 },
 	/* now 200: limit 1000 < thresh 1200 -> follow up at once to 1200 */
-	domain_update_dirty_limit(&K1000, &dom, 1200, 500, 200);
-	assert_int_equal(dom.dirty_limit, 1200);
-	assert_int_equal(dom.dirty_limit_tstamp, 200);
-}
-
-static void test_update_dirty_limit_decay(void **state)
-{
-	struct wb_domain dom = { 0 };
-
-	(void)state;
-	dom.dirty_limit = 1200;
-	dom.dirty_limit_tstamp = 200;
+	{ "follow-up", &K1000, ANY, ANY, 1200, 500, 200, 1200, 200 },
 	/* now 400: target = max(800, 500) = 800; 1200 - (400 >> 5 = 12) = 1188 */
-	domain_update_dirty_limit(&K1000, &dom, 800, 500, 400);
-	assert_int_equal(dom.dirty_limit, 1188);
+	{ "decay", &K1000, 1200, 200, 800, 500, 400, 1188, ANY },
 	/* now 599 < 400 + 200: gated */
-	domain_update_dirty_limit(&K1000, &dom, 800, 500, 599);
-	assert_int_equal(dom.dirty_limit, 1188);
+	{ "decay gated", &K1000, ANY, ANY, 800, 500, 599, 1188, ANY },
 	/* now 600: 1188 - ((1188 - 800) = 388 >> 5 = 12) = 1176 */
-	domain_update_dirty_limit(&K1000, &dom, 800, 500, 600);
-	assert_int_equal(dom.dirty_limit, 1176);
+	{ "decay again", &K1000, ANY, ANY, 800, 500, 600, 1176, ANY },
 	/* dirty above thresh: target = max(800, 1100) = 1100; 1176 - (76 >> 5 = 2) = 1174 */
-	domain_update_dirty_limit(&K1000, &dom, 800, 1100, 800);
-	assert_int_equal(dom.dirty_limit, 1174);
+	{ "decay towards dirty", &K1000, ANY, ANY, 800, 1100, 800, 1174, ANY },
 	/* target 1174 = limit: no change, but the stamp moves (now 1000) */
-	domain_update_dirty_limit(&K1000, &dom, 800, 1174, 1000);
-	assert_int_equal(dom.dirty_limit, 1174);
-	assert_int_equal(dom.dirty_limit_tstamp, 1000);
+	{ "at the target", &K1000, ANY, ANY, 800, 1174, 1000, 1174, 1000 },
 	/* gap < 32: (1180 - 1174 = 6) >> 5 = 0 -> stays, though limit > target */
-	dom.dirty_limit = 1180;
-	domain_update_dirty_limit(&K1000, &dom, 1174, 0, 1200);
-	assert_int_equal(dom.dirty_limit, 1180);
-}
+	{ "gap below 32", &K1000, 1180, ANY, 1174, 0, 1200, 1180, ANY },
+	/* HZ 250: interval = 250/5 = 50 jiffies; 1049 gated */
+	{ "HZ 250 gated", &K250, 3200, 1000, 0, 0, 1049, 3200, ANY },
+	/* 1050: target max(0, 0) = 0; 3200 - 3200/32 = 3200 - 100 = 3100 */
+	{ "HZ 250", &K250, ANY, ANY, 0, 0, 1050, 3100, ANY },
+};
 
-static void test_update_dirty_limit_hz250(void **state)
+static void test_update_dirty_limit(void **state)
 {
 	struct wb_domain dom = { 0 };
 
 	(void)state;
-	dom.dirty_limit = 3200;
-	dom.dirty_limit_tstamp = 1000;
-	/* HZ 250: interval = 250/5 = 50 jiffies; 1049 gated */
-	domain_update_dirty_limit(&K250, &dom, 0, 0, 1049);
-	assert_int_equal(dom.dirty_limit, 3200);
-	/* 1050: target max(0, 0) = 0; 3200 - 3200/32 = 3200 - 100 = 3100 */
-	domain_update_dirty_limit(&K250, &dom, 0, 0, 1050);
-	assert_int_equal(dom.dirty_limit, 3100);
+	for (size_t i = 0; i < ROWS(dirty_limit_rows); i++) {
+		const struct dirty_limit_row *r = &dirty_limit_rows[i];
+
+		if (r->set_limit != ANY)
+			dom.dirty_limit = r->set_limit;
+		if (r->set_tstamp != ANY)
+			dom.dirty_limit_tstamp = r->set_tstamp;
+		domain_update_dirty_limit(r->k, &dom, r->thresh, r->dirty, r->now);
+		row_int_equal(r, dom.dirty_limit, r->want_limit);
+		row_int_unless_any(r, dom.dirty_limit_tstamp, r->want_tstamp);
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -686,132 +584,83 @@ static void test_bdi_get_bytes_drift(void **state)
 /* §3.3 __wb_calc_thresh() (6.14–6.18)                                 */
 /* ------------------------------------------------------------------ */
 
-static struct wb_thresh_in wtin(uint64_t thresh, uint64_t dirty, uint64_t n, uint64_t d)
-{
-	struct wb_thresh_in in;
-
-	memset(&in, 0, sizeof(in));
-	in.thresh = thresh;
-	in.dirty = dirty;
-	in.numerator = n;
-	in.denominator = d;
-	in.bdi_min_ratio_sum = 0;
-	in.wb_min_ratio = 0;
-	in.wb_max_ratio = 1000000;
-	in.strict = false;
-	return in;
-}
-
-static void test_wb_thresh_share(void **state)
-{
-	struct wb_thresh_in in = wtin(10000, 10000, 1, 4);
-
-	(void)state;
+/* __wb_calc_thresh(); before 6.14 (6.12 and 6.1) it has no idle floor
+ * (kernel-notes §3.4), the cap still applies; 6.1 computes in whole percents. */
+static const struct wb_thresh_row {
+	const char *name;
+	const struct kcfg *k;
+	uint64_t thresh, dirty, numerator, denominator;
+	uint64_t bdi_min_ratio_sum, wb_min_ratio, wb_max_ratio;
+	bool strict;
+	uint64_t want;
+} wb_thresh_rows[] = {
 	/* T <= dirty: no floor. w = 10000 * 1e6 / 1e6 = 10000; * 1 / 4 = 2500 */
-	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 2500);
+	{ "share 1/4", &K1000, 10000, 10000, 1, 4, 0, 0, 1000000, false, 2500 },
 	/* 1/3: 10000 * 1 / 3 = 3333 */
-	in.denominator = 3;
-	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 3333);
+	{ "share 1/3", &K1000, 10000, 10000, 1, 3, 0, 0, 1000000, false, 3333 },
 	/* fraction 0 and no floor: 0 */
-	in.numerator = 0;
-	in.denominator = 1;
-	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 0);
-}
-
-static void test_wb_thresh_min_ratio(void **state)
-{
-	struct wb_thresh_in in = wtin(10000, 10000, 1, 4);
-
-	(void)state;
-	in.bdi_min_ratio_sum = 200000; /* this bdi 100000 + another 100000 */
-	in.wb_min_ratio = 100000;
-	/* w = 10000 * (1e6 - 200000) / 1e6 = 8000; * 1/4 = 2000;
+	{ "share 0", &K1000, 10000, 10000, 0, 1, 0, 0, 1000000, false, 0 },
+	/* min_ratio 10 % of this bdi, 20 % of all:
+	 * w = 10000 * (1e6 - 200000) / 1e6 = 8000; * 1/4 = 2000;
 	 * + 10000 * 100000 / 1e6 = 1000 -> 3000 */
-	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 3000);
-}
-
-static void test_wb_thresh_idle_floor(void **state)
-{
-	struct wb_thresh_in in = wtin(10000, 2000, 0, 1);
-
-	(void)state;
+	{ "min_ratio", &K1000, 10000, 10000, 1, 4, 200000, 100000, 1000000, false, 3000 },
 	/* share 0; floor = (10000 - 2000) / 8 = 1000 */
-	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 1000);
+	{ "idle floor", &K1000, 10000, 2000, 0, 1, 0, 0, 1000000, false, 1000 },
 	/* strict: (10000 - 2000) / 100 = 80 */
-	in.strict = true;
-	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 80);
+	{ "idle floor, strict", &K1000, 10000, 2000, 0, 1, 0, 0, 1000000, true, 80 },
 	/* the floor is a max(): share 1/2 -> 5000 > 1000 */
-	in.strict = false;
-	in.numerator = 1;
-	in.denominator = 2;
-	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 5000);
+	{ "share above the floor", &K1000, 10000, 2000, 1, 2, 0, 0, 1000000, false, 5000 },
 	/* (10000 - 9993) / 8 = 0 (0.875): floor truncates to 0 */
-	in = wtin(10000, 9993, 0, 1);
-	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 0);
-}
-
-static void test_wb_thresh_cap_applies_to_floor(void **state)
-{
-	struct wb_thresh_in in = wtin(10000, 2000, 0, 1);
-
-	(void)state;
-	in.wb_max_ratio = 50000; /* 5 % */
-	/* floor 1000; cap = 10000 * 50000 / 1e6 = 500 -> 500 */
-	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 500);
+	{ "idle floor truncated", &K1000, 10000, 9993, 0, 1, 0, 0, 1000000, false, 0 },
+	/* max 5 %: floor 1000; cap = 10000 * 50000 / 1e6 = 500 -> 500 */
+	{ "the cap bounds the floor", &K1000, 10000, 2000, 0, 1, 0, 0, 50000, false, 500 },
 	/* the cap also bounds the share: 1/1 -> 10000 -> 500 */
-	in.numerator = 1;
-	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 500);
+	{ "the cap bounds the share", &K1000, 10000, 2000, 1, 1, 0, 0, 50000, false, 500 },
 	/* max_ratio 0 (max_bytes < 4096): 0 */
-	in.wb_max_ratio = 0;
-	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 0);
-}
-
-static void test_wb_thresh_32bit_wrap(void **state)
-{
-	struct wb_thresh_in in = wtin(5000, 5000, 1, 1);
-
-	(void)state;
+	{ "max_ratio 0", &K1000, 10000, 2000, 1, 1, 0, 0, 0, false, 0 },
 	/* 64-bit: 5000 * 1e6 / 1e6 = 5000; cap 5000 */
-	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 5000);
+	{ "64-bit, no wrap", &K1000, 5000, 5000, 1, 1, 0, 0, 1000000, false, 5000 },
 	/* 32-bit unsigned long: 5000 * 1e6 = 5000000000 mod 2^32
 	 * = 5000000000 - 4294967296 = 705032704; / 1e6 = 705;
 	 * cap = the same wrapped product / 1e6 = 705 */
-	assert_int_equal(wb_calc_thresh_pages(&K32, &in), 705);
+	{ "32-bit wrap", &K32, 5000, 5000, 1, 1, 0, 0, 1000000, false, 705 },
 	/* with the idle floor: dirty 0, share 1/2 -> 705/2 = 352;
 	 * floor = 5000/8 = 625 (no product, no wrap); cap 705 -> 625 */
-	in = wtin(5000, 0, 1, 2);
-	assert_int_equal(wb_calc_thresh_pages(&K32, &in), 625);
+	{ "32-bit wrap under the floor", &K32, 5000, 0, 1, 2, 0, 0, 1000000, false, 625 },
 	/* thresh 4294 * 1e6 = 4294000000 < 2^32: no wrap yet */
-	in = wtin(4294, 4294, 1, 1);
-	assert_int_equal(wb_calc_thresh_pages(&K32, &in), 4294);
-}
-
-/* 6.12 and 6.1: __wb_calc_thresh() has no idle floor (kernel-notes §3.4),
- * the cap still applies; 6.1 computes in whole percents. */
-static void test_wb_thresh_before_6_14(void **state)
-{
-	struct wb_thresh_in in = wtin(10000, 2000, 0, 1);
-
-	(void)state;
+	{ "32-bit, no wrap yet", &K32, 4294, 4294, 1, 1, 0, 0, 1000000, false, 4294 },
 	/* share 0, dirty 2000 of 10000: 6.18 floors at 8000/8 = 1000, 6.12 stays 0 */
-	assert_int_equal(wb_calc_thresh_pages(&K1000, &in), 1000);
-	assert_int_equal(wb_calc_thresh_pages(&K612, &in), 0);
-	in.strict = true;
-	assert_int_equal(wb_calc_thresh_pages(&K612, &in), 0);
+	{ "6.18 idle floor", &K1000, 10000, 2000, 0, 1, 0, 0, 1000000, false, 1000 },
+	{ "6.12 no idle floor", &K612, 10000, 2000, 0, 1, 0, 0, 1000000, false, 0 },
+	{ "6.12 no idle floor, strict", &K612, 10000, 2000, 0, 1, 0, 0, 1000000, true, 0 },
 	/* the cap: share 1/1 -> 10000, max 5 % -> 500 */
-	in.strict = false;
-	in.numerator = 1;
-	in.wb_max_ratio = 50000;
-	assert_int_equal(wb_calc_thresh_pages(&K612, &in), 500);
-	/* min_ratio as in test_wb_thresh_min_ratio: 20 % of all, 10 % this one:
+	{ "6.12 the cap", &K612, 10000, 2000, 1, 1, 0, 0, 50000, false, 500 },
+	/* min_ratio as in the row "min_ratio": 20 % of all, 10 % this one:
 	 * 10000 * 80 / 100 = 8000 * 1/4 = 2000 + 10000 * 10 / 100 = 1000 */
-	in = wtin(10000, 10000, 1, 4);
-	in.bdi_min_ratio_sum = 200000;
-	in.wb_min_ratio = 100000;
-	assert_int_equal(wb_calc_thresh_pages(&K61_32, &in), 3000);
+	{ "6.1 min_ratio in percents", &K61_32, 10000, 10000, 1, 4, 200000, 100000, 1000000, false,
+	  3000 },
 	/* 32-bit: 5000 * 100 does not wrap where 5000 * 1e6 did (705 on 6.18) */
-	in = wtin(5000, 5000, 1, 1);
-	assert_int_equal(wb_calc_thresh_pages(&K61_32, &in), 5000);
+	{ "6.1 32-bit, no wrap", &K61_32, 5000, 5000, 1, 1, 0, 0, 1000000, false, 5000 },
+};
+
+static void test_wb_thresh(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ROWS(wb_thresh_rows); i++) {
+		const struct wb_thresh_row *r = &wb_thresh_rows[i];
+		const struct wb_thresh_in in = {
+			.thresh = r->thresh,
+			.dirty = r->dirty,
+			.numerator = r->numerator,
+			.denominator = r->denominator,
+			.bdi_min_ratio_sum = r->bdi_min_ratio_sum,
+			.wb_min_ratio = r->wb_min_ratio,
+			.wb_max_ratio = r->wb_max_ratio,
+			.strict = r->strict,
+		};
+
+		row_int_equal(r, wb_calc_thresh_pages(r->k, &in), r->want);
+	}
 }
 
 static void test_wb_min_max_ratio_split(void **state)
@@ -846,11 +695,28 @@ static void test_wb_min_max_ratio_split(void **state)
 
 #define PLEN 3000 /* VM_COMPLETIONS_PERIOD_LEN = 3 * HZ at HZ 1000 */
 
+/* the fraction n/d fprop_fraction() gives local counter l */
+#define assert_fraction(g, l, want_n, want_d)                                                      \
+	do {                                                                                       \
+		uint64_t n_, d_;                                                                   \
+		fprop_fraction(g, l, &n_, &d_);                                                    \
+		assert_int_equal(n_, want_n);                                                      \
+		assert_int_equal(d_, want_d);                                                      \
+	} while (0)
+
+/* a fresh domain whose one local counter l has seen `events` completions at
+ * time 0, uncapped: G = 1 + events, the period timer armed for PLEN */
+static void fprop_start(struct fprop_global *g, struct fprop_local *l, uint64_t events)
+{
+	fprop_global_init(g);
+	fprop_local_init(l);
+	wb_domain_writeout_add(g, l, 1024, events, 0, PLEN);
+}
+
 static void test_fprop_init(void **state)
 {
 	struct fprop_global g;
 	struct fprop_local l;
-	uint64_t n, d;
 
 	(void)state;
 	fprop_global_init(&g);
@@ -859,45 +725,31 @@ static void test_fprop_init(void **state)
 	assert_int_equal(g.period, 0);
 	assert_int_equal(g.period_time, 0);
 	/* n = 0, d = 1 */
-	fprop_fraction(&g, &l, &n, &d);
-	assert_int_equal(n, 0);
-	assert_int_equal(d, 1);
+	assert_fraction(&g, &l, 0, 1);
 }
 
 static void test_fprop_fresh_fraction(void **state)
 {
 	struct fprop_global g;
 	struct fprop_local l;
-	uint64_t n, d;
 
 	(void)state;
-	fprop_global_init(&g);
-	fprop_local_init(&l);
-	wb_domain_writeout_add(&g, &l, 1024, 100, 0, PLEN);
+	fprop_start(&g, &l, 100);
 	/* L = 100, G = 1 + 100 = 101 -> 100/101; timer armed at 0 + 3000 */
-	fprop_fraction(&g, &l, &n, &d);
-	assert_int_equal(n, 100);
-	assert_int_equal(d, 101);
+	assert_fraction(&g, &l, 100, 101);
 	assert_int_equal(g.period_time, 3000);
 	/* first completion of 1 page: 1/2 */
-	fprop_global_init(&g);
-	fprop_local_init(&l);
-	wb_domain_writeout_add(&g, &l, 1024, 1, 0, PLEN);
-	fprop_fraction(&g, &l, &n, &d);
-	assert_int_equal(n, 1);
-	assert_int_equal(d, 2);
+	fprop_start(&g, &l, 1);
+	assert_fraction(&g, &l, 1, 2);
 }
 
 static void test_fprop_aging_and_lazy_local(void **state)
 {
 	struct fprop_global g;
 	struct fprop_local l;
-	uint64_t n, d;
 
 	(void)state;
-	fprop_global_init(&g);
-	fprop_local_init(&l);
-	wb_domain_writeout_add(&g, &l, 1024, 100, 0, PLEN);
+	fprop_start(&g, &l, 100);
 	/* timer at 3000, on time: miss = 0 -> 1 period: G = 101 >> 1 = 50 */
 	writeout_period(&g, 3000, PLEN);
 	assert_int_equal(g.events, 50);
@@ -906,9 +758,7 @@ static void test_fprop_aging_and_lazy_local(void **state)
 	/* the local counter is aged lazily: untouched until read */
 	assert_int_equal(l.events, 100);
 	/* read: 100 >> 1 = 50; d = 50 <= n = 50 -> d = n */
-	fprop_fraction(&g, &l, &n, &d);
-	assert_int_equal(n, 50);
-	assert_int_equal(d, 50);
+	assert_fraction(&g, &l, 50, 50);
 	assert_int_equal(l.events, 50);
 	assert_int_equal(l.period, 1);
 }
@@ -917,7 +767,6 @@ static void test_fprop_missed_periods(void **state)
 {
 	struct fprop_global g;
 	struct fprop_local a, b;
-	uint64_t n, d;
 
 	(void)state;
 	fprop_global_init(&g);
@@ -933,29 +782,20 @@ static void test_fprop_missed_periods(void **state)
 	assert_int_equal(g.period, 2);
 	assert_int_equal(g.period_time, 9000);
 	/* A: 100 >> 2 = 25 / 32; B: 28 >> 2 = 7 / 32 */
-	fprop_fraction(&g, &a, &n, &d);
-	assert_int_equal(n, 25);
-	assert_int_equal(d, 32);
-	fprop_fraction(&g, &b, &n, &d);
-	assert_int_equal(n, 7);
-	assert_int_equal(d, 32);
+	assert_fraction(&g, &a, 25, 32);
+	assert_fraction(&g, &b, 7, 32);
 	/* A counts 8 more: aged already, L = 33, G = 40; B unchanged at 7 */
 	wb_domain_writeout_add(&g, &a, 1024, 8, 7000, PLEN);
-	fprop_fraction(&g, &a, &n, &d);
-	assert_int_equal(n, 33);
-	assert_int_equal(d, 40);
+	assert_fraction(&g, &a, 33, 40);
 	/* B, idle for another period: G = 40 >> 1 = 20; B = 7 >> 1 = 3 */
 	writeout_period(&g, 9000, PLEN);
-	fprop_fraction(&g, &b, &n, &d);
-	assert_int_equal(n, 3);
-	assert_int_equal(d, 20);
+	assert_fraction(&g, &b, 3, 20);
 }
 
 static void test_fprop_lazy_aging_skips_periods(void **state)
 {
 	struct fprop_global g;
 	struct fprop_local a, b;
-	uint64_t n, d;
 
 	(void)state;
 	fprop_global_init(&g);
@@ -972,9 +812,7 @@ static void test_fprop_lazy_aging_skips_periods(void **state)
 	/* B was never read: still 64 at period 0; read: 64 >> 3 = 8 */
 	assert_int_equal(b.events, 64);
 	assert_int_equal(b.period, 0);
-	fprop_fraction(&g, &b, &n, &d);
-	assert_int_equal(n, 8);
-	assert_int_equal(d, 133);
+	assert_fraction(&g, &b, 8, 133);
 	assert_int_equal(b.period, 3);
 }
 
@@ -982,20 +820,15 @@ static void test_fprop_new_period_64(void **state)
 {
 	struct fprop_global g;
 	struct fprop_local l;
-	uint64_t n, d;
 
 	(void)state;
-	fprop_global_init(&g);
-	fprop_local_init(&l);
-	wb_domain_writeout_add(&g, &l, 1024, 100, 0, PLEN);
+	fprop_start(&g, &l, 100);
 	/* >= 64 periods: G = 0 */
 	assert_true(fprop_new_period(&g, 64));
 	assert_int_equal(g.events, 0);
 	assert_int_equal(g.period, 64);
 	/* local missed 64 periods: 0; n = 0, d = 0 -> d = 1 */
-	fprop_fraction(&g, &l, &n, &d);
-	assert_int_equal(n, 0);
-	assert_int_equal(d, 1);
+	assert_fraction(&g, &l, 0, 1);
 	/* G = 0 <= 1: nothing to age */
 	assert_false(fprop_new_period(&g, 1));
 	assert_int_equal(g.period, 64);
@@ -1012,10 +845,8 @@ static void test_fprop_timer_stops_when_idle(void **state)
 	struct fprop_local l;
 
 	(void)state;
-	fprop_global_init(&g);
-	fprop_local_init(&l);
-	wb_domain_writeout_add(&g, &l, 1024, 2, 0, PLEN); /* G = 3, timer 3000 */
-	writeout_period(&g, 3000, PLEN);                  /* G = 3 >> 1 = 1 */
+	fprop_start(&g, &l, 2);          /* G = 3, timer 3000 */
+	writeout_period(&g, 3000, PLEN); /* G = 3 >> 1 = 1 */
 	assert_int_equal(g.events, 1);
 	assert_int_equal(g.period_time, 6000);
 	/* G <= 1: do nothing, stop the timer; period not advanced */
@@ -1033,7 +864,6 @@ static void test_fprop_max_frac_saturation(void **state)
 {
 	struct fprop_global g;
 	struct fprop_local c, o;
-	uint64_t n, d;
 
 	(void)state;
 	fprop_global_init(&g);
@@ -1042,9 +872,7 @@ static void test_fprop_max_frac_saturation(void **state)
 	/* max_prop_frac 512 (50 %). n/d = 0/1: tmp = 1*512 - 0 = 512;
 	 * 512 < 100 * (1024 - 512) = 51200 -> nr = ceil(512/512) = 1 */
 	wb_domain_writeout_add(&g, &c, 512, 100, 0, PLEN);
-	fprop_fraction(&g, &c, &n, &d);
-	assert_int_equal(n, 1);
-	assert_int_equal(d, 2);
+	assert_fraction(&g, &c, 1, 2);
 	/* at the cap: tmp = 2*512 - 1*1024 = 0 (not < 0); nr = ceil(0/512) = 0 */
 	wb_domain_writeout_add(&g, &c, 512, 100, 0, PLEN);
 	assert_int_equal(g.events, 2);
@@ -1053,23 +881,18 @@ static void test_fprop_max_frac_saturation(void **state)
 	 * -> nr = (5120 + 511) / 512 = 10 -> L = 11, G = 22: 11/22 = 512/1024 */
 	wb_domain_writeout_add(&g, &o, 1024, 10, 0, PLEN);
 	wb_domain_writeout_add(&g, &c, 512, 100, 0, PLEN);
-	fprop_fraction(&g, &c, &n, &d);
-	assert_int_equal(n, 11);
-	assert_int_equal(d, 22);
+	assert_fraction(&g, &c, 11, 22);
 	/* far below the cap the event counts in full: o adds 1000 -> G 1022;
 	 * tmp = 1022*512 - 11*1024 = 523264 - 11264 = 512000 >= 5*512 -> nr 5 */
 	wb_domain_writeout_add(&g, &o, 1024, 1000, 0, PLEN);
 	wb_domain_writeout_add(&g, &c, 512, 5, 0, PLEN);
-	fprop_fraction(&g, &c, &n, &d);
-	assert_int_equal(n, 16);
-	assert_int_equal(d, 1027);
+	assert_fraction(&g, &c, 16, 1027);
 }
 
 static void test_fprop_max_frac_drop(void **state)
 {
 	struct fprop_global g;
 	struct fprop_local a, f;
-	uint64_t n, d;
 
 	(void)state;
 	fprop_global_init(&g);
@@ -1079,9 +902,7 @@ static void test_fprop_max_frac_drop(void **state)
 	/* FUSE bdi, max_prop_frac 10: n/d = 0/101, tmp = 101*10 - 0 = 1010;
 	 * 1010 < 50 * 1014 -> nr = (1010 + 1013) / 1014 = 1 -> L 1, G 102 */
 	wb_domain_writeout_add(&g, &f, 10, 50, 0, PLEN);
-	fprop_fraction(&g, &f, &n, &d);
-	assert_int_equal(n, 1);
-	assert_int_equal(d, 102);
+	assert_fraction(&g, &f, 1, 102);
 	/* tmp = 102*10 - 1*1024 = -4 < 0: dropped, counted nowhere */
 	wb_domain_writeout_add(&g, &f, 10, 50, 0, PLEN);
 	assert_int_equal(g.events, 102);
@@ -1092,7 +913,6 @@ static void test_fprop_max_frac_zero_never_credited(void **state)
 {
 	struct fprop_global g;
 	struct fprop_local a, z;
-	uint64_t n, d;
 
 	(void)state;
 	fprop_global_init(&g);
@@ -1105,9 +925,7 @@ static void test_fprop_max_frac_zero_never_credited(void **state)
 	assert_int_equal(z.events, 0);
 	wb_domain_writeout_add(&g, &a, 1024, 100, 0, PLEN); /* G 101 */
 	wb_domain_writeout_add(&g, &z, 0, 100, 0, PLEN);    /* tmp = 0 again: nr 0 */
-	fprop_fraction(&g, &z, &n, &d);
-	assert_int_equal(n, 0);
-	assert_int_equal(d, 101);
+	assert_fraction(&g, &z, 0, 101);
 }
 
 /* wb_domain_writeout_add() calls __fprop_add_percpu_max() and then, whatever
@@ -1118,12 +936,9 @@ static void test_fprop_dropped_event_rearms_timer(void **state)
 {
 	struct fprop_global g;
 	struct fprop_local l;
-	uint64_t n, d;
 
 	(void)state;
-	fprop_global_init(&g);
-	fprop_local_init(&l);
-	wb_domain_writeout_add(&g, &l, 1024, 100, 0, PLEN); /* G 101, L 100, timer 3000 */
+	fprop_start(&g, &l, 100); /* G 101, L 100, timer 3000 */
 	/* 5 missed expiries: now 18000 -> miss = 15000/3000 = 5 -> 6 periods:
 	 * G = 101 >> 6 = 1; next 3000 + 15000 + 3000 = 21000 */
 	writeout_period(&g, 18000, PLEN);
@@ -1134,9 +949,7 @@ static void test_fprop_dropped_event_rearms_timer(void **state)
 	/* the bdi is then capped at 1 % (max_prop_frac 10). L = 100 >> 6 = 1, G 1:
 	 * n/d = 1/1, tmp = 1*10 - 1*1024 < 0: the event is dropped ... */
 	wb_domain_writeout_add(&g, &l, 10, 8, 30000, PLEN);
-	fprop_fraction(&g, &l, &n, &d);
-	assert_int_equal(n, 1);
-	assert_int_equal(d, 1);
+	assert_fraction(&g, &l, 1, 1);
 	assert_int_equal(g.events, 1);
 	/* ... but the timer is re-armed: wp_next_time(30000) = 33000 */
 	assert_int_equal(g.period_time, 33000);
@@ -1960,18 +1773,8 @@ static void test_global_thresh_from_bdi(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_dirtyable_reserve_and_file_lru),
-		cmocka_unit_test(test_dirtyable_reserve_above_free),
-		cmocka_unit_test(test_dirtyable_never_zero),
-		cmocka_unit_test(test_dirtyable_highmem_subtracted),
-		cmocka_unit_test(test_dirtyable_cap_1g),
-		cmocka_unit_test(test_limits_ratio_quantised),
-		cmocka_unit_test(test_limits_ratio_zero),
-		cmocka_unit_test(test_limits_bytes_ceil),
-		cmocka_unit_test(test_limits_bytes_mixed_with_ratio),
-		cmocka_unit_test(test_limits_bg_above_thresh_halved),
-		cmocka_unit_test(test_limits_rt_boost),
-		cmocka_unit_test(test_limits_rt_boost_then_clamp_then_bg_rule),
+		cmocka_unit_test(test_dirtyable),
+		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_sysctl_last_written_wins),
 		cmocka_unit_test(test_sysctl_dirty_ratio_same_value_keeps_bytes),
 		cmocka_unit_test(test_sysctl_dirty_bytes_minimum),
@@ -1982,9 +1785,7 @@ int main(void)
 		cmocka_unit_test(test_sysctl_writeback_centisecs_flush),
 		cmocka_unit_test(test_set_ratelimit),
 		cmocka_unit_test(test_hard_dirty_limit),
-		cmocka_unit_test(test_update_dirty_limit_follow_up),
-		cmocka_unit_test(test_update_dirty_limit_decay),
-		cmocka_unit_test(test_update_dirty_limit_hz250),
+		cmocka_unit_test(test_update_dirty_limit),
 		cmocka_unit_test(test_bdi_defaults),
 		cmocka_unit_test(test_bdi_max_prop_frac_truncation),
 		cmocka_unit_test(test_bdi_max_below_min_refused),
@@ -1993,11 +1794,7 @@ int main(void)
 		cmocka_unit_test(test_bdi_set_max_bytes_einval),
 		cmocka_unit_test(test_bdi_set_min_bytes),
 		cmocka_unit_test(test_bdi_get_bytes_drift),
-		cmocka_unit_test(test_wb_thresh_share),
-		cmocka_unit_test(test_wb_thresh_min_ratio),
-		cmocka_unit_test(test_wb_thresh_idle_floor),
-		cmocka_unit_test(test_wb_thresh_cap_applies_to_floor),
-		cmocka_unit_test(test_wb_thresh_32bit_wrap),
+		cmocka_unit_test(test_wb_thresh),
 		cmocka_unit_test(test_wb_min_max_ratio_split),
 		cmocka_unit_test(test_fprop_init),
 		cmocka_unit_test(test_fprop_fresh_fraction),
@@ -2015,7 +1812,6 @@ int main(void)
 		cmocka_unit_test(test_polynom_rounding),
 		cmocka_unit_test(test_position_strict),
 		cmocka_unit_test(test_position_before_6_14),
-		cmocka_unit_test(test_wb_thresh_before_6_14),
 		cmocka_unit_test(test_ratelimit_strict_before_6_14),
 		cmocka_unit_test(test_position_strict_stops),
 		cmocka_unit_test(test_position_wb_line),
