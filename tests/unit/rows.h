@@ -35,13 +35,16 @@ static inline void rows_say_int(const char *row, const char *what, uintmax_t got
 	print_error("\n");
 }
 
-#define row_int_equal(row, got, want)                                                              \
+/* what: what the row checks, for the message */
+#define row_int_named(row, what, got, want)                                                        \
 	do {                                                                                       \
 		const uintmax_t got_ = (uintmax_t)(got), want_ = (uintmax_t)(want);                \
 		if (got_ != want_)                                                                 \
-			rows_say_int((row)->name, #got, got_, want_);                              \
+			rows_say_int((row)->name, what, got_, want_);                              \
 		assert_int_equal(got_, want_);                                                     \
 	} while (0)
+
+#define row_int_equal(row, got, want) row_int_named(row, #got, got, want)
 
 /* the same, unless the row has ANY in that column */
 #define row_int_unless_any(row, got, want)                                                         \
