@@ -658,6 +658,14 @@ static void test_wb_min_max_ratio_split(void **state)
 		assert_int_equal(d_, want_d);                                                      \
 	} while (0)
 
+/* a fresh domain with two local counters */
+static void fprop_two(struct fprop_global *g, struct fprop_local *a, struct fprop_local *b)
+{
+	fprop_global_init(g);
+	fprop_local_init(a);
+	fprop_local_init(b);
+}
+
 /* a fresh domain whose one local counter l has seen `events` completions at
  * time 0, uncapped: G = 1 + events, the period timer armed for PLEN */
 static void fprop_start(struct fprop_global *g, struct fprop_local *l, uint64_t events)
@@ -723,9 +731,7 @@ static void test_fprop_missed_periods(void **state)
 	struct fprop_local a, b;
 
 	(void)state;
-	fprop_global_init(&g);
-	fprop_local_init(&a);
-	fprop_local_init(&b);
+	fprop_two(&g, &a, &b);
 	wb_domain_writeout_add(&g, &a, 1024, 100, 0, PLEN);
 	wb_domain_writeout_add(&g, &b, 1024, 28, 0, PLEN);
 	assert_int_equal(g.events, 129); /* 1 + 100 + 28 */
@@ -752,9 +758,7 @@ static void test_fprop_lazy_aging_skips_periods(void **state)
 	struct fprop_local a, b;
 
 	(void)state;
-	fprop_global_init(&g);
-	fprop_local_init(&a);
-	fprop_local_init(&b);
+	fprop_two(&g, &a, &b);
 	wb_domain_writeout_add(&g, &a, 1024, 1000, 0, PLEN); /* G 1001 */
 	wb_domain_writeout_add(&g, &b, 1024, 64, 0, PLEN);   /* G 1065 */
 	/* three on-time expiries: G = 1065 >> 1 = 532, >> 1 = 266, >> 1 = 133 */
@@ -820,9 +824,7 @@ static void test_fprop_max_frac_saturation(void **state)
 	struct fprop_local c, o;
 
 	(void)state;
-	fprop_global_init(&g);
-	fprop_local_init(&c);
-	fprop_local_init(&o);
+	fprop_two(&g, &c, &o);
 	/* max_prop_frac 512 (50 %). n/d = 0/1: tmp = 1*512 - 0 = 512;
 	 * 512 < 100 * (1024 - 512) = 51200 -> nr = ceil(512/512) = 1 */
 	wb_domain_writeout_add(&g, &c, 512, 100, 0, PLEN);
@@ -849,9 +851,7 @@ static void test_fprop_max_frac_drop(void **state)
 	struct fprop_local a, f;
 
 	(void)state;
-	fprop_global_init(&g);
-	fprop_local_init(&a);
-	fprop_local_init(&f);
+	fprop_two(&g, &a, &f);
 	wb_domain_writeout_add(&g, &a, 1024, 100, 0, PLEN); /* G 101 */
 	/* FUSE bdi, max_prop_frac 10: n/d = 0/101, tmp = 101*10 - 0 = 1010;
 	 * 1010 < 50 * 1014 -> nr = (1010 + 1013) / 1014 = 1 -> L 1, G 102 */
@@ -869,9 +869,7 @@ static void test_fprop_max_frac_zero_never_credited(void **state)
 	struct fprop_local a, z;
 
 	(void)state;
-	fprop_global_init(&g);
-	fprop_local_init(&a);
-	fprop_local_init(&z);
+	fprop_two(&g, &a, &z);
 	/* max_ratio 976 ppm -> max_prop_frac 0. Fresh domain: tmp = 1*0 - 0 = 0,
 	 * 0 < 100*1024 -> nr = (0 + 1023) / 1024 = 0: nothing counted */
 	wb_domain_writeout_add(&g, &z, 0, 100, 0, PLEN);
