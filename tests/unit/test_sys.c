@@ -2998,6 +2998,18 @@ static void rec_init(struct rec *r, struct knobs_ops *ops, struct gov_hooks *hoo
 	hooks->global = rec_global;
 }
 
+/* g governs the fixture at root under the default configuration, every knob
+ * write and hook call recorded in r */
+static void gov_start(struct governor *g, struct rec *r, struct knobs_ops *ops,
+		      struct gov_hooks *hooks, const char *root)
+{
+	struct gov_config cfg;
+
+	rec_init(r, ops, hooks, root);
+	gov_config_defaults(&cfg);
+	gov_init(g, &cfg, ops, r, hooks);
+}
+
 static void assert_vm_write(const struct rec *r, int i, enum vm_knob k, uint64_t v)
 {
 	assert_true(i < r->nvm);
@@ -3037,7 +3049,6 @@ static void test_gov_end_to_end(void **state)
 {
 	char root[PATH_MAX];
 	struct governor *g = &g_gov;
-	struct gov_config cfg;
 	struct knobs_ops ops;
 	struct gov_hooks hooks;
 	struct rec *r = &g_rec;
@@ -3046,9 +3057,7 @@ static void test_gov_end_to_end(void **state)
 	(void)state;
 	fx_root(root, sizeof(root), "gov");
 	fx_gov(root, true);
-	rec_init(r, &ops, &hooks, root);
-	gov_config_defaults(&cfg);
-	gov_init(g, &cfg, &ops, r, &hooks);
+	gov_start(g, r, &ops, &hooks, root);
 
 	gov_tick(g, 1000000);
 	assert_int_equal(g->ndev, 2);
@@ -3105,7 +3114,6 @@ static void test_gov_crash_then_state_restore(void **state)
 {
 	char root[PATH_MAX];
 	struct governor *g = &g_gov;
-	struct gov_config cfg;
 	struct knobs_ops ops;
 	struct gov_hooks hooks;
 	struct rec *r = &g_rec;
@@ -3116,9 +3124,7 @@ static void test_gov_crash_then_state_restore(void **state)
 	fx_root(root, sizeof(root), "govcrash");
 	fx_gov(root, true);
 	fx_write(root, BDI_DIR "8:16/max_ratio_fine", "800000\n"); /* someone's own setting */
-	rec_init(r, &ops, &hooks, root);
-	gov_config_defaults(&cfg);
-	gov_init(g, &cfg, &ops, r, &hooks);
+	gov_start(g, r, &ops, &hooks, root);
 	gov_tick(g, 1000000);
 	assert_file(root, BDI_DIR "8:16/strict_limit", "1\n");
 	fx_write(root, BDI_DIR "8:16/max_ratio_fine", "5000\n");
@@ -3147,7 +3153,6 @@ static void test_gov_pre_62_global_pair(void **state)
 {
 	char root[PATH_MAX], buf[512];
 	struct governor *g = &g_gov;
-	struct gov_config cfg;
 	struct knobs_ops ops;
 	struct gov_hooks hooks;
 	struct rec *r = &g_rec;
@@ -3158,9 +3163,7 @@ static void test_gov_pre_62_global_pair(void **state)
 	fx_gov(root, false);
 	fx_part_add(root, USB_DISK, "sdb1", "8:17", "1");
 	fx_write(root, "/proc/self/mountinfo", "22 1 259:1 / / rw - ext4 /dev/nvme0n1p1 rw\n");
-	rec_init(r, &ops, &hooks, root);
-	gov_config_defaults(&cfg);
-	gov_init(g, &cfg, &ops, r, &hooks);
+	gov_start(g, r, &ops, &hooks, root);
 
 	/* dirty data, but the stick is not mounted: nothing to do */
 	gov_tick(g, 1000000);
@@ -3244,7 +3247,6 @@ static void test_gov_pre_62_debugfs(void **state)
 {
 	char root[PATH_MAX];
 	struct governor *g = &g_gov;
-	struct gov_config cfg;
 	struct knobs_ops ops;
 	struct gov_hooks hooks;
 	struct rec *r = &g_rec;
@@ -3255,9 +3257,7 @@ static void test_gov_pre_62_debugfs(void **state)
 	fx_part_add(root, USB_DISK, "sdb1", "8:17", "1");
 	fx_write(root, "/sys/kernel/debug/bdi/8:16/stats",
 		 "BdiWriteback:                0 kB\nBdiReclaimable:            4096 kB\n");
-	rec_init(r, &ops, &hooks, root);
-	gov_config_defaults(&cfg);
-	gov_init(g, &cfg, &ops, r, &hooks);
+	gov_start(g, r, &ops, &hooks, root);
 	gov_tick(g, 1000000);
 	assert_true(gov_find(g, "8:16")->holds_dirty);
 	assert_int_equal(r->nvm, 2);
@@ -3282,7 +3282,6 @@ static void test_gov_unplug_and_detach(void **state)
 	};
 	char root[PATH_MAX];
 	struct governor *g = &g_gov;
-	struct gov_config cfg;
 	struct knobs_ops ops;
 	struct gov_hooks hooks;
 	struct rec *r = &g_rec;
@@ -3293,9 +3292,7 @@ static void test_gov_unplug_and_detach(void **state)
 	fx_gov(root, true);
 	fx_disk_add(root, &loop0);
 	fx_bdi(root, "7:0", true);
-	rec_init(r, &ops, &hooks, root);
-	gov_config_defaults(&cfg);
-	gov_init(g, &cfg, &ops, r, &hooks);
+	gov_start(g, r, &ops, &hooks, root);
 	gov_tick(g, 1000000);
 	assert_int_equal(g->ndev, 3);
 	assert_file(root, BDI_DIR "7:0/strict_limit", "1\n");
