@@ -53,22 +53,26 @@ static inline void rows_say_int(const char *row, const char *what, uintmax_t got
 			row_int_equal(row, got, want);                                             \
 	} while (0)
 
-#define row_bool_equal(row, got, want)                                                             \
+#define row_bool_named(row, what, got, want)                                                       \
 	do {                                                                                       \
 		const bool got_ = (got), want_ = (want);                                           \
 		if (got_ != want_)                                                                 \
-			print_error("row \"%s\": %s: got %s, want %s\n", (row)->name, #got,        \
+			print_error("row \"%s\": %s: got %s, want %s\n", (row)->name, what,        \
 				    got_ ? "true" : "false", want_ ? "true" : "false");            \
 		assert_true(got_ == want_);                                                        \
 	} while (0)
 
-#define row_string_equal(row, got, want)                                                           \
+#define row_bool_equal(row, got, want) row_bool_named(row, #got, got, want)
+
+#define row_string_named(row, what, got, want)                                                     \
 	do {                                                                                       \
 		const char *got_ = (got), *want_ = (want);                                         \
 		if (strcmp(got_, want_))                                                           \
-			print_error("row \"%s\": %s: got \"%s\", want \"%s\"\n", (row)->name, #got, \
-				    got_, want_);                                                  \
+			print_error("row \"%s\": %s: got \"%s\", want \"%s\"\n", (row)->name,     \
+				    what, got_, want_);                                            \
 		assert_string_equal(got_, want_);                                                  \
 	} while (0)
+
+#define row_string_equal(row, got, want) row_string_named(row, #got, got, want)
 
 #endif

@@ -208,8 +208,10 @@ static const struct sysctl_row {
 	{ "dirty_bytes over the same value", false, false, VM_DIRTY_BYTES, 48 * MIB, 0,
 	  { { SET_RATELIMIT, false } } },
 	/* dirty_bytes >= 2 * PAGE_SIZE = 8192, else -EINVAL and nothing changes */
-	{ "dirty_bytes below two pages", true, false, VM_DIRTY_BYTES, 8191, -EINVAL, { { END, 0 } } },
-	{ "dirty_bytes 0", false, false, VM_DIRTY_BYTES, 0, -EINVAL, { { BYTES, 0 }, { RATIO, 20 } } },
+	{ "dirty_bytes below two pages", true, false, VM_DIRTY_BYTES, 8191, -EINVAL,
+	  { { END, 0 } } },
+	{ "dirty_bytes 0", false, false, VM_DIRTY_BYTES, 0, -EINVAL,
+	  { { BYTES, 0 }, { RATIO, 20 } } },
 	{ "dirty_bytes two pages", false, false, VM_DIRTY_BYTES, 8192, 0,
 	  { { BYTES, 8192 }, { RATIO, 0 } } },
 	/* UINT_MAX pages: accepted */
@@ -1189,9 +1191,10 @@ static void test_min_pause(void **state)
 		const struct min_pause_row *r = &min_pause_rows[i];
 		uint64_t nrp;
 
-		row_int_equal(r, wb_min_pause(r->k, r->avg_write_bw, r->dirty_ratelimit, r->max_pause,
-					      r->task_ratelimit, &nrp),
-			      r->want);
+		const int64_t min_pause = wb_min_pause(r->k, r->avg_write_bw, r->dirty_ratelimit,
+						       r->max_pause, r->task_ratelimit, &nrp);
+
+		row_int_equal(r, min_pause, r->want);
 		row_int_equal(r, nrp, r->want_nr_dirtied_pause);
 	}
 }
@@ -1296,8 +1299,9 @@ static void test_bdp_throttle(void **state)
 		t.nr_dirtied_pause = r->nr_dirtied_pause;
 		pause = bdp_throttle(&K1000, &t, &in, &trl, &again);
 		const uint64_t got[] = {
-			[TASK_RATELIMIT] = trl, [PAUSE] = pause, [PAUSED_WHEN] = t.dirty_paused_when,
-			[NR_DIRTIED] = t.nr_dirtied, [NR_DIRTIED_PAUSE] = t.nr_dirtied_pause,
+			[TASK_RATELIMIT] = trl, [PAUSE] = pause,
+			[PAUSED_WHEN] = t.dirty_paused_when, [NR_DIRTIED] = t.nr_dirtied,
+			[NR_DIRTIED_PAUSE] = t.nr_dirtied_pause,
 		};
 		for (size_t j = 0; j < ROWS(r->want) && r->want[j].out; j++) {
 			const enum bdp_out out = r->want[j].out;

@@ -573,17 +573,17 @@ struct dev_row {
 #define DEV_STR(r, d, f)                                                                           \
 	do {                                                                                       \
 		if ((r)->f)                                                                        \
-			row_string_equal(r, (d)->f, (r)->f);                                       \
+			row_string_named(r, "d." #f, (d)->f, (r)->f);                              \
 	} while (0)
 #define DEV_INT(r, d, f)                                                                           \
 	do {                                                                                       \
 		if ((r)->f.on)                                                                     \
-			row_int_equal(r, (d)->f, (r)->f.v);                                        \
+			row_int_named(r, "d." #f, (d)->f, (r)->f.v);                               \
 	} while (0)
 #define DEV_BOOL(r, d, f)                                                                          \
 	do {                                                                                       \
 		if ((r)->f.on)                                                                     \
-			row_bool_equal(r, (d)->f, (r)->f.v);                                       \
+			row_bool_named(r, "d." #f, (d)->f, (r)->f.v);                              \
 	} while (0)
 
 static void check_devices(const char *root, const struct dev_row *rows, size_t n)
@@ -663,14 +663,16 @@ static void test_sysfs_stacked_and_identity(void **state)
 	static const struct fx_disk dm1 = { .name = "dm-1", .devpath = DM1_DISK, .dev = "254:1",
 					    .size = "2030000" };
 	static const struct dev_row rows[] = {
-		{ "8:16, the stick", "8:16", .id = "serial:SanDisk_Cruzer_Blade:4C530001190823115393" },
+		{ "8:16, the stick", "8:16",
+		  .id = "serial:SanDisk_Cruzer_Blade:4C530001190823115393" },
 		{ "8:112, LUN 1 of the stick", "8:112",
 		  .id = "serial:SanDisk_Cruzer_Blade:4C530001190823115393:lun1" },
 		{ "8:16-fuseblk", "8:16-fuseblk",
 		  .id = "fuseblk+serial:SanDisk_Cruzer_Blade:4C530001190823115393" },
 		/* the wwid beats the serial */
 		{ "259:0, NVMe with a wwid", "259:0", .id = "wwid:eui.0025388b91b2c3d4" },
-		{ "259:2, NVMe multipath", "259:2", .id = "serial:WD_BLACK_SN850X_2000GB:23123K800123" },
+		{ "259:2, NVMe multipath", "259:2",
+		  .id = "serial:WD_BLACK_SN850X_2000GB:23123K800123" },
 		{ "7:0, loop", "7:0", .id = "loop:/var/tmp/disk.img:614400" },
 		{ "8:0, SATA", "8:0", .id = "model:ATA_ST2000DM008-2FR1:1953525168" },
 		{ "btrfs-1", "btrfs-1", .id = "btrfs+model:ATA_Samsung_SSD_870:1953525168" },
@@ -767,7 +769,9 @@ static void test_sysfs_usb_without_serial(void **state)
 	/* not the root hub's "0000:00:14.0" */
 	static const struct dev_row none[] = { { "8:16", "8:16", .bus = "usb", .serial = "" } };
 	/* device/serial beats the USB device's */
-	static const struct dev_row dev[] = { { "8:16, device/serial", "8:16", .serial = "DEVSERIAL" } };
+	static const struct dev_row dev[] = {
+		{ "8:16, device/serial", "8:16", .serial = "DEVSERIAL" },
+	};
 	char root[PATH_MAX];
 
 	(void)state;
@@ -792,7 +796,8 @@ static void test_sysfs_bdi_kinds(void **state)
 		{ "8:16-fuseblk", "8:16-fuseblk", .is_fuse = IS(true), .bdi = "8:16-fuseblk",
 		  .disk = "sdb", .bus = "usb" },
 		{ "btrfs-1", "btrfs-1", .bdi = "btrfs-1", .disk = "sdc", .bus = "ata",
-		  .model = "ATA Samsung SSD 870", .major = IS(8), .minor = IS(32), .is_fuse = IS(false) },
+		  .model = "ATA Samsung SSD 870", .major = IS(8), .minor = IS(32),
+		  .is_fuse = IS(false) },
 		{ "btrfs-2", "btrfs-2", .disk = "sda" },
 	};
 	char root[PATH_MAX];
@@ -817,7 +822,8 @@ static void test_sysfs_bdi_kinds(void **state)
 static void test_sysfs_fuseblk_on_partition(void **state)
 {
 	static const struct dev_row rows[] = {
-		{ "8:17-fuseblk", "8:17-fuseblk", .is_fuse = IS(true), .disk = "sdb", .bus = "usb" },
+		{ "8:17-fuseblk", "8:17-fuseblk", .is_fuse = IS(true), .disk = "sdb",
+		  .bus = "usb" },
 	};
 	char root[PATH_MAX];
 
