@@ -46,6 +46,8 @@
 #include "daemon/status.h"
 #include "sys/sysfs.h"
 
+#include "rows.h"
+
 /* ------------------------------------------------------------ fixtures */
 
 /* Under /tmp, not $TMPDIR: bus detection looks for "/usb", "/ata"... in the
@@ -553,72 +555,100 @@ static void test_write_u64_shorter_value(void **state)
 
 /* -------------------------------------------------------------- sysfs */
 
+/* What sysfs_device() says of one bdi, a row of a table: each field the row
+ * names is checked (a string that is not NULL, a value given with IS()),
+ * nothing else. */
+struct opt {
+	bool on;
+	uint64_t v;
+};
+#define IS(x) { true, (x) }
+struct dev_row {
+	const char *name;
+	const char *lookup; /* the bdi looked up */
+	const char *bdi, *disk, *bus, *usb, *model, *model_id, *serial, *wwn, *id;
+	struct opt major, minor, removable, rotational, stacked, is_fuse;
+};
+
+#define DEV_STR(r, d, f)                                                                           \
+	do {                                                                                       \
+		if ((r)->f)                                                                        \
+			row_string_named(r, "d." #f, (d)->f, (r)->f);                              \
+	} while (0)
+#define DEV_INT(r, d, f)                                                                           \
+	do {                                                                                       \
+		if ((r)->f.on)                                                                     \
+			row_int_named(r, "d." #f, (d)->f, (r)->f.v);                               \
+	} while (0)
+#define DEV_BOOL(r, d, f)                                                                          \
+	do {                                                                                       \
+		if ((r)->f.on)                                                                     \
+			row_bool_named(r, "d." #f, (d)->f, (r)->f.v);                              \
+	} while (0)
+
+static void check_devices(const char *root, const struct dev_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct dev_row *r = &rows[i];
+		struct knobs_dev dev, *d = &dev;
+
+		row_int_named(r, "sysfs_device()", sysfs_device(root, r->lookup, d), 0);
+		DEV_STR(r, d, bdi);
+		DEV_STR(r, d, disk);
+		DEV_STR(r, d, bus);
+		DEV_STR(r, d, usb);
+		DEV_STR(r, d, model);
+		DEV_STR(r, d, model_id);
+		DEV_STR(r, d, serial);
+		DEV_STR(r, d, wwn);
+		DEV_STR(r, d, id);
+		DEV_INT(r, d, major);
+		DEV_INT(r, d, minor);
+		DEV_BOOL(r, d, removable);
+		DEV_BOOL(r, d, rotational);
+		DEV_BOOL(r, d, stacked);
+		DEV_BOOL(r, d, is_fuse);
+	}
+}
+
 static void test_sysfs_bus_detection(void **state)
 {
+	static const struct dev_row rows[] = {
+		/* what [device] usb = and model = match: the USB device's ids (not
+		 * the root hub's), the model in udev's ID_MODEL form too */
+		{ "8:16, a USB stick", "8:16", .bus = "usb", .disk = "sdb", .stacked = IS(false),
+		  .usb = "0781:5567", .model = "SanDisk Cruzer Blade", .model_id = "Cruzer_Blade",
+		  .wwn = "" },
+		{ "259:0, an NVMe disk", "259:0", .bus = "nvme", .disk = "nvme0n1", .usb = "",
+		  .model_id = "Samsung_SSD_980_PRO_1TB" },
+		/* native NVMe multipath: the disk sits under the virtual subsystem */
+		{ "259:2, NVMe multipath", "259:2", .bus = "nvme", .disk = "nvme1n1" },
+		{ "8:0, a SATA disk", "8:0", .bus = "ata", .disk = "sda" },
+		{ "7:0, a loop device", "7:0", .bus = "loop", .stacked = IS(true),
+		  .model = "loop on /var/tmp/disk.img" },
+		/* its own serial, beside device/ */
+		{ "253:0, a virtio disk", "253:0", .bus = "virtio", .serial = "ZOO0008",
+		  .stacked = IS(false) },
+		/* an SD card names itself in device/name (udev's ID_NAME) */
+		{ "179:0, an SD card", "179:0", .bus = "mmc", .model = "SD16G",
+		  .serial = "0x1234abcd" },
+		{ "252:0, zram", "252:0", .bus = "virtual", .stacked = IS(false) },
+		{ "202:0, a Xen disk", "202:0", .bus = "", .disk = "xvda", .stacked = IS(false) },
+	};
+	/* a SCSI or ATA disk's wwid is under device/, an NVMe namespace's beside it */
+	static const struct dev_row wwids[] = {
+		{ "259:0, its wwid", "259:0", .wwn = "eui.0025388b91b2c3d4" },
+		{ "8:0, its wwid", "8:0", .wwn = "naa.5000c500a1b2c3d4" },
+	};
 	char root[PATH_MAX];
-	struct knobs_dev d;
 
 	(void)state;
 	fx_root(root, sizeof(root), "bus");
 	fx_full(root);
-
-	assert_int_equal(sysfs_device(root, "8:16", &d), 0);
-	assert_string_equal(d.bus, "usb");
-	assert_string_equal(d.disk, "sdb");
-	assert_false(d.stacked);
-	/* what [device] usb = and model = match: the USB device's ids (not
-	 * the root hub's), the model in udev's ID_MODEL form too */
-	assert_string_equal(d.usb, "0781:5567");
-	assert_string_equal(d.model, "SanDisk Cruzer Blade");
-	assert_string_equal(d.model_id, "Cruzer_Blade");
-	assert_string_equal(d.wwn, "");
-
-	assert_int_equal(sysfs_device(root, "259:0", &d), 0);
-	assert_string_equal(d.bus, "nvme");
-	assert_string_equal(d.disk, "nvme0n1");
-	assert_string_equal(d.usb, "");
-	assert_string_equal(d.model_id, "Samsung_SSD_980_PRO_1TB");
-	/* a SCSI or ATA disk's wwid is under device/, an NVMe namespace's beside it */
+	check_devices(root, rows, ROWS(rows));
 	fx_write(root, NVME_DISK "/wwid", "eui.0025388b91b2c3d4  \n");
-	assert_int_equal(sysfs_device(root, "259:0", &d), 0);
-	assert_string_equal(d.wwn, "eui.0025388b91b2c3d4");
 	fx_write(root, ATA_SCSI "/wwid", "naa.5000c500a1b2c3d4\n");
-	assert_int_equal(sysfs_device(root, "8:0", &d), 0);
-	assert_string_equal(d.wwn, "naa.5000c500a1b2c3d4");
-
-	/* native NVMe multipath: the disk sits under the virtual subsystem */
-	assert_int_equal(sysfs_device(root, "259:2", &d), 0);
-	assert_string_equal(d.bus, "nvme");
-	assert_string_equal(d.disk, "nvme1n1");
-
-	assert_int_equal(sysfs_device(root, "8:0", &d), 0);
-	assert_string_equal(d.bus, "ata");
-	assert_string_equal(d.disk, "sda");
-
-	assert_int_equal(sysfs_device(root, "7:0", &d), 0);
-	assert_string_equal(d.bus, "loop");
-	assert_true(d.stacked);
-	assert_string_equal(d.model, "loop on /var/tmp/disk.img");
-
-	assert_int_equal(sysfs_device(root, "253:0", &d), 0);
-	assert_string_equal(d.bus, "virtio");
-	assert_string_equal(d.serial, "ZOO0008"); /* its own serial, beside device/ */
-	assert_false(d.stacked);
-
-	assert_int_equal(sysfs_device(root, "179:0", &d), 0);
-	assert_string_equal(d.bus, "mmc");
-	/* an SD card names itself in device/name (udev's ID_NAME) */
-	assert_string_equal(d.model, "SD16G");
-	assert_string_equal(d.serial, "0x1234abcd");
-
-	assert_int_equal(sysfs_device(root, "252:0", &d), 0);
-	assert_string_equal(d.bus, "virtual");
-	assert_false(d.stacked);
-
-	assert_int_equal(sysfs_device(root, "202:0", &d), 0);
-	assert_string_equal(d.bus, "");
-	assert_string_equal(d.disk, "xvda");
-	assert_false(d.stacked);
+	check_devices(root, wwids, ROWS(wwids));
 }
 
 /* A LUKS stick: dm-0 over sdb1. Its dirty data sits on dm-0's bdi; it is
@@ -632,8 +662,34 @@ static void test_sysfs_stacked_and_identity(void **state)
 					    .size = "2040000" };
 	static const struct fx_disk dm1 = { .name = "dm-1", .devpath = DM1_DISK, .dev = "254:1",
 					    .size = "2030000" };
+	static const struct dev_row rows[] = {
+		{ "8:16, the stick", "8:16",
+		  .id = "serial:SanDisk_Cruzer_Blade:4C530001190823115393" },
+		{ "8:112, LUN 1 of the stick", "8:112",
+		  .id = "serial:SanDisk_Cruzer_Blade:4C530001190823115393:lun1" },
+		{ "8:16-fuseblk", "8:16-fuseblk",
+		  .id = "fuseblk+serial:SanDisk_Cruzer_Blade:4C530001190823115393" },
+		/* the wwid beats the serial */
+		{ "259:0, NVMe with a wwid", "259:0", .id = "wwid:eui.0025388b91b2c3d4" },
+		{ "259:2, NVMe multipath", "259:2",
+		  .id = "serial:WD_BLACK_SN850X_2000GB:23123K800123" },
+		{ "7:0, loop", "7:0", .id = "loop:/var/tmp/disk.img:614400" },
+		{ "8:0, SATA", "8:0", .id = "model:ATA_ST2000DM008-2FR1:1953525168" },
+		{ "btrfs-1", "btrfs-1", .id = "btrfs+model:ATA_Samsung_SSD_870:1953525168" },
+		/* a fixed disk: its name */
+		{ "202:0, Xen", "202:0", .id = "name:xvda:1953525168" },
+		/* its serial, not its name */
+		{ "253:0, virtio", "253:0", .id = "serial:-:ZOO0008" },
+		{ "254:0, LUKS on the stick", "254:0", .disk = "dm-0", .stacked = IS(true),
+		  .removable = IS(true), .rotational = IS(true), .bus = "usb",
+		  .model = "luks-stick on SanDisk Cruzer Blade",
+		  .id = "dm-uuid:CRYPT-LUKS2-0a1b2c3d-luks-stick" },
+		/* LVM on LUKS: two levels down */
+		{ "254:1, LVM on LUKS", "254:1", .stacked = IS(true), .removable = IS(true),
+		  .bus = "usb", .model = "vg-data on luks-stick on SanDisk Cruzer Blade",
+		  .id = "dm-uuid:LVM-AbCdEf" },
+	};
 	char root[PATH_MAX];
-	struct knobs_dev d;
 
 	(void)state;
 	fx_root(root, sizeof(root), "stacked");
@@ -658,49 +714,18 @@ static void test_sysfs_stacked_and_identity(void **state)
 					     .vendor = "SanDisk \n", .model = "Cruzer Blade    \n" });
 	fx_bdi(root, "8:112", true);
 
-	assert_int_equal(sysfs_device(root, "8:16", &d), 0);
-	assert_string_equal(d.id, "serial:SanDisk_Cruzer_Blade:4C530001190823115393");
-	assert_int_equal(sysfs_device(root, "8:112", &d), 0);
-	assert_string_equal(d.id, "serial:SanDisk_Cruzer_Blade:4C530001190823115393:lun1");
-	assert_int_equal(sysfs_device(root, "8:16-fuseblk", &d), 0);
-	assert_string_equal(d.id, "fuseblk+serial:SanDisk_Cruzer_Blade:4C530001190823115393");
-	assert_int_equal(sysfs_device(root, "259:0", &d), 0);
-	assert_string_equal(d.id, "wwid:eui.0025388b91b2c3d4"); /* beats the serial */
-	assert_int_equal(sysfs_device(root, "259:2", &d), 0);
-	assert_string_equal(d.id, "serial:WD_BLACK_SN850X_2000GB:23123K800123");
-	assert_int_equal(sysfs_device(root, "7:0", &d), 0);
-	assert_string_equal(d.id, "loop:/var/tmp/disk.img:614400");
-	assert_int_equal(sysfs_device(root, "8:0", &d), 0);
-	assert_string_equal(d.id, "model:ATA_ST2000DM008-2FR1:1953525168");
-	assert_int_equal(sysfs_device(root, "btrfs-1", &d), 0);
-	assert_string_equal(d.id, "btrfs+model:ATA_Samsung_SSD_870:1953525168");
-	assert_int_equal(sysfs_device(root, "202:0", &d), 0);
-	assert_string_equal(d.id, "name:xvda:1953525168"); /* a fixed disk: its name */
-	assert_int_equal(sysfs_device(root, "253:0", &d), 0);
-	assert_string_equal(d.id, "serial:-:ZOO0008"); /* its serial, not its name */
-
-	assert_int_equal(sysfs_device(root, "254:0", &d), 0);
-	assert_string_equal(d.disk, "dm-0");
-	assert_true(d.stacked);
-	assert_true(d.removable);
-	assert_true(d.rotational);
-	assert_string_equal(d.bus, "usb");
-	assert_string_equal(d.model, "luks-stick on SanDisk Cruzer Blade");
-	assert_string_equal(d.id, "dm-uuid:CRYPT-LUKS2-0a1b2c3d-luks-stick");
-	/* LVM on LUKS: two levels down */
-	assert_int_equal(sysfs_device(root, "254:1", &d), 0);
-	assert_true(d.stacked && d.removable);
-	assert_string_equal(d.bus, "usb");
-	assert_string_equal(d.model, "vg-data on luks-stick on SanDisk Cruzer Blade");
-	assert_string_equal(d.id, "dm-uuid:LVM-AbCdEf");
+	check_devices(root, rows, ROWS(rows));
 }
 
 /* Bus detection must look at where the disk sits under /sys/devices, not at
  * the directory the fixture (or a chroot) happens to live in. */
 static void test_bus_ignores_root_prefix(void **state)
 {
+	static const struct dev_row rows[] = {
+		{ "259:0", "259:0", .bus = "nvme" },
+		{ "8:0", "8:0", .bus = "ata" },
+	};
 	char root[PATH_MAX];
-	struct knobs_dev d;
 
 	(void)state;
 	fx_root(root, sizeof(root), "usbhome");
@@ -708,80 +733,57 @@ static void test_bus_ignores_root_prefix(void **state)
 	fx_disk_add(root, &fx_ata);
 	fx_bdi(root, "259:0", true);
 	fx_bdi(root, "8:0", true);
-	assert_int_equal(sysfs_device(root, "259:0", &d), 0);
-	assert_string_equal(d.bus, "nvme");
-	assert_int_equal(sysfs_device(root, "8:0", &d), 0);
-	assert_string_equal(d.bus, "ata");
+	check_devices(root, rows, ROWS(rows));
 }
 
 static void test_sysfs_facts(void **state)
 {
+	static const struct dev_row rows[] = {
+		/* USB stick: removable, SCSI vendor + model padded with blanks, the
+		 * serial from the USB device above the disk (not the root hub's) */
+		{ "8:16, a USB stick", "8:16", .bdi = "8:16", .major = IS(8), .minor = IS(16),
+		  .removable = IS(true), .rotational = IS(true), .is_fuse = IS(false),
+		  .model = "SanDisk Cruzer Blade", .serial = "4C530001190823115393" },
+		/* NVMe: model and serial on the controller, no vendor file */
+		{ "259:0, NVMe", "259:0", .major = IS(259), .minor = IS(0), .removable = IS(false),
+		  .rotational = IS(false), .model = "Samsung SSD 980 PRO 1TB",
+		  .serial = "S5GXNX0T123456A" },
+		/* SATA disk: the SCSI layer's vendor is "ATA" */
+		{ "8:0, SATA", "8:0", .removable = IS(false), .rotational = IS(true),
+		  .model = "ATA ST2000DM008-2FR1", .serial = "" },
+		/* a serial in device/serial, the model in device/name (an SD card) */
+		{ "179:0, an SD card", "179:0", .serial = "0x1234abcd", .model = "SD16G" },
+		/* nothing known: empty strings, not garbage */
+		{ "202:0, nothing known", "202:0", .model = "", .serial = "", .major = IS(202) },
+	};
 	char root[PATH_MAX];
-	struct knobs_dev d;
 
 	(void)state;
 	fx_root(root, sizeof(root), "facts");
 	fx_full(root);
-
-	/* USB stick: removable, SCSI vendor + model padded with blanks, the
-	 * serial from the USB device above the disk (not the root hub's) */
-	assert_int_equal(sysfs_device(root, "8:16", &d), 0);
-	assert_string_equal(d.bdi, "8:16");
-	assert_int_equal(d.major, 8);
-	assert_int_equal(d.minor, 16);
-	assert_true(d.removable);
-	assert_true(d.rotational);
-	assert_false(d.is_fuse);
-	assert_string_equal(d.model, "SanDisk Cruzer Blade");
-	assert_string_equal(d.serial, "4C530001190823115393");
-
-	/* NVMe: model and serial on the controller, no vendor file */
-	assert_int_equal(sysfs_device(root, "259:0", &d), 0);
-	assert_int_equal(d.major, 259);
-	assert_int_equal(d.minor, 0);
-	assert_false(d.removable);
-	assert_false(d.rotational);
-	assert_string_equal(d.model, "Samsung SSD 980 PRO 1TB");
-	assert_string_equal(d.serial, "S5GXNX0T123456A");
-
-	/* SATA disk: the SCSI layer's vendor is "ATA" */
-	assert_int_equal(sysfs_device(root, "8:0", &d), 0);
-	assert_false(d.removable);
-	assert_true(d.rotational);
-	assert_string_equal(d.model, "ATA ST2000DM008-2FR1");
-	assert_string_equal(d.serial, "");
-
-	/* a serial in device/serial, the model in device/name (an SD card) */
-	assert_int_equal(sysfs_device(root, "179:0", &d), 0);
-	assert_string_equal(d.serial, "0x1234abcd");
-	assert_string_equal(d.model, "SD16G");
-
-	/* nothing known: empty strings, not garbage */
-	assert_int_equal(sysfs_device(root, "202:0", &d), 0);
-	assert_string_equal(d.model, "");
-	assert_string_equal(d.serial, "");
-	assert_int_equal(d.major, 202);
+	check_devices(root, rows, ROWS(rows));
 }
 
 static void test_sysfs_usb_without_serial(void **state)
 {
+	/* not the root hub's "0000:00:14.0" */
+	static const struct dev_row none[] = { { "8:16", "8:16", .bus = "usb", .serial = "" } };
+	/* device/serial beats the USB device's */
+	static const struct dev_row dev[] = {
+		{ "8:16, device/serial", "8:16", .serial = "DEVSERIAL" },
+	};
 	char root[PATH_MAX];
-	struct knobs_dev d;
 
 	(void)state;
 	fx_root(root, sizeof(root), "usbnoserial");
 	fx_disk_add(root, &fx_usb);
 	fx_usb_device(root, false);
 	fx_bdi(root, "8:16", true);
-	assert_int_equal(sysfs_device(root, "8:16", &d), 0);
-	assert_string_equal(d.bus, "usb");
-	assert_string_equal(d.serial, ""); /* not the root hub's "0000:00:14.0" */
+	check_devices(root, none, ROWS(none));
 
-	/* device/serial beats the USB device's */
 	fx_write(root, USB_SCSI "/serial", "  DEVSERIAL  \n");
 	fx_usb_device(root, true);
-	assert_int_equal(sysfs_device(root, "8:16", &d), 0);
-	assert_string_equal(d.serial, "DEVSERIAL");
+	check_devices(root, dev, ROWS(dev));
 }
 
 static void test_sysfs_bdi_kinds(void **state)
@@ -790,6 +792,14 @@ static void test_sysfs_bdi_kinds(void **state)
 		"0:45", "0:33", "7:1", "abc", "8", "8:16x", "8:16-fuse", "8:99", ":16", "btrfs-7",
 		"btrfs-", "", "8:16-fuseblk-x",
 	};
+	static const struct dev_row rows[] = {
+		{ "8:16-fuseblk", "8:16-fuseblk", .is_fuse = IS(true), .bdi = "8:16-fuseblk",
+		  .disk = "sdb", .bus = "usb" },
+		{ "btrfs-1", "btrfs-1", .bdi = "btrfs-1", .disk = "sdc", .bus = "ata",
+		  .model = "ATA Samsung SSD 870", .major = IS(8), .minor = IS(32),
+		  .is_fuse = IS(false) },
+		{ "btrfs-2", "btrfs-2", .disk = "sda" },
+	};
 	char root[PATH_MAX];
 	struct knobs_dev d;
 
@@ -797,24 +807,7 @@ static void test_sysfs_bdi_kinds(void **state)
 	fx_root(root, sizeof(root), "kinds");
 	fx_full(root);
 
-	assert_int_equal(sysfs_device(root, "8:16-fuseblk", &d), 0);
-	assert_true(d.is_fuse);
-	assert_string_equal(d.bdi, "8:16-fuseblk");
-	assert_string_equal(d.disk, "sdb");
-	assert_string_equal(d.bus, "usb");
-
-	assert_int_equal(sysfs_device(root, "btrfs-1", &d), 0);
-	assert_string_equal(d.bdi, "btrfs-1");
-	assert_string_equal(d.disk, "sdc");
-	assert_string_equal(d.bus, "ata");
-	assert_string_equal(d.model, "ATA Samsung SSD 870");
-	assert_int_equal(d.major, 8);
-	assert_int_equal(d.minor, 32);
-	assert_false(d.is_fuse);
-
-	assert_int_equal(sysfs_device(root, "btrfs-2", &d), 0);
-	assert_string_equal(d.disk, "sda");
-
+	check_devices(root, rows, ROWS(rows));
 	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++) {
 		int r = sysfs_device(root, absent[i], &d);
 		if (r != -ENOENT)
@@ -828,8 +821,11 @@ static void test_sysfs_bdi_kinds(void **state)
  * on the whole disk, sdb. */
 static void test_sysfs_fuseblk_on_partition(void **state)
 {
+	static const struct dev_row rows[] = {
+		{ "8:17-fuseblk", "8:17-fuseblk", .is_fuse = IS(true), .disk = "sdb",
+		  .bus = "usb" },
+	};
 	char root[PATH_MAX];
-	struct knobs_dev d;
 
 	(void)state;
 	fx_root(root, sizeof(root), "fusepart");
@@ -838,10 +834,7 @@ static void test_sysfs_fuseblk_on_partition(void **state)
 	fx_part_add(root, USB_DISK, "sdb1", "8:17", "1");
 	fx_bdi(root, "8:16", true);
 	fx_bdi(root, "8:17-fuseblk", true);
-	assert_int_equal(sysfs_device(root, "8:17-fuseblk", &d), 0);
-	assert_true(d.is_fuse);
-	assert_string_equal(d.disk, "sdb");
-	assert_string_equal(d.bus, "usb");
+	check_devices(root, rows, ROWS(rows));
 }
 
 /* btrfs lists its members under devices/ by their block device name
@@ -849,8 +842,10 @@ static void test_sysfs_fuseblk_on_partition(void **state)
  * filesystem is on one: devices/sdc1. */
 static void test_sysfs_btrfs_on_partition(void **state)
 {
+	static const struct dev_row rows[] = {
+		{ "btrfs-1 on sda2", "btrfs-1", .disk = "sda", .bus = "ata" },
+	};
 	char root[PATH_MAX];
-	struct knobs_dev d;
 
 	(void)state;
 	fx_root(root, sizeof(root), "btrfspart");
@@ -860,9 +855,7 @@ static void test_sysfs_btrfs_on_partition(void **state)
 	fx_bdi(root, "btrfs-1", true);
 	fx_link(root, "/sys/fs/btrfs/" BTRFS_UUID1 "/bdi", BDI_DIR "btrfs-1");
 	fx_link(root, "/sys/fs/btrfs/" BTRFS_UUID1 "/devices/sda2", ATA_DISK "/sda2");
-	assert_int_equal(sysfs_device(root, "btrfs-1", &d), 0);
-	assert_string_equal(d.disk, "sda");
-	assert_string_equal(d.bus, "ata");
+	check_devices(root, rows, ROWS(rows));
 }
 
 static void test_sysfs_devices_sorted(void **state)
@@ -3011,6 +3004,18 @@ static void rec_init(struct rec *r, struct knobs_ops *ops, struct gov_hooks *hoo
 	hooks->global = rec_global;
 }
 
+/* g governs the fixture at root under the default configuration, every knob
+ * write and hook call recorded in r */
+static void gov_start(struct governor *g, struct rec *r, struct knobs_ops *ops,
+		      struct gov_hooks *hooks, const char *root)
+{
+	struct gov_config cfg;
+
+	rec_init(r, ops, hooks, root);
+	gov_config_defaults(&cfg);
+	gov_init(g, &cfg, ops, r, hooks);
+}
+
 static void assert_vm_write(const struct rec *r, int i, enum vm_knob k, uint64_t v)
 {
 	assert_true(i < r->nvm);
@@ -3050,7 +3055,6 @@ static void test_gov_end_to_end(void **state)
 {
 	char root[PATH_MAX];
 	struct governor *g = &g_gov;
-	struct gov_config cfg;
 	struct knobs_ops ops;
 	struct gov_hooks hooks;
 	struct rec *r = &g_rec;
@@ -3059,9 +3063,7 @@ static void test_gov_end_to_end(void **state)
 	(void)state;
 	fx_root(root, sizeof(root), "gov");
 	fx_gov(root, true);
-	rec_init(r, &ops, &hooks, root);
-	gov_config_defaults(&cfg);
-	gov_init(g, &cfg, &ops, r, &hooks);
+	gov_start(g, r, &ops, &hooks, root);
 
 	gov_tick(g, 1000000);
 	assert_int_equal(g->ndev, 2);
@@ -3118,7 +3120,6 @@ static void test_gov_crash_then_state_restore(void **state)
 {
 	char root[PATH_MAX];
 	struct governor *g = &g_gov;
-	struct gov_config cfg;
 	struct knobs_ops ops;
 	struct gov_hooks hooks;
 	struct rec *r = &g_rec;
@@ -3129,9 +3130,7 @@ static void test_gov_crash_then_state_restore(void **state)
 	fx_root(root, sizeof(root), "govcrash");
 	fx_gov(root, true);
 	fx_write(root, BDI_DIR "8:16/max_ratio_fine", "800000\n"); /* someone's own setting */
-	rec_init(r, &ops, &hooks, root);
-	gov_config_defaults(&cfg);
-	gov_init(g, &cfg, &ops, r, &hooks);
+	gov_start(g, r, &ops, &hooks, root);
 	gov_tick(g, 1000000);
 	assert_file(root, BDI_DIR "8:16/strict_limit", "1\n");
 	fx_write(root, BDI_DIR "8:16/max_ratio_fine", "5000\n");
@@ -3160,7 +3159,6 @@ static void test_gov_pre_62_global_pair(void **state)
 {
 	char root[PATH_MAX], buf[512];
 	struct governor *g = &g_gov;
-	struct gov_config cfg;
 	struct knobs_ops ops;
 	struct gov_hooks hooks;
 	struct rec *r = &g_rec;
@@ -3171,9 +3169,7 @@ static void test_gov_pre_62_global_pair(void **state)
 	fx_gov(root, false);
 	fx_part_add(root, USB_DISK, "sdb1", "8:17", "1");
 	fx_write(root, "/proc/self/mountinfo", "22 1 259:1 / / rw - ext4 /dev/nvme0n1p1 rw\n");
-	rec_init(r, &ops, &hooks, root);
-	gov_config_defaults(&cfg);
-	gov_init(g, &cfg, &ops, r, &hooks);
+	gov_start(g, r, &ops, &hooks, root);
 
 	/* dirty data, but the stick is not mounted: nothing to do */
 	gov_tick(g, 1000000);
@@ -3257,7 +3253,6 @@ static void test_gov_pre_62_debugfs(void **state)
 {
 	char root[PATH_MAX];
 	struct governor *g = &g_gov;
-	struct gov_config cfg;
 	struct knobs_ops ops;
 	struct gov_hooks hooks;
 	struct rec *r = &g_rec;
@@ -3268,9 +3263,7 @@ static void test_gov_pre_62_debugfs(void **state)
 	fx_part_add(root, USB_DISK, "sdb1", "8:17", "1");
 	fx_write(root, "/sys/kernel/debug/bdi/8:16/stats",
 		 "BdiWriteback:                0 kB\nBdiReclaimable:            4096 kB\n");
-	rec_init(r, &ops, &hooks, root);
-	gov_config_defaults(&cfg);
-	gov_init(g, &cfg, &ops, r, &hooks);
+	gov_start(g, r, &ops, &hooks, root);
 	gov_tick(g, 1000000);
 	assert_true(gov_find(g, "8:16")->holds_dirty);
 	assert_int_equal(r->nvm, 2);
@@ -3295,7 +3288,6 @@ static void test_gov_unplug_and_detach(void **state)
 	};
 	char root[PATH_MAX];
 	struct governor *g = &g_gov;
-	struct gov_config cfg;
 	struct knobs_ops ops;
 	struct gov_hooks hooks;
 	struct rec *r = &g_rec;
@@ -3306,9 +3298,7 @@ static void test_gov_unplug_and_detach(void **state)
 	fx_gov(root, true);
 	fx_disk_add(root, &loop0);
 	fx_bdi(root, "7:0", true);
-	rec_init(r, &ops, &hooks, root);
-	gov_config_defaults(&cfg);
-	gov_init(g, &cfg, &ops, r, &hooks);
+	gov_start(g, r, &ops, &hooks, root);
 	gov_tick(g, 1000000);
 	assert_int_equal(g->ndev, 3);
 	assert_file(root, BDI_DIR "7:0/strict_limit", "1\n");
