@@ -26,7 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "policy/decide.h"
+#include "policy/settings.h"
 
 #define CONFIG_DEFAULT_PATH "/etc/wbgov/wbgov.conf"
 

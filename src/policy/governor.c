@@ -326,9 +326,9 @@ static bool slow_kind(const struct knobs_dev *k)
  * rotational or an SD/MMC card (which says neither: it is not removable,
  * the slot is), calls for it; an unknown internal SSD would put the whole
  * machine at the start cap until measured. */
-static bool global_candidate(const struct governor *g, const struct gov_dev *d)
+static bool global_candidate(const struct gov_dev *d)
 {
-	if (!d->dec.govern || !d->dec.strict || d->dec.max_bytes >= g->cfg.ceiling_bytes)
+	if (!d->dec.govern || !d->dec.strict || d->dec.max_bytes >= d->set.ceiling_bytes)
 		return false;
 	return d->meter.known || slow_kind(&d->info);
 }
@@ -336,7 +336,7 @@ static bool global_candidate(const struct governor *g, const struct gov_dev *d)
 bool gov_watch_writes(const struct governor *g, const struct gov_dev *d)
 {
 	return !(g->features & KNOBS_BDI_BYTES) && !g->vm_cap && d->decided && d->info.mounts[0] &&
-	       global_candidate(g, d);
+	       global_candidate(d);
 }
 
 /* Linux < 6.2 has no per-device caps: while a slow device holds dirty data,
@@ -349,7 +349,7 @@ static void global_step(struct governor *g, uint64_t now_usec)
 
 	for (int i = 0; i < g->ndev; i++) {
 		struct gov_dev *d = &g->dev[i];
-		d->holds_dirty = d->decided && global_candidate(g, d) && holds_dirty(g, d);
+		d->holds_dirty = d->decided && global_candidate(d) && holds_dirty(g, d);
 		if (d->holds_dirty && (!cap || d->dec.max_bytes < cap))
 			cap = d->dec.max_bytes;
 	}
@@ -516,7 +516,7 @@ static bool ramping(const struct governor *g, const struct gov_dev *d)
 	 * that does beats the throttle, and the cap goes) */
 	if (!d->decided || !d->dec.strict || d->meter.known || d->dec.why == WHY_THROTTLED)
 		return false;
-	if (cap >= g->cfg.ceiling_bytes)
+	if (cap >= d->set.ceiling_bytes)
 		return moved > cap / 2;
 	return moved > cap + cap / 2;
 }
@@ -585,6 +585,31 @@ static void grow_start(struct governor *g, struct gov_dev *d)
 		d->boost_bytes = hold && !slow_kind(&d->info) ? GOV_START_OPEN : d->boost_bytes;
 	else
 		d->boost_bytes = b < GOV_BOOST_MAX_BYTES ? b : GOV_BOOST_MAX_BYTES;
+}
+
+/* What the governor knows of a device for a decision under its settings
+ * (d->set, resolved for it). */
+static void input_of(struct governor *g, const struct gov_dev *d, uint64_t now_usec,
+		     struct gov_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->bw_bps = d->meter.est_bps;
+	in->known = d->meter.known;
+	in->start_bytes = d->meter.known ? 0 : d->boost_bytes;
+	/* before 6.2 only: a per-device strict cap lets the writer of a
+	 * failing stick have its EIO (6.12 under qemu: dd and sync got
+	 * it); the global pair, a few MiB for the whole machine, held
+	 * the writer until the guest's timeout (6.1) */
+	in->failing = !(g->features & KNOBS_BDI_BYTES) && d->failed_usec &&
+		      now_usec - d->failed_usec < GOV_FAILING_USEC;
+	in->bound_bps = d->limit_beaten ? 0 : d->limit_bps;
+	/* the threshold matters to a fast device, and before 6.14 to a slow
+	 * one; gov_decide makes the rule */
+	if ((g->features & KNOBS_BDI_BYTES) &&
+	    (!(g->features & KNOBS_WB_FLOOR) || gov_fast(&d->set, in->bw_bps))) {
+		in->global_thresh_bytes = global_thresh(g, d);
+		in->min_cap_bytes = min_cap(g, in->global_thresh_bytes);
+	}
 }
 
 /* How soon to glance again while a device is not yet known. */
@@ -658,7 +683,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 	}
 	for (int i = 0; i < g->ndev; i++) {
 		struct gov_dev *d = &g->dev[i];
-		struct gov_input in = { 0 };
+		struct gov_input in;
 		struct knobs_stat st = { 0 };
 		struct gov_decision dec;
 		int r;
@@ -672,27 +697,10 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 			measure(g, d, &st, now_usec);
 			io_errors(g, d, &st, now_usec);
 		}
-		in.bw_bps = d->meter.est_bps;
-		in.known = d->meter.known;
+		gov_resolve(&g->cfg, &d->info, &d->set);
 		grow_start(g, d);
-		in.start_bytes = d->meter.known ? 0 : d->boost_bytes;
-		/* before 6.2 only: a per-device strict cap lets the writer of a
-		 * failing stick have its EIO (6.12 under qemu: dd and sync got
-		 * it); the global pair, a few MiB for the whole machine, held
-		 * the writer until the guest's timeout (6.1) */
-		in.failing = !(g->features & KNOBS_BDI_BYTES) && d->failed_usec &&
-			     now_usec - d->failed_usec < GOV_FAILING_USEC;
-		in.bound_bps = d->limit_beaten ? 0 : d->limit_bps;
-		/* the threshold matters to a fast device (by the target that
-		 * applies to it: a [device] section's, else the global one),
-		 * and before 6.14 to a slow one; gov_decide makes the rule */
-		if ((g->features & KNOBS_BDI_BYTES) &&
-		    (!(g->features & KNOBS_WB_FLOOR) ||
-		     in.bw_bps * gov_target_ms(&g->cfg, &d->info) / 1000 > g->cfg.ceiling_bytes)) {
-			in.global_thresh_bytes = global_thresh(g, d);
-			in.min_cap_bytes = min_cap(g, in.global_thresh_bytes);
-		}
-		gov_decide(&g->cfg, &d->info, &in, &dec);
+		input_of(g, d, now_usec, &in);
+		gov_decide(&d->set, &in, &dec);
 		unknown |= !d->meter.known && dec.govern && dec.strict;
 		moving |= !d->meter.known && dec.govern && dec.strict && d->meter.interval_bps;
 		if (!(g->features & KNOBS_BDI_BYTES)) {

@@ -73,7 +73,8 @@ struct gov_dev {
 	struct bwmeter meter;
 	bool have_counters;    /* the kernel tells this bdi's writeback (debugfs) */
 	struct knobs_bdi_counters counters; /* ... as read at the last poll */
-	struct gov_decision dec;
+	struct gov_settings set; /* what applies to it (gov_resolve), at the last poll */
+	struct gov_decision dec; /* the decision applied */
 	bool decided;          /* dec holds a decision */
 	uint64_t decisions;    /* new decisions applied (hooks.decided), failed ones too */
 	unsigned ramp_polls;   /* polls in a row outrunning its cap, unknown */

@@ -33,6 +33,17 @@ static struct knobs_dev dev_nvme(void)
 
 /* ------------------------------------------------------------- decide */
 
+/* The rule for device `d` under `c`: its settings resolved, then decided,
+ * as the governor does at each poll. */
+static void decide_for(const struct gov_config *c, const struct knobs_dev *d,
+		       const struct gov_input *in, struct gov_decision *ret)
+{
+	struct gov_settings s;
+
+	gov_resolve(c, d, &s);
+	gov_decide(&s, in, ret);
+}
+
 static struct gov_input bw(uint64_t bps, bool known)
 {
 	struct gov_input in = { .bw_bps = bps, .known = known };
@@ -49,21 +60,21 @@ static void test_decide_unmeasured(void **state)
 	(void)state;
 	gov_config_defaults(&c);
 	/* whatever its kind, a device starts at the start cap */
-	gov_decide(&c, &usb, &none, &d);
+	decide_for(&c, &usb, &none, &d);
 	assert_true(d.govern && d.strict);
 	assert_int_equal(d.max_bytes, 4 * MIB);
 	assert_int_equal(d.why, WHY_UNMEASURED);
-	gov_decide(&c, &nvme, &none, &d);
+	decide_for(&c, &nvme, &none, &d);
 	assert_true(d.strict);
 	assert_int_equal(d.max_bytes, 4 * MIB);
 	/* an SD card in a built-in reader: not removable, not rotational */
 	strcpy(sd.bus, "mmc");
-	gov_decide(&c, &sd, &none, &d);
+	decide_for(&c, &sd, &none, &d);
 	assert_true(d.strict);
 	assert_int_equal(d.why, WHY_UNMEASURED);
 	/* the start is never below what the kernel honours */
 	none.min_cap_bytes = 5 * MIB;
-	gov_decide(&c, &sd, &none, &d);
+	decide_for(&c, &sd, &none, &d);
 	assert_int_equal(d.max_bytes, 5 * MIB);
 }
 
@@ -77,61 +88,61 @@ static void test_decide_measured(void **state)
 	(void)state;
 	gov_config_defaults(&c);
 	in = bw(5 * MB, true);
-	gov_decide(&c, &usb, &in, &d); /* 1 s of 5 MB/s, less the sync slack */
+	decide_for(&c, &usb, &in, &d); /* 1 s of 5 MB/s, less the sync slack */
 	assert_true(d.strict);
 	assert_int_equal(d.max_bytes, 5 * MB - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_MEASURED);
 	/* the floor follows the bandwidth: 1 s of 0.6 MB/s, less the slack */
 	in = bw(600000, true);
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 600000 - 256 * KIB);
 	assert_int_equal(d.why, WHY_MEASURED);
 	in = bw(MB / 2, true); /* 0.5 MB/s: 238 KB, raised to the floor */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 256 * KIB);
 	assert_int_equal(d.why, WHY_FLOOR);
 	in = bw(100000, true); /* 100 KB/s: the 256 KiB floor */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 256 * KIB);
 	assert_int_equal(d.why, WHY_FLOOR);
 	/* a kernel before 6.14 honours no cap under 0.1 % of its threshold */
 	in.min_cap_bytes = 3 * MIB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 3 * MIB);
 	assert_int_equal(d.why, WHY_FLOOR);
 	in = bw(300 * MB, true); /* 300 MB > ceiling 256 MiB: 2 s */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_true(d.strict);
 	assert_int_equal(d.max_bytes, 600 * MB);
 	assert_int_equal(d.why, WHY_FAST);
 	in = bw(260 * MB, true); /* 260 MB < 256 MiB: 1 s */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 260 * MB - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_MEASURED);
 	in = bw(270 * MB, true); /* just above: 2 s */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 540 * MB);
 	c.fast_target_ms = 500; /* never below the ceiling */
 	in = bw(300 * MB, true);
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 256 * MIB);
 	/* fast, and the global threshold (4.7 GB) drains within 10 s: no cap */
 	c.fast_target_ms = 2000;
 	in = bw(500 * MB, true);
 	in.global_thresh_bytes = 4700 * MB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_false(d.strict);
 	assert_int_equal(d.why, WHY_DRAINS_FAST);
 	in.bw_bps = 300 * MB; /* 15.7 s: capped at 2 s */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_true(d.strict);
 	assert_int_equal(d.max_bytes, 600 * MB);
 	in.bw_bps = 5 * MB; /* a slow device: the threshold is moot */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 5 * MB - GOV_SYNC_SLACK_BYTES);
 	c.target_ms = 2500;
 	in = bw(10 * MB, true);
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 25 * MB - GOV_SYNC_SLACK_BYTES);
 }
 
@@ -145,16 +156,16 @@ static void test_decide_lower_bound(void **state)
 
 	(void)state;
 	gov_config_defaults(&c);
-	gov_decide(&c, &nvme, &in, &d);
+	decide_for(&c, &nvme, &in, &d);
 	assert_int_equal(d.max_bytes, 4 * MIB);
 	assert_int_equal(d.why, WHY_LOWER_BOUND);
 	in.bw_bps = 50 * MB; /* shown 50 MB/s: at least that */
-	gov_decide(&c, &nvme, &in, &d);
+	decide_for(&c, &nvme, &in, &d);
 	assert_int_equal(d.max_bytes, 50 * MB - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_MEASURED);
 	in.bw_bps = 600 * MB; /* shown 600 MB/s, 4.7 GB drain within 10 s */
 	in.global_thresh_bytes = 4700 * MB;
-	gov_decide(&c, &nvme, &in, &d);
+	decide_for(&c, &nvme, &in, &d);
 	assert_false(d.strict);
 	assert_int_equal(d.why, WHY_DRAINS_FAST);
 }
@@ -173,21 +184,69 @@ static void test_decide_rules(void **state)
 	c.rules[1] = (struct gov_rule){ .match[MATCH_BUS] = "nvme", .mode = MODE_OFF };
 	c.rules[2] = (struct gov_rule){ .match[MATCH_DEVNUM] = "8:16", .mode = MODE_OFF };
 	c.nrules = 3;
-	gov_decide(&c, &usb, &in, &d); /* the first matching section wins */
+	decide_for(&c, &usb, &in, &d); /* the first matching section wins */
 	assert_true(d.strict);
 	assert_int_equal(d.max_bytes, 32 * MIB);
 	assert_int_equal(d.why, WHY_FIXED);
 	assert_ptr_equal(d.rule, &c.rules[0]);
-	gov_decide(&c, &nvme, &none, &d);
+	decide_for(&c, &nvme, &none, &d);
 	assert_false(d.govern);
 	assert_int_equal(d.why, WHY_OFF);
 	c.rules[0] = (struct gov_rule){ .match[MATCH_MODEL] = "Cruzer Blade", .mode = MODE_TIME,
 					.target_ms = 3000 };
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 15 * MB - GOV_SYNC_SLACK_BYTES);
 	c.rules[0].match[MATCH_MODEL][0] = 0; /* a section without a key matches nothing */
 	usb.model[0] = 0;
 	assert_ptr_equal(gov_match(&c, &usb), &c.rules[2]);
+}
+
+/* One resolver: a [device] section's mode, and in mode time its target,
+ * over the global values; the other settings global. */
+static void test_resolve_settings(void **state)
+{
+	struct gov_config c;
+	struct gov_settings s;
+	struct knobs_dev usb = dev_usb(), nvme = dev_nvme();
+
+	(void)state;
+	gov_config_defaults(&c);
+	c.target_ms = 1500;
+	c.floor_bytes = MIB;
+	c.ceiling_bytes = 64 * MIB;
+	c.fast_target_ms = 3000;
+	c.global_drain_ms = 20000;
+	c.initial_bytes = 8 * MIB;
+	c.rules[0] = (struct gov_rule){ .match[MATCH_BUS] = "usb", .mode = MODE_TIME,
+					.target_ms = 3000 };
+	c.rules[1] = (struct gov_rule){ .match[MATCH_BUS] = "nvme", .mode = MODE_FIXED,
+					.fixed_bytes = 32 * MIB };
+	c.nrules = 2;
+	gov_resolve(&c, &usb, &s);
+	assert_ptr_equal(s.rule, &c.rules[0]);
+	assert_int_equal(s.mode, MODE_TIME);
+	assert_int_equal(s.target_ms, 3000);
+	assert_int_equal(s.floor_bytes, MIB);
+	assert_int_equal(s.ceiling_bytes, 64 * MIB);
+	assert_int_equal(s.fast_target_ms, 3000);
+	assert_int_equal(s.global_drain_ms, 20000);
+	assert_int_equal(s.initial_bytes, 8 * MIB);
+	gov_resolve(&c, &nvme, &s);
+	assert_ptr_equal(s.rule, &c.rules[1]);
+	assert_int_equal(s.mode, MODE_FIXED);
+	assert_int_equal(s.fixed_bytes, 32 * MIB);
+	assert_int_equal(s.target_ms, 1500);
+	/* a section without a target: the global one */
+	c.rules[0].target_ms = 0;
+	gov_resolve(&c, &usb, &s);
+	assert_int_equal(s.target_ms, 1500);
+	/* no section matches: the global values */
+	c.nrules = 0;
+	gov_resolve(&c, &nvme, &s);
+	assert_null(s.rule);
+	assert_int_equal(s.mode, MODE_TIME);
+	assert_int_equal(s.fixed_bytes, 0);
+	assert_int_equal(s.target_ms, 1500);
 }
 
 /* A decision is news when its reason changes or its cap moves by a quarter;
@@ -895,56 +954,56 @@ static void test_decide_bound(void **state)
 	 * 1 MB/s is 4 s of sync) */
 	in = bw(0, false);
 	in.bound_bps = 1 * MB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_true(d.govern && d.strict);
 	assert_int_equal(d.max_bytes, 1 * MB - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_THROTTLED);
 	in.bound_bps = 2 * MB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 2 * MB - GOV_SYNC_SLACK_BYTES);
 	/* a lower bound below it, with its cap raised to the start cap */
 	in = bw(900000, false);
 	in.bound_bps = 1 * MB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 1 * MB - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_THROTTLED);
 	/* slower than the floor allows: the floor */
 	in = bw(0, false);
 	in.bound_bps = 200000;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 256 * KIB);
 	assert_int_equal(d.why, WHY_THROTTLED);
 	/* a bound above the start cap's speed changes nothing */
 	in.bound_bps = 10 * MB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 4 * MIB);
 	assert_int_equal(d.why, WHY_UNMEASURED);
 	in.bound_bps = 500 * MB;
 	in.start_bytes = 16 * MIB; /* a ramp */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 16 * MIB);
 	assert_int_equal(d.why, WHY_RAMP);
 	/* held by its cap (no cap until measured), yet bounded: capped */
 	in = bw(0, false);
 	in.start_bytes = UINT64_MAX;
 	in.bound_bps = 1 * MB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_true(d.strict);
 	assert_int_equal(d.max_bytes, 1 * MB - GOV_SYNC_SLACK_BYTES);
 	/* measured near the bound: its own figure (no flapping between two
 	 * reasons as its windows wobble about the throttle's rate) */
 	in = bw(1050000, true);
 	in.bound_bps = 1 * MB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 1050000 - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_MEASURED);
 	in.bw_bps = 900000; /* below: its own, smaller */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.why, WHY_MEASURED);
 	/* measured at 40 MB/s, then throttled to 4: the throttle's */
 	in = bw(40 * MB, true);
 	in.bound_bps = 4 * MB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 4 * MB - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_THROTTLED);
 	/* a [device] section says otherwise: it wins */
@@ -953,11 +1012,11 @@ static void test_decide_bound(void **state)
 	strcpy(c.rules[0].match[MATCH_BUS], "usb");
 	c.rules[0].mode = MODE_FIXED;
 	c.rules[0].fixed_bytes = 8 * MIB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 8 * MIB);
 	assert_int_equal(d.why, WHY_FIXED);
 	c.rules[0].mode = MODE_OFF;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_false(d.govern);
 }
 
@@ -2194,6 +2253,7 @@ int main(void)
 		cmocka_unit_test(test_decide_bound),
 		cmocka_unit_test(test_decide_lower_bound),
 		cmocka_unit_test(test_decide_rules),
+		cmocka_unit_test(test_resolve_settings),
 		cmocka_unit_test(test_decision_moved),
 		cmocka_unit_test(test_meter_backlog),
 		cmocka_unit_test(test_meter_short_queue),
