@@ -508,9 +508,9 @@ static uint64_t beyond_cap_bps(const struct gov_dev *d)
  * burst; at a fast cap, more than half a cap: such a cap bites only once
  * the writer has filled 3/4 of it, and then throttles it at the kernel's
  * initial 100 MiB/s ratelimit until released. */
-static bool ramping(const struct governor *g, const struct gov_dev *d)
+static bool ramping(const struct gov_dev *d)
 {
-	uint64_t moved = beyond_cap_bps(d) * g->cfg.target_ms / 1000, cap = d->dec.max_bytes;
+	uint64_t moved = beyond_cap_bps(d) * d->set.target_ms / 1000, cap = d->dec.max_bytes;
 
 	/* a cap its throttle made: the device cannot go faster (a window
 	 * that does beats the throttle, and the cap goes) */
@@ -556,7 +556,7 @@ static bool held(const struct gov_dev *d)
  * 64 MiB in two polls; no more at once, or the flusher waits for 3/4 of a
  * big cap before it writes anything measurable). Held at 64 MiB still: let
  * it go until a window says what it is. */
-static void grow_start(struct governor *g, struct gov_dev *d)
+static void grow_start(struct gov_dev *d)
 {
 	uint64_t cap = d->dec.max_bytes, over, b = 0;
 	bool hold;
@@ -566,11 +566,11 @@ static void grow_start(struct governor *g, struct gov_dev *d)
 		return;
 	}
 	hold = held(d);
-	if (!ramping(g, d) && !hold) {
+	if (!ramping(d) && !hold) {
 		d->ramp_polls = 0;
 		return;
 	}
-	over = beyond_cap_bps(d) * g->cfg.target_ms / 1000;
+	over = beyond_cap_bps(d) * d->set.target_ms / 1000;
 	if (over >= 4 * cap)
 		b = 4 * cap;
 	else if (++d->ramp_polls >= 2)
@@ -698,7 +698,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 			io_errors(g, d, &st, now_usec);
 		}
 		gov_resolve(&g->cfg, &d->info, &d->set);
-		grow_start(g, d);
+		grow_start(d);
 		input_of(g, d, now_usec, &in);
 		gov_decide(&d->set, &in, &dec);
 		unknown |= !d->meter.known && dec.govern && dec.strict;
@@ -736,7 +736,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 			if (g->hooks.decided)
 				g->hooks.decided(g->hooks.ctx, d);
 		}
-		ramp |= ramping(g, d) || (!d->meter.known && d->decided && d->dec.strict && held(d));
+		ramp |= ramping(d) || (!d->meter.known && d->decided && d->dec.strict && held(d));
 	}
 	if (!(g->features & KNOBS_BDI_BYTES)) {
 		/* mounts come and go without uevents: look again now and then */

@@ -2027,6 +2027,98 @@ static void test_governor_ramp_after_light_use(void **state)
 	assert_ramp_16_64(caps, n);
 }
 
+/* wbgov.conf with two [device] targets and the global one left at 1 s:
+ * the stick's 3 s, the NVMe disk's 0.5 s. */
+static void two_targets(struct gov_config *c)
+{
+	gov_config_defaults(c);
+	c->rules[0] = (struct gov_rule){ .match[MATCH_SERIAL] = "4C53000", .mode = MODE_TIME,
+					 .target_ms = 3000 };
+	c->rules[1] = (struct gov_rule){ .match[MATCH_BUS] = "nvme", .mode = MODE_TIME,
+					 .target_ms = 500 };
+	c->nrules = 2;
+}
+
+/* Start cap growth by each device's own target: what it completes beyond
+ * its cap per second, times its target, against 1.5 caps. A bulk writer
+ * for each (polls every 10 ms): the stick completes 12.3 MB/s, the NVMe
+ * disk 16.4 MB/s, from their 4 MiB start caps. The stick's beyond-the-cap
+ * pace passes 2.1 MB/s at 0.42 s: 6.3 MB in its 3 s, grown to 8 MiB two
+ * polls on. The NVMe disk's, 9.4 MB/s at 0.6 s, is 4.7 MB in its 0.5 s:
+ * held. By the global 1 s it is the other way round (the NVMe disk grown
+ * at 0.43 s, the stick held). */
+static void test_governor_device_target_ramp(void **state)
+{
+	struct fake f;
+	struct gov_config c;
+	struct fake_bdi *usb, *nvme;
+	uint64_t t = 0;
+
+	(void)state;
+	fake_init(&f);
+	f.bdi_dirty[0] = f.bdi_dirty[1] = -1; /* no debugfs: windows only */
+	usb = &f.bdi[0];
+	nvme = &f.bdi[1];
+	f.dirty = 8 * MIB;
+	two_targets(&c);
+	gov_init(&G, &c, &fake_ops, &f, NULL);
+	gov_tick(&G, t);
+	for (int i = 0; i < 60; i++) {
+		f.dirtied += MIB;
+		usb->st.sectors_written += 240; /* 120 KiB in 10 ms */
+		usb->st.writes += 1;
+		nvme->st.sectors_written += 320; /* 160 KiB */
+		nvme->st.writes += 1;
+		gov_tick(&G, t += 10000);
+	}
+	assert_false(gov_find(&G, "8:16")->meter.known);
+	assert_int_equal(gov_find(&G, "8:16")->dec.why, WHY_RAMP);
+	assert_int_equal(gov_find(&G, "8:16")->dec.max_bytes, 8 * MIB);
+	assert_false(gov_find(&G, "259:0")->meter.known);
+	assert_int_equal(gov_find(&G, "259:0")->dec.why, WHY_UNMEASURED);
+	assert_int_equal(gov_find(&G, "259:0")->dec.max_bytes, 4 * MIB);
+	gov_restore(&G);
+}
+
+static uint64_t h_recall_two(void *ctx, const struct knobs_dev *info, bool *ret_known)
+{
+	(void)ctx;
+	*ret_known = true;
+	return !strcmp(info->bdi, "8:16") ? 100 * MB : 400 * MB;
+}
+
+/* A fast device is let go by its own target: the stick, 100 MB/s for its
+ * 3 s (300 MB, past the 256 MiB ceiling), drains the 512 MiB global
+ * threshold within global_drain: no cap; the NVMe disk, 400 MB/s for its
+ * 0.5 s (200 MB), is not a fast one: capped at that, less the slack. By
+ * the global 1 s it would be the other way round. */
+static void test_governor_device_target_release(void **state)
+{
+	struct fake f;
+	struct gov_config c;
+	struct gov_hooks h;
+	const struct gov_dev *d;
+
+	(void)state;
+	fake_init(&f);
+	f.thresh_bytes = 512 * MIB;
+	for (int i = 0; i < 2; i++)
+		f.bdi[i].val[BDI_MAX_BYTES] = 512 * MIB;
+	h = (struct gov_hooks){ .ctx = &f, .recall = h_recall_two };
+	two_targets(&c);
+	gov_init(&G, &c, &fake_ops, &f, &h);
+	gov_tick(&G, 0);
+	d = gov_find(&G, "8:16");
+	assert_int_equal(d->dec.why, WHY_DRAINS_FAST);
+	assert_false(d->dec.strict);
+	assert_int_equal(f.bdi[0].val[BDI_STRICT_LIMIT], 0);
+	d = gov_find(&G, "259:0");
+	assert_int_equal(d->dec.why, WHY_MEASURED);
+	assert_int_equal(d->dec.max_bytes, 200 * MB - GOV_SYNC_SLACK_BYTES);
+	assert_int_equal(f.bdi[1].val[BDI_STRICT_LIMIT], 1);
+	gov_restore(&G);
+}
+
 /* Both grown to 64 MiB in a bulk write, then held there: a quarter of
  * the cap dirty, nothing written back, nothing completing. The NVMe is
  * let go until measured; the USB stick, of a kind often slow (a 40 MB/s
@@ -2297,6 +2389,8 @@ int main(void)
 		cmocka_unit_test(test_governor_glance_pace),
 		cmocka_unit_test(test_governor_ramp_polls),
 		cmocka_unit_test(test_governor_ramp_after_light_use),
+		cmocka_unit_test(test_governor_device_target_ramp),
+		cmocka_unit_test(test_governor_device_target_release),
 		cmocka_unit_test(test_governor_write_throttle),
 		cmocka_unit_test(test_governor_throttled_after_measured),
 	};
