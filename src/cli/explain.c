@@ -129,7 +129,8 @@ static void gather(const struct cli *o, const struct gov_config *cfg, const char
 		w->dec.rule = set.rule;
 	} else {
 		struct gov_input in = { .bw_bps = w->bw,
-					.known = w->has_st && w->st.source >= BW_MEASURED };
+					.known = w->has_st && w->st.source >= BW_MEASURED,
+					.source = w->has_st ? (enum bw_source)w->st.source : BW_NONE };
 		if (w->per_dev)
 			in.global_thresh_bytes = global_thresh_from_bdi(w->mb, w->fine);
 		gov_decide(&set, &in, &w->dec);

@@ -106,7 +106,8 @@ static void decide(const struct gov_settings *s, const struct gov_input *in,
  * rules say before a measurement, the largest cap that can be right for
  * it is the bound's. A cap no larger than that stands: the bound is only
  * an upper one (a 1 MB/s stick behind a 10 MB/s throttle). */
-void gov_decide(const struct gov_settings *s, const struct gov_input *in, struct gov_decision *ret)
+static void decide_bounded(const struct gov_settings *s, const struct gov_input *in,
+			   struct gov_decision *ret)
 {
 	struct gov_input b;
 	struct gov_decision bd;
@@ -128,6 +129,30 @@ void gov_decide(const struct gov_settings *s, const struct gov_input *in, struct
 		*ret = bd;
 		ret->why = WHY_THROTTLED;
 	}
+}
+
+/* What the figure itself says, whatever the cap (a section's mode, a
+ * throttle): a window with a backlog is the device's speed; a lower
+ * bound is worth keeping when it shows the device fast, or, while the
+ * device is not known, faster than its start cap allows (it starts there
+ * next time). */
+static enum gov_bw_class bw_class(const struct gov_settings *s, const struct gov_input *in)
+{
+	if (in->source == BW_MEASURED)
+		return GOV_BW_KNOWN;
+	if (in->source != BW_LOWER_BOUND)
+		return GOV_BW_NONE;
+	if (gov_fast(s, in->bw_bps))
+		return GOV_BW_FAST;
+	if (!in->known && in->bw_bps * s->target_ms / 1000 > s->initial_bytes)
+		return GOV_BW_LOWER_BOUND;
+	return GOV_BW_NONE;
+}
+
+void gov_decide(const struct gov_settings *s, const struct gov_input *in, struct gov_decision *ret)
+{
+	decide_bounded(s, in, ret);
+	ret->bw_class = bw_class(s, in);
 }
 
 /* FLOOR is MEASURED at the floor: a device near it wobbles between them;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The governor's rule: a device's settings (gov_resolve) + what is known
- * of its bandwidth -> the per-device knob values. Nothing else chooses a
- * cap. Pure. */
+ * of its bandwidth -> the per-device knob values, and what the figure says
+ * of the device. Nothing else chooses a cap or a class. Pure. */
 #ifndef WBGOV_POLICY_DECIDE_H
 #define WBGOV_POLICY_DECIDE_H
 
+#include "policy/bwmeter.h"
 #include "policy/settings.h"
 
 /* What sync writes of a capped device beyond its cap: a writer dirties 32
@@ -33,11 +34,24 @@ enum gov_why {
 };
 extern const char *const gov_why_text[WHY_COUNT];
 
+/* What a bandwidth figure says of the device, whatever its cap: what
+ * device memory keeps of it. */
+enum gov_bw_class {
+	GOV_BW_NONE,        /* nothing worth keeping: none, remembered, or a lower
+			       bound within what its start cap allows */
+	GOV_BW_KNOWN,       /* measured with a backlog of its own */
+	GOV_BW_FAST,        /* a lower bound that shows it fast: bandwidth x
+			       target above the ceiling */
+	GOV_BW_LOWER_BOUND, /* not known, and a lower bound above its start cap's
+			       worth (bandwidth x target above `initial`) */
+};
+
 struct gov_decision {
 	bool govern;        /* false: leave the knobs as they were found */
 	bool strict;
 	uint64_t max_bytes; /* with strict: the cap */
 	enum gov_why why;
+	enum gov_bw_class bw_class;
 	const struct gov_rule *rule; /* the section that matched, or NULL */
 };
 
@@ -46,6 +60,7 @@ struct gov_input {
 	uint64_t bw_bps;     /* 0: not measured */
 	bool known;          /* bw_bps rests on a backlog window or memory, not
 				only on a lower bound */
+	enum bw_source source; /* where bw_bps came from */
 	uint64_t global_thresh_bytes; /* the kernel's global dirty threshold; 0 unknown */
 	uint64_t min_cap_bytes; /* the smallest cap this kernel honours (0: the floor) */
 	uint64_t start_bytes;   /* the start cap now, if above `initial` (a ramp);

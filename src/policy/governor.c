@@ -427,8 +427,9 @@ static bool worth_applying(const struct gov_decision *a, const struct gov_decisi
 	return d > a->max_bytes / 8;
 }
 
-/* One device's counters into its meter. */
-static void measure(struct governor *g, struct gov_dev *d, const struct knobs_stat *st,
+/* One device's counters into its meter. Returns true when a measurement
+ * window closed (hooks.measured is for the caller, once it has decided). */
+static bool measure(struct governor *g, struct gov_dev *d, const struct knobs_stat *st,
 		    uint64_t now_usec)
 {
 	struct bw_sample s = {
@@ -454,8 +455,6 @@ static void measure(struct governor *g, struct gov_dev *d, const struct knobs_st
 	{
 		unsigned n = d->meter.nmeasure;
 		bwmeter_sample(&d->meter, &s);
-		if (d->meter.nmeasure != n && g->hooks.measured)
-			g->hooks.measured(g->hooks.ctx, d);
 		/* faster than its throttle allows, by half (a window between
 		 * two lumps of a throttled loop reads up to a quarter over):
 		 * not every writer of it is held by it */
@@ -466,6 +465,7 @@ static void measure(struct governor *g, struct gov_dev *d, const struct knobs_st
 			if (g->hooks.limited)
 				g->hooks.limited(g->hooks.ctx, d);
 		}
+		return d->meter.nmeasure != n;
 	}
 }
 
@@ -595,6 +595,7 @@ static void input_of(struct governor *g, const struct gov_dev *d, uint64_t now_u
 	memset(in, 0, sizeof(*in));
 	in->bw_bps = d->meter.est_bps;
 	in->known = d->meter.known;
+	in->source = d->meter.source;
 	in->start_bytes = d->meter.known ? 0 : d->boost_bytes;
 	/* before 6.2 only: a per-device strict cap lets the writer of a
 	 * failing stick have its EIO (6.12 under qemu: dd and sync got
@@ -686,6 +687,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		struct gov_input in;
 		struct knobs_stat st = { 0 };
 		struct gov_decision dec;
+		bool closed = false;
 		int r;
 
 		r = g->ops->dev_stat(g->kctx, &d->info, &st);
@@ -694,13 +696,16 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 			continue;
 		}
 		if (r == 0) {
-			measure(g, d, &st, now_usec);
+			closed = measure(g, d, &st, now_usec);
 			io_errors(g, d, &st, now_usec);
 		}
 		gov_resolve(&g->cfg, &d->info, &d->set);
 		grow_start(d);
 		input_of(g, d, now_usec, &in);
 		gov_decide(&d->set, &in, &dec);
+		d->bw_class = dec.bw_class;
+		if (closed && g->hooks.measured)
+			g->hooks.measured(g->hooks.ctx, d);
 		unknown |= !d->meter.known && dec.govern && dec.strict;
 		moving |= !d->meter.known && dec.govern && dec.strict && d->meter.interval_bps;
 		if (!(g->features & KNOBS_BDI_BYTES)) {
@@ -756,9 +761,20 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 void gov_last_look(struct governor *g, uint64_t now_usec)
 {
 	for (int i = 0; i < g->ndev; i++) {
+		struct gov_dev *d = &g->dev[i];
 		struct knobs_stat st = { 0 };
-		if (g->ops->dev_stat(g->kctx, &g->dev[i].info, &st) == 0)
-			measure(g, &g->dev[i], &st, now_usec);
+		struct gov_input in;
+		struct gov_decision dec;
+		if (g->ops->dev_stat(g->kctx, &d->info, &st) || !measure(g, d, &st, now_usec))
+			continue;
+		/* what the window is worth is the rule's to say: decided, not
+		 * applied */
+		gov_resolve(&g->cfg, &d->info, &d->set);
+		input_of(g, d, now_usec, &in);
+		gov_decide(&d->set, &in, &dec);
+		d->bw_class = dec.bw_class;
+		if (g->hooks.measured)
+			g->hooks.measured(g->hooks.ctx, d);
 	}
 }
 

@@ -249,6 +249,80 @@ static void test_resolve_settings(void **state)
 	assert_int_equal(s.target_ms, 1500);
 }
 
+/* What a figure says of a device is the rule's, by the device's own
+ * target: a window with a backlog is known; a lower bound is fast when
+ * bandwidth x target passes the ceiling, and, while the device is not
+ * known, worth keeping when it passes the start cap. 100 MB/s at least:
+ * fast for 3 s (300 MB), above the start cap for 0.5 s (50 MB); 400 MB/s
+ * at least: fast for 1 s, not for 0.5 s (200 MB). A section's mode or a
+ * throttle changes the cap, not the class. */
+static void test_decide_bw_class(void **state)
+{
+	struct gov_config c;
+	struct gov_settings s3, s05, s1;
+	struct gov_decision d;
+	struct gov_input in = { .bw_bps = 100 * MB, .source = BW_LOWER_BOUND };
+	struct knobs_dev usb = dev_usb(), nvme = dev_nvme();
+
+	(void)state;
+	gov_config_defaults(&c);
+	c.rules[0] = (struct gov_rule){ .match[MATCH_BUS] = "usb", .mode = MODE_TIME,
+					.target_ms = 3000 };
+	c.rules[1] = (struct gov_rule){ .match[MATCH_BUS] = "nvme", .mode = MODE_TIME,
+					.target_ms = 500 };
+	c.nrules = 2;
+	gov_resolve(&c, &usb, &s3);
+	gov_resolve(&c, &nvme, &s05);
+	c.nrules = 0;
+	gov_resolve(&c, &nvme, &s1);
+	gov_decide(&s3, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_FAST);
+	gov_decide(&s05, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_LOWER_BOUND);
+	in.known = true; /* a lower bound above a known figure: not news */
+	gov_decide(&s05, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_NONE);
+	gov_decide(&s3, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_FAST);
+	in = (struct gov_input){ .bw_bps = 400 * MB, .source = BW_LOWER_BOUND };
+	gov_decide(&s1, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_FAST);
+	gov_decide(&s05, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_LOWER_BOUND);
+	/* 8 MB/s at least: 4 MB in 0.5 s, within the 4 MiB start cap's worth;
+	 * 8 MB in 1 s, above */
+	in.bw_bps = 8 * MB;
+	gov_decide(&s05, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_NONE);
+	gov_decide(&s1, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_LOWER_BOUND);
+	/* measured with a backlog: known, whatever the speed */
+	in = (struct gov_input){ .bw_bps = MB / 2, .known = true, .source = BW_MEASURED };
+	gov_decide(&s05, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_KNOWN);
+	/* remembered, or nothing: nothing new to keep */
+	in.source = BW_REMEMBERED;
+	gov_decide(&s3, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_NONE);
+	in = (struct gov_input){ 0 };
+	gov_decide(&s3, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_NONE);
+	/* a throttle's bound, a mode fixed or off: the figure's class stands */
+	in = (struct gov_input){ .bw_bps = 100 * MB, .source = BW_LOWER_BOUND, .bound_bps = MB };
+	gov_decide(&s3, &in, &d);
+	assert_int_equal(d.why, WHY_THROTTLED);
+	assert_int_equal(d.bw_class, GOV_BW_FAST);
+	s3.mode = MODE_FIXED;
+	s3.fixed_bytes = 16 * MIB;
+	gov_decide(&s3, &in, &d);
+	assert_int_equal(d.why, WHY_FIXED);
+	assert_int_equal(d.bw_class, GOV_BW_FAST);
+	s3.mode = MODE_OFF;
+	gov_decide(&s3, &in, &d);
+	assert_false(d.govern);
+	assert_int_equal(d.bw_class, GOV_BW_FAST);
+}
+
 /* A decision is news when its reason changes or its cap moves by a quarter;
  * MEASURED and FLOOR are one reason (a device at the floor wobbles). */
 static void test_decision_moved(void **state)
@@ -2119,6 +2193,63 @@ static void test_governor_device_target_release(void **state)
 	gov_restore(&G);
 }
 
+struct seen_class {
+	int n;
+	char bdi[8][KNOBS_NAME_MAX];
+	enum gov_bw_class bw_class[8];
+	uint64_t bps[8];
+};
+
+static void h_measured_class(void *ctx, const struct gov_dev *d)
+{
+	struct seen_class *sc = ctx;
+
+	if (sc->n == 8)
+		return;
+	snprintf(sc->bdi[sc->n], KNOBS_NAME_MAX, "%s", d->info.bdi);
+	sc->bw_class[sc->n] = d->bw_class;
+	sc->bps[sc->n++] = d->meter.est_bps;
+}
+
+/* What device memory gets from a window is what the decision made of it,
+ * by the device's own target, told to hooks.measured once it is made. A
+ * writer wakes after an idle poll: in 200 ms the stick completes 40 MB
+ * (at least 200 MB/s: 600 MB in its 3 s, a fast one), the NVMe disk 80 MB
+ * (at least 400 MB/s: 200 MB in its 0.5 s, not fast, but above its start
+ * cap). By the global 1 s it would be the other way round. */
+static void test_governor_device_target_class(void **state)
+{
+	struct fake f;
+	struct gov_config c;
+	struct gov_hooks h;
+	struct seen_class sc = { 0 };
+	uint64_t t = 0;
+
+	(void)state;
+	fake_init(&f);
+	h = (struct gov_hooks){ .ctx = &sc, .measured = h_measured_class };
+	two_targets(&c);
+	gov_init(&G, &c, &fake_ops, &f, &h);
+	gov_tick(&G, t);
+	gov_tick(&G, t += 1000000);
+	f.dirtied += 128 * MIB;
+	f.dirty = 100 * MIB;
+	f.bdi[0].st.sectors_written += 40 * MB / 512;
+	f.bdi[0].st.writes += 40;
+	f.bdi[1].st.sectors_written += 80 * MB / 512;
+	f.bdi[1].st.writes += 80;
+	gov_tick(&G, t += 200000);
+	assert_int_equal(sc.n, 2);
+	for (int i = 0; i < 2; i++) {
+		bool usb = !strcmp(sc.bdi[i], "8:16");
+		assert_int_equal(sc.bps[i], usb ? 200 * MB : 400 * MB);
+		assert_int_equal(sc.bw_class[i], usb ? GOV_BW_FAST : GOV_BW_LOWER_BOUND);
+	}
+	assert_int_equal(gov_find(&G, "8:16")->dec.why, WHY_FAST);
+	assert_int_equal(gov_find(&G, "259:0")->dec.why, WHY_MEASURED);
+	gov_restore(&G);
+}
+
 /* Both grown to 64 MiB in a bulk write, then held there: a quarter of
  * the cap dirty, nothing written back, nothing completing. The NVMe is
  * let go until measured; the USB stick, of a kind often slow (a 40 MB/s
@@ -2346,6 +2477,7 @@ int main(void)
 		cmocka_unit_test(test_decide_lower_bound),
 		cmocka_unit_test(test_decide_rules),
 		cmocka_unit_test(test_resolve_settings),
+		cmocka_unit_test(test_decide_bw_class),
 		cmocka_unit_test(test_decision_moved),
 		cmocka_unit_test(test_meter_backlog),
 		cmocka_unit_test(test_meter_short_queue),
@@ -2391,6 +2523,7 @@ int main(void)
 		cmocka_unit_test(test_governor_ramp_after_light_use),
 		cmocka_unit_test(test_governor_device_target_ramp),
 		cmocka_unit_test(test_governor_device_target_release),
+		cmocka_unit_test(test_governor_device_target_class),
 		cmocka_unit_test(test_governor_write_throttle),
 		cmocka_unit_test(test_governor_throttled_after_measured),
 	};
