@@ -146,6 +146,8 @@ static int global_key(struct ctx *x, const char *key, const char *val)
 	const struct gov_tunable *t = gov_tunable_find(key, strlen(key));
 	char want[96];
 	unsigned bit;
+	uint64_t *at;
+	int r;
 
 	if (!t)
 		return fail(x, "unknown key \"%s\" in [global] (target, floor, ceiling, initial, "
@@ -154,8 +156,10 @@ static int global_key(struct ctx *x, const char *key, const char *val)
 	if (x->seen_global & bit)
 		return fail(x, "\"%s\" is set twice", key);
 	x->seen_global |= bit;
-	if ((t->unit == GOV_UNIT_MS ? parse_ms_in : parse_size_in)(val, t->min, t->max,
-								   gov_tunable_at(t, x->c))) {
+	at = gov_tunable_at(t, x->c);
+	r = t->unit == GOV_UNIT_MS ? parse_ms_in(val, t->min, t->max, at) :
+				     parse_size_in(val, t->min, t->max, at);
+	if (r) {
 		gov_tunable_want(t, want, sizeof(want));
 		return fail(x, "%s = \"%s\": want %s", key, val, want);
 	}

@@ -98,13 +98,17 @@ int lab_param_set(struct lab_params *lp, const char *kv, char *want, size_t len)
 {
 	const char *eq = strchr(kv, '=');
 	const struct gov_tunable *t = eq ? gov_tunable_find(kv, (size_t)(eq - kv)) : NULL;
+	uint64_t *at;
+	int r;
 
 	if (want && len)
 		want[0] = 0;
 	if (!t)
 		return sim_param_set(&lp->sim, kv);
-	if ((t->unit == GOV_UNIT_MS ? parse_ms_in : parse_size_in)(eq + 1, t->min, t->max,
-								   gov_tunable_at(t, &lp->gov))) {
+	at = gov_tunable_at(t, &lp->gov);
+	r = t->unit == GOV_UNIT_MS ? parse_ms_in(eq + 1, t->min, t->max, at) :
+				     parse_size_in(eq + 1, t->min, t->max, at);
+	if (r) {
 		if (want && len)
 			gov_tunable_want(t, want, len);
 		return -EINVAL;
