@@ -26,7 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "policy/settings.h"
+#include "policy/decide.h"
 
 #define CONFIG_DEFAULT_PATH "/etc/wbgov/wbgov.conf"
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "policy/settings.h"
+#include "policy/decide.h"
 
 enum gov_unit {
 	GOV_UNIT_MS,    /* seconds, written 1s, 1500ms or 1.5 */
