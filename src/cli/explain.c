@@ -104,6 +104,8 @@ static void other_text(const struct why *w, bool running, char *buf, size_t len)
 static void gather(const struct cli *o, const struct gov_config *cfg, const char *sp,
 		   bool running, struct knobs_dev *d, struct why *w)
 {
+	struct gov_settings set;
+
 	memset(w, 0, sizeof(*w));
 	w->d = d;
 	/* the daemon's record, while it runs: a file left by a run that ended
@@ -116,6 +118,7 @@ static void gather(const struct cli *o, const struct gov_config *cfg, const char
 		     sysfs_bdi_read(o->root, d->bdi, BDI_MAX_RATIO_FINE, &w->fine) == 0;
 	w->has_kernel_bw = debugfs_bdi_bandwidth(o->root, d->bdi, &w->kernel_bw) == 0;
 	procfs_mounts(o->root, d->disk, &w->ml);
+	gov_resolve(cfg, d, &set);
 	if (w->decided) {
 		/* the daemon's own decision: it knows what this cannot (a start
 		 * cap grown, a lower bound, the smallest cap of this kernel) */
@@ -123,13 +126,14 @@ static void gather(const struct cli *o, const struct gov_config *cfg, const char
 		w->dec.govern = w->dec.why != WHY_OFF;
 		w->dec.strict = w->st.strict;
 		w->dec.max_bytes = w->st.max_bytes;
-		w->dec.rule = gov_match(cfg, d);
+		w->dec.rule = set.rule;
 	} else {
 		struct gov_input in = { .bw_bps = w->bw,
-					.known = w->has_st && w->st.source >= BW_MEASURED };
+					.known = w->has_st && w->st.source >= BW_MEASURED,
+					.source = w->has_st ? (enum bw_source)w->st.source : BW_NONE };
 		if (w->per_dev)
 			in.global_thresh_bytes = global_thresh_from_bdi(w->mb, w->fine);
-		gov_decide(cfg, d, &in, &w->dec);
+		gov_decide(&set, &in, &w->dec);
 	}
 	other_rule(o, w);
 	w->has_vm = procfs_vm_read(o->root, VM_DIRTY_BYTES, &w->dirty_bytes) == 0 &&

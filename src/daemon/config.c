@@ -146,6 +146,8 @@ static int global_key(struct ctx *x, const char *key, const char *val)
 	const struct gov_tunable *t = gov_tunable_find(key, strlen(key));
 	char want[96];
 	unsigned bit;
+	uint64_t *at;
+	int r;
 
 	if (!t)
 		return fail(x, "unknown key \"%s\" in [global] (target, floor, ceiling, initial, "
@@ -154,7 +156,10 @@ static int global_key(struct ctx *x, const char *key, const char *val)
 	if (x->seen_global & bit)
 		return fail(x, "\"%s\" is set twice", key);
 	x->seen_global |= bit;
-	if (gov_tunable_set(t, x->c, val)) {
+	at = gov_tunable_at(t, x->c);
+	r = t->unit == GOV_UNIT_MS ? parse_ms_in(val, t->min, t->max, at) :
+				     parse_size_in(val, t->min, t->max, at);
+	if (r) {
 		gov_tunable_want(t, want, sizeof(want));
 		return fail(x, "%s = \"%s\": want %s", key, val, want);
 	}
@@ -279,7 +284,6 @@ static bool has_glob(const char *v) { return strpbrk(v, "*?[\\") != NULL; }
 static int device_key(struct ctx *x, const char *key, const char *val)
 {
 	struct gov_rule *r = &x->c->rules[x->rule];
-	uint64_t v;
 
 	for (int k = 0; k < MATCH_COUNT; k++) {
 		unsigned maj, min;
@@ -314,22 +318,19 @@ static int device_key(struct ctx *x, const char *key, const char *val)
 		return 1;
 	}
 	if (!strcmp(key, "max_bytes")) {
-		if (parse_size(val, &v) || v < PAGE_SIZE)
+		if (parse_size_in(val, PAGE_SIZE, UINT64_MAX, &r->fixed_bytes))
 			return fail(x, "max_bytes = \"%s\": want a size of at least 4096 bytes, like 16M", val);
-		r->fixed_bytes = v;
 		x->fixed_size[x->rule] = true;
 		return 1;
 	}
 	if (!strcmp(key, "target")) {
 		/* the [global] key's range and syntax */
 		const struct gov_tunable *t = gov_tunable_find(key, strlen(key));
-		struct gov_config one;
 		char want[96];
-		if (gov_tunable_set(t, &one, val)) {
+		if (parse_ms_in(val, t->min, t->max, &r->target_ms)) {
 			gov_tunable_want(t, want, sizeof(want));
 			return fail(x, "target = \"%s\": want %s", val, want);
 		}
-		r->target_ms = one.target_ms;
 		x->has_target[x->rule] = true;
 		return 1;
 	}

@@ -263,10 +263,14 @@ static void hook_decided(void *ctx, const struct gov_dev *d)
 }
 
 /* -v: every window that moved an estimate, with the time since start.
- * What is worth keeping goes to device memory: a figure measured with a
- * backlog, or a lower bound that showed the device fast. */
+ * What the decision found worth keeping goes to device memory, marked as
+ * it classed the figure: measured with a backlog (m), a lower bound that
+ * showed the device fast (f), or one above its start cap (l). */
 static void hook_measured(void *ctx, const struct gov_dev *d)
 {
+	static const char mark[] = {
+		[GOV_BW_KNOWN] = 'm', [GOV_BW_FAST] = 'f', [GOV_BW_LOWER_BOUND] = 'l',
+	};
 	struct daemon *dm = ctx;
 	const struct bwmeter *m = &d->meter;
 	char bw[48];
@@ -284,17 +288,9 @@ static void hook_measured(void *ctx, const struct gov_dev *d)
 			  d->info.bdi, (double)(daemon_now_usec() - dm->start_usec) / 1e6,
 			  (double)m->last_bps / 1e6, m->last_backlog ? "with" : "without",
 			  m->last_busy_pct, m->last_inflight ? "every" : "not every", bw);
-	if (!dm->memory_path[0] || !d->info.id[0])
+	if (!dm->memory_path[0] || !d->info.id[0] || d->bw_class == GOV_BW_NONE)
 		return;
-	if (m->source == BW_MEASURED)
-		memory_put(&dm->memory, d->info.id, m->est_bps, 'm', (uint64_t)time(NULL));
-	else if (m->source == BW_LOWER_BOUND &&
-		 m->est_bps * dm->gov.cfg.target_ms / 1000 > dm->gov.cfg.ceiling_bytes)
-		memory_put(&dm->memory, d->info.id, m->est_bps, 'f', (uint64_t)time(NULL));
-	else if (m->source == BW_LOWER_BOUND && !m->known &&
-		 m->est_bps * dm->gov.cfg.target_ms / 1000 > dm->gov.cfg.initial_bytes)
-		/* more than its start cap allows: next time it starts there */
-		memory_put(&dm->memory, d->info.id, m->est_bps, 'l', (uint64_t)time(NULL));
+	memory_put(&dm->memory, d->info.id, m->est_bps, mark[d->bw_class], (uint64_t)time(NULL));
 }
 
 /* A write throttle on a device's disk, said when it comes, changes or goes,

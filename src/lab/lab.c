@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/parse.h"
 #include "sim/knobs_sim.h"
 #include "lab/lab.h"
 #include "policy/tunables.h"
@@ -97,12 +98,17 @@ int lab_param_set(struct lab_params *lp, const char *kv, char *want, size_t len)
 {
 	const char *eq = strchr(kv, '=');
 	const struct gov_tunable *t = eq ? gov_tunable_find(kv, (size_t)(eq - kv)) : NULL;
+	uint64_t *at;
+	int r;
 
 	if (want && len)
 		want[0] = 0;
 	if (!t)
 		return sim_param_set(&lp->sim, kv);
-	if (gov_tunable_set(t, &lp->gov, eq + 1)) {
+	at = gov_tunable_at(t, &lp->gov);
+	r = t->unit == GOV_UNIT_MS ? parse_ms_in(eq + 1, t->min, t->max, at) :
+				     parse_size_in(eq + 1, t->min, t->max, at);
+	if (r) {
 		if (want && len)
 			gov_tunable_want(t, want, len);
 		return -EINVAL;

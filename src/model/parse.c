@@ -118,6 +118,32 @@ int parse_ms(const char *s, uint64_t *ret)
 	return 0;
 }
 
+/* v, parsed (r: 0) and within [min, max], into *ret. */
+static int in_range(int r, uint64_t v, uint64_t min, uint64_t max, uint64_t *ret)
+{
+	if (r)
+		return r;
+	if (v < min || v > max)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
+int parse_size_in(const char *s, uint64_t min, uint64_t max, uint64_t *ret)
+{
+	uint64_t v = 0;
+	int r = parse_size(s, &v);
+
+	return in_range(r, v, min, max, ret);
+}
+
+int parse_ms_in(const char *s, uint64_t min, uint64_t max, uint64_t *ret)
+{
+	uint64_t v = 0;
+	int r = parse_ms(s, &v);
+
+	return in_range(r, v, min, max, ret);
+}
 
 int parse_ini_line(const char **text, char *buf, int num)
 {

@@ -14,6 +14,12 @@ int parse_size(const char *s, uint64_t *ret);
 int parse_speed(const char *s, uint64_t *ret);
 int parse_ms(const char *s, uint64_t *ret);
 
+/* The same, and within [min, max] (bytes; milliseconds): 0, -EINVAL for
+ * what is not a size or a duration, -ERANGE for one out of range. *ret is
+ * written only on success, so that a setting's place can be given. */
+int parse_size_in(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
+int parse_ms_in(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
+
 /* An ini_reader's step for text in memory (wbgov.conf, scenario files): the
  * next line of *text, newline kept, into buf (num bytes, as inih gives),
  * and *text past it. Its length; 0 at the end of the text; -1 for a line

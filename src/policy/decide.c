@@ -128,25 +128,40 @@ bool gov_config_uses(const struct gov_config *c, enum match_kind k)
 	return false;
 }
 
-uint64_t gov_target_ms(const struct gov_config *c, const struct knobs_dev *d)
+/* A section's mode, and in mode time its target, over the global values;
+ * the other settings are the global ones (a section cannot set them). */
+void gov_resolve(const struct gov_config *c, const struct knobs_dev *d, struct gov_settings *ret)
 {
 	const struct gov_rule *r = gov_match(c, d);
-
-	return r && r->mode == MODE_TIME && r->target_ms ? r->target_ms : c->target_ms;
-}
-
-static void decide(const struct gov_config *c, const struct knobs_dev *d,
-		   const struct gov_input *in, struct gov_decision *ret)
-{
-	const struct gov_rule *r = gov_match(c, d);
-	uint64_t target_ms = c->target_ms, floor = c->floor_bytes, cap;
-	uint64_t start = in->start_bytes > c->initial_bytes ? in->start_bytes : c->initial_bytes;
-	enum gov_why start_why = in->start_bytes > c->initial_bytes ? WHY_RAMP : WHY_UNMEASURED;
 
 	memset(ret, 0, sizeof(*ret));
 	ret->rule = r;
+	ret->mode = r ? r->mode : MODE_TIME;
+	ret->fixed_bytes = r && r->mode == MODE_FIXED ? r->fixed_bytes : 0;
+	ret->target_ms = r && r->mode == MODE_TIME && r->target_ms ? r->target_ms : c->target_ms;
+	ret->floor_bytes = c->floor_bytes;
+	ret->ceiling_bytes = c->ceiling_bytes;
+	ret->fast_target_ms = c->fast_target_ms;
+	ret->global_drain_ms = c->global_drain_ms;
+	ret->initial_bytes = c->initial_bytes;
+}
+
+bool gov_fast(const struct gov_settings *s, uint64_t bw_bps)
+{
+	return bw_bps * s->target_ms / 1000 > s->ceiling_bytes;
+}
+
+static void decide(const struct gov_settings *s, const struct gov_input *in,
+		   struct gov_decision *ret)
+{
+	uint64_t floor = s->floor_bytes, cap;
+	uint64_t start = in->start_bytes > s->initial_bytes ? in->start_bytes : s->initial_bytes;
+	enum gov_why start_why = in->start_bytes > s->initial_bytes ? WHY_RAMP : WHY_UNMEASURED;
+
+	memset(ret, 0, sizeof(*ret));
+	ret->rule = s->rule;
 	ret->govern = true;
-	if (r && r->mode == MODE_OFF) {
+	if (s->mode == MODE_OFF) {
 		ret->govern = false;
 		ret->why = WHY_OFF;
 		return;
@@ -160,20 +175,18 @@ static void decide(const struct gov_config *c, const struct knobs_dev *d,
 		return;
 	}
 	ret->strict = true;
-	if (r && r->mode == MODE_FIXED) {
-		ret->max_bytes = r->fixed_bytes;
+	if (s->mode == MODE_FIXED) {
+		ret->max_bytes = s->fixed_bytes;
 		ret->why = WHY_FIXED;
 		return;
 	}
-	if (r && r->target_ms)
-		target_ms = r->target_ms;
 	if (in->min_cap_bytes > floor)
 		floor = in->min_cap_bytes;
 	if (!in->known && in->start_bytes == UINT64_MAX) {
 		/* no cap until measured; a lower bound may say why already */
 		uint64_t t = in->global_thresh_bytes;
 		ret->strict = false;
-		ret->why = in->bw_bps && t && t <= in->bw_bps * c->global_drain_ms / 1000 ?
+		ret->why = in->bw_bps && t && t <= in->bw_bps * s->global_drain_ms / 1000 ?
 				   WHY_DRAINS_FAST : WHY_HELD;
 		return;
 	}
@@ -184,27 +197,28 @@ static void decide(const struct gov_config *c, const struct knobs_dev *d,
 		ret->why = start_why;
 		return;
 	}
-	cap = in->bw_bps * target_ms / 1000;
+	cap = in->bw_bps * s->target_ms / 1000;
 	ret->why = WHY_MEASURED;
-	if (cap <= c->ceiling_bytes)
-		cap = cap > GOV_SYNC_SLACK_BYTES ? cap - GOV_SYNC_SLACK_BYTES : 0;
-	if (cap > c->ceiling_bytes) {
+	if (gov_fast(s, in->bw_bps)) {
 		/* a lower bound this high is enough: it is at least this fast */
 		uint64_t t = in->global_thresh_bytes;
-		if (t && t <= in->bw_bps * c->global_drain_ms / 1000) {
+		if (t && t <= in->bw_bps * s->global_drain_ms / 1000) {
 			ret->strict = false;
 			ret->why = WHY_DRAINS_FAST;
 			return;
 		}
-		cap = in->bw_bps * c->fast_target_ms / 1000;
-		if (cap < c->ceiling_bytes)
-			cap = c->ceiling_bytes;
+		cap = in->bw_bps * s->fast_target_ms / 1000;
+		if (cap < s->ceiling_bytes)
+			cap = s->ceiling_bytes;
 		ret->why = WHY_FAST;
-	} else if (!in->known && cap < start) {
-		/* light use shows little of what a device can do: no less than
-		 * for a device never seen */
-		cap = start;
-		ret->why = start_why == WHY_RAMP ? WHY_RAMP : WHY_LOWER_BOUND;
+	} else {
+		cap = cap > GOV_SYNC_SLACK_BYTES ? cap - GOV_SYNC_SLACK_BYTES : 0;
+		if (!in->known && cap < start) {
+			/* light use shows little of what a device can do: no
+			 * less than for a device never seen */
+			cap = start;
+			ret->why = start_why == WHY_RAMP ? WHY_RAMP : WHY_LOWER_BOUND;
+		}
 	}
 	if (cap < floor) {
 		cap = floor;
@@ -218,20 +232,20 @@ static void decide(const struct gov_config *c, const struct knobs_dev *d,
  * rules say before a measurement, the largest cap that can be right for
  * it is the bound's. A cap no larger than that stands: the bound is only
  * an upper one (a 1 MB/s stick behind a 10 MB/s throttle). */
-void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const struct gov_input *in,
-		struct gov_decision *ret)
+static void decide_bounded(const struct gov_settings *s, const struct gov_input *in,
+			   struct gov_decision *ret)
 {
 	struct gov_input b;
 	struct gov_decision bd;
 
-	decide(c, d, in, ret);
+	decide(s, in, ret);
 	if (!in->bound_bps || !ret->govern || ret->why == WHY_FIXED || ret->why == WHY_FAILING)
 		return;
 	b = *in;
 	b.bw_bps = in->bound_bps;
 	b.known = true;
 	b.start_bytes = 0;
-	decide(c, d, &b, &bd);
+	decide(s, &b, &bd);
 	/* a device measured with a backlog keeps its own figure near the
 	 * bound (its windows wobble about the throttle's rate: no flapping
 	 * between the two reasons); far above it, the throttle came after the
@@ -241,6 +255,30 @@ void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const str
 		*ret = bd;
 		ret->why = WHY_THROTTLED;
 	}
+}
+
+/* What the figure itself says, whatever the cap (a section's mode, a
+ * throttle): a window with a backlog is the device's speed; a lower
+ * bound is worth keeping when it shows the device fast, or, while the
+ * device is not known, faster than its start cap allows (it starts there
+ * next time). */
+static enum gov_bw_class bw_class(const struct gov_settings *s, const struct gov_input *in)
+{
+	if (in->source == BW_MEASURED)
+		return GOV_BW_KNOWN;
+	if (in->source != BW_LOWER_BOUND)
+		return GOV_BW_NONE;
+	if (gov_fast(s, in->bw_bps))
+		return GOV_BW_FAST;
+	if (!in->known && in->bw_bps * s->target_ms / 1000 > s->initial_bytes)
+		return GOV_BW_LOWER_BOUND;
+	return GOV_BW_NONE;
+}
+
+void gov_decide(const struct gov_settings *s, const struct gov_input *in, struct gov_decision *ret)
+{
+	decide_bounded(s, in, ret);
+	ret->bw_class = bw_class(s, in);
 }
 
 /* FLOOR is MEASURED at the floor: a device near it wobbles between them;

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The governor's rule: device facts + measured bandwidth -> the per-device
- * knob values. Pure. */
+/* The governor's decision, pure, in two steps that nothing else takes:
+ * what applies to a device (wbgov.conf's [global] values and the [device]
+ * section that matches it, resolved once per device per decision by
+ * gov_resolve), and the rule (gov_decide): those settings + what is known
+ * of its bandwidth -> the per-device knob values, and what the figure says
+ * of the device. Nothing else reads a per-device setting, chooses a cap or
+ * classes a figure. */
 #ifndef WBGOV_POLICY_DECIDE_H
 #define WBGOV_POLICY_DECIDE_H
 
 #include "knobs/knobs.h"
+#include "policy/bwmeter.h"
 
 enum gov_mode { MODE_TIME, MODE_FIXED, MODE_OFF };
 
@@ -78,11 +84,24 @@ enum gov_why {
 };
 extern const char *const gov_why_text[WHY_COUNT];
 
+/* What a bandwidth figure says of the device, whatever its cap: what
+ * device memory keeps of it. */
+enum gov_bw_class {
+	GOV_BW_NONE,        /* nothing worth keeping: none, remembered, or a lower
+			       bound within what its start cap allows */
+	GOV_BW_KNOWN,       /* measured with a backlog of its own */
+	GOV_BW_FAST,        /* a lower bound that shows it fast: bandwidth x
+			       target above the ceiling */
+	GOV_BW_LOWER_BOUND, /* not known, and a lower bound above its start cap's
+			       worth (bandwidth x target above `initial`) */
+};
+
 struct gov_decision {
 	bool govern;        /* false: leave the knobs as they were found */
 	bool strict;
 	uint64_t max_bytes; /* with strict: the cap */
 	enum gov_why why;
+	enum gov_bw_class bw_class;
 	const struct gov_rule *rule; /* the section that matched, or NULL */
 };
 
@@ -91,6 +110,7 @@ struct gov_input {
 	uint64_t bw_bps;     /* 0: not measured */
 	bool known;          /* bw_bps rests on a backlog window or memory, not
 				only on a lower bound */
+	enum bw_source source; /* where bw_bps came from */
 	uint64_t global_thresh_bytes; /* the kernel's global dirty threshold; 0 unknown */
 	uint64_t min_cap_bytes; /* the smallest cap this kernel honours (0: the floor) */
 	uint64_t start_bytes;   /* the start cap now, if above `initial` (a ramp);
@@ -100,6 +120,24 @@ struct gov_input {
 	uint64_t bound_bps;     /* its speed is at most this (a write throttle on its
 				   disk that holds its writers); 0: no bound */
 };
+
+/* Every setting that applies to one device: the [global] values, with
+ * what the first [device] section matching it says over them. */
+struct gov_settings {
+	const struct gov_rule *rule; /* the section that matched, or NULL */
+	enum gov_mode mode;
+	uint64_t fixed_bytes;     /* MODE_FIXED: the cap */
+	uint64_t target_ms;       /* MODE_TIME: seconds of bandwidth it may hold */
+	uint64_t floor_bytes;
+	uint64_t ceiling_bytes;
+	uint64_t fast_target_ms;
+	uint64_t global_drain_ms;
+	uint64_t initial_bytes;
+};
+
+/* What applies to device `d` under `c`: the one reader of a gov_config's
+ * per-device values. ret->rule points into c. */
+void gov_resolve(const struct gov_config *c, const struct knobs_dev *d, struct gov_settings *ret);
 
 /* The first config section matching the device, or NULL. */
 const struct gov_rule *gov_match(const struct gov_config *c, const struct knobs_dev *d);
@@ -112,11 +150,12 @@ bool gov_match_key(const struct gov_rule *r, enum match_kind k, const struct kno
  * UUIDs only for a configuration that asks.) */
 bool gov_config_uses(const struct gov_config *c, enum match_kind k);
 
-/* The target that applies to the device: its section's, else the global. */
-uint64_t gov_target_ms(const struct gov_config *c, const struct knobs_dev *d);
+void gov_decide(const struct gov_settings *s, const struct gov_input *in, struct gov_decision *ret);
 
-void gov_decide(const struct gov_config *c, const struct knobs_dev *d, const struct gov_input *in,
-		struct gov_decision *ret);
+/* Is a device of `bw_bps` a fast one under `s` (bandwidth x target above the
+ * ceiling)? The rule's own test, for a caller that must know before it
+ * decides (the global threshold matters to a fast device). */
+bool gov_fast(const struct gov_settings *s, uint64_t bw_bps);
 
 /* Is `b` a material change from `a` (what gets logged, and what a status
  * shows as news): another reason, or a cap more than 1/4 away. */

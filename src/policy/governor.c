@@ -326,9 +326,9 @@ static bool slow_kind(const struct knobs_dev *k)
  * rotational or an SD/MMC card (which says neither: it is not removable,
  * the slot is), calls for it; an unknown internal SSD would put the whole
  * machine at the start cap until measured. */
-static bool global_candidate(const struct governor *g, const struct gov_dev *d)
+static bool global_candidate(const struct gov_dev *d)
 {
-	if (!d->dec.govern || !d->dec.strict || d->dec.max_bytes >= g->cfg.ceiling_bytes)
+	if (!d->dec.govern || !d->dec.strict || d->dec.max_bytes >= d->set.ceiling_bytes)
 		return false;
 	return d->meter.known || slow_kind(&d->info);
 }
@@ -336,7 +336,7 @@ static bool global_candidate(const struct governor *g, const struct gov_dev *d)
 bool gov_watch_writes(const struct governor *g, const struct gov_dev *d)
 {
 	return !(g->features & KNOBS_BDI_BYTES) && !g->vm_cap && d->decided && d->info.mounts[0] &&
-	       global_candidate(g, d);
+	       global_candidate(d);
 }
 
 /* Linux < 6.2 has no per-device caps: while a slow device holds dirty data,
@@ -349,7 +349,7 @@ static void global_step(struct governor *g, uint64_t now_usec)
 
 	for (int i = 0; i < g->ndev; i++) {
 		struct gov_dev *d = &g->dev[i];
-		d->holds_dirty = d->decided && global_candidate(g, d) && holds_dirty(g, d);
+		d->holds_dirty = d->decided && global_candidate(d) && holds_dirty(g, d);
 		if (d->holds_dirty && (!cap || d->dec.max_bytes < cap))
 			cap = d->dec.max_bytes;
 	}
@@ -427,8 +427,9 @@ static bool worth_applying(const struct gov_decision *a, const struct gov_decisi
 	return d > a->max_bytes / 8;
 }
 
-/* One device's counters into its meter. */
-static void measure(struct governor *g, struct gov_dev *d, const struct knobs_stat *st,
+/* One device's counters into its meter. Returns true when a measurement
+ * window closed (hooks.measured is for the caller, once it has decided). */
+static bool measure(struct governor *g, struct gov_dev *d, const struct knobs_stat *st,
 		    uint64_t now_usec)
 {
 	struct bw_sample s = {
@@ -454,8 +455,6 @@ static void measure(struct governor *g, struct gov_dev *d, const struct knobs_st
 	{
 		unsigned n = d->meter.nmeasure;
 		bwmeter_sample(&d->meter, &s);
-		if (d->meter.nmeasure != n && g->hooks.measured)
-			g->hooks.measured(g->hooks.ctx, d);
 		/* faster than its throttle allows, by half (a window between
 		 * two lumps of a throttled loop reads up to a quarter over):
 		 * not every writer of it is held by it */
@@ -466,6 +465,7 @@ static void measure(struct governor *g, struct gov_dev *d, const struct knobs_st
 			if (g->hooks.limited)
 				g->hooks.limited(g->hooks.ctx, d);
 		}
+		return d->meter.nmeasure != n;
 	}
 }
 
@@ -508,15 +508,15 @@ static uint64_t beyond_cap_bps(const struct gov_dev *d)
  * burst; at a fast cap, more than half a cap: such a cap bites only once
  * the writer has filled 3/4 of it, and then throttles it at the kernel's
  * initial 100 MiB/s ratelimit until released. */
-static bool ramping(const struct governor *g, const struct gov_dev *d)
+static bool ramping(const struct gov_dev *d)
 {
-	uint64_t moved = beyond_cap_bps(d) * g->cfg.target_ms / 1000, cap = d->dec.max_bytes;
+	uint64_t moved = beyond_cap_bps(d) * d->set.target_ms / 1000, cap = d->dec.max_bytes;
 
 	/* a cap its throttle made: the device cannot go faster (a window
 	 * that does beats the throttle, and the cap goes) */
 	if (!d->decided || !d->dec.strict || d->meter.known || d->dec.why == WHY_THROTTLED)
 		return false;
-	if (cap >= g->cfg.ceiling_bytes)
+	if (cap >= d->set.ceiling_bytes)
 		return moved > cap / 2;
 	return moved > cap + cap / 2;
 }
@@ -556,7 +556,7 @@ static bool held(const struct gov_dev *d)
  * 64 MiB in two polls; no more at once, or the flusher waits for 3/4 of a
  * big cap before it writes anything measurable). Held at 64 MiB still: let
  * it go until a window says what it is. */
-static void grow_start(struct governor *g, struct gov_dev *d)
+static void grow_start(struct gov_dev *d)
 {
 	uint64_t cap = d->dec.max_bytes, over, b = 0;
 	bool hold;
@@ -566,11 +566,11 @@ static void grow_start(struct governor *g, struct gov_dev *d)
 		return;
 	}
 	hold = held(d);
-	if (!ramping(g, d) && !hold) {
+	if (!ramping(d) && !hold) {
 		d->ramp_polls = 0;
 		return;
 	}
-	over = beyond_cap_bps(d) * g->cfg.target_ms / 1000;
+	over = beyond_cap_bps(d) * d->set.target_ms / 1000;
 	if (over >= 4 * cap)
 		b = 4 * cap;
 	else if (++d->ramp_polls >= 2)
@@ -585,6 +585,32 @@ static void grow_start(struct governor *g, struct gov_dev *d)
 		d->boost_bytes = hold && !slow_kind(&d->info) ? GOV_START_OPEN : d->boost_bytes;
 	else
 		d->boost_bytes = b < GOV_BOOST_MAX_BYTES ? b : GOV_BOOST_MAX_BYTES;
+}
+
+/* What the governor knows of a device for a decision under its settings
+ * (d->set, resolved for it). */
+static void input_of(struct governor *g, const struct gov_dev *d, uint64_t now_usec,
+		     struct gov_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->bw_bps = d->meter.est_bps;
+	in->known = d->meter.known;
+	in->source = d->meter.source;
+	in->start_bytes = d->meter.known ? 0 : d->boost_bytes;
+	/* before 6.2 only: a per-device strict cap lets the writer of a
+	 * failing stick have its EIO (6.12 under qemu: dd and sync got
+	 * it); the global pair, a few MiB for the whole machine, held
+	 * the writer until the guest's timeout (6.1) */
+	in->failing = !(g->features & KNOBS_BDI_BYTES) && d->failed_usec &&
+		      now_usec - d->failed_usec < GOV_FAILING_USEC;
+	in->bound_bps = d->limit_beaten ? 0 : d->limit_bps;
+	/* the threshold matters to a fast device, and before 6.14 to a slow
+	 * one; gov_decide makes the rule */
+	if ((g->features & KNOBS_BDI_BYTES) &&
+	    (!(g->features & KNOBS_WB_FLOOR) || gov_fast(&d->set, in->bw_bps))) {
+		in->global_thresh_bytes = global_thresh(g, d);
+		in->min_cap_bytes = min_cap(g, in->global_thresh_bytes);
+	}
 }
 
 /* How soon to glance again while a device is not yet known. */
@@ -658,9 +684,10 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 	}
 	for (int i = 0; i < g->ndev; i++) {
 		struct gov_dev *d = &g->dev[i];
-		struct gov_input in = { 0 };
+		struct gov_input in;
 		struct knobs_stat st = { 0 };
 		struct gov_decision dec;
+		bool closed = false;
 		int r;
 
 		r = g->ops->dev_stat(g->kctx, &d->info, &st);
@@ -669,30 +696,16 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 			continue;
 		}
 		if (r == 0) {
-			measure(g, d, &st, now_usec);
+			closed = measure(g, d, &st, now_usec);
 			io_errors(g, d, &st, now_usec);
 		}
-		in.bw_bps = d->meter.est_bps;
-		in.known = d->meter.known;
-		grow_start(g, d);
-		in.start_bytes = d->meter.known ? 0 : d->boost_bytes;
-		/* before 6.2 only: a per-device strict cap lets the writer of a
-		 * failing stick have its EIO (6.12 under qemu: dd and sync got
-		 * it); the global pair, a few MiB for the whole machine, held
-		 * the writer until the guest's timeout (6.1) */
-		in.failing = !(g->features & KNOBS_BDI_BYTES) && d->failed_usec &&
-			     now_usec - d->failed_usec < GOV_FAILING_USEC;
-		in.bound_bps = d->limit_beaten ? 0 : d->limit_bps;
-		/* the threshold matters to a fast device (by the target that
-		 * applies to it: a [device] section's, else the global one),
-		 * and before 6.14 to a slow one; gov_decide makes the rule */
-		if ((g->features & KNOBS_BDI_BYTES) &&
-		    (!(g->features & KNOBS_WB_FLOOR) ||
-		     in.bw_bps * gov_target_ms(&g->cfg, &d->info) / 1000 > g->cfg.ceiling_bytes)) {
-			in.global_thresh_bytes = global_thresh(g, d);
-			in.min_cap_bytes = min_cap(g, in.global_thresh_bytes);
-		}
-		gov_decide(&g->cfg, &d->info, &in, &dec);
+		gov_resolve(&g->cfg, &d->info, &d->set);
+		grow_start(d);
+		input_of(g, d, now_usec, &in);
+		gov_decide(&d->set, &in, &dec);
+		d->bw_class = dec.bw_class;
+		if (closed && g->hooks.measured)
+			g->hooks.measured(g->hooks.ctx, d);
 		unknown |= !d->meter.known && dec.govern && dec.strict;
 		moving |= !d->meter.known && dec.govern && dec.strict && d->meter.interval_bps;
 		if (!(g->features & KNOBS_BDI_BYTES)) {
@@ -728,7 +741,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 			if (g->hooks.decided)
 				g->hooks.decided(g->hooks.ctx, d);
 		}
-		ramp |= ramping(g, d) || (!d->meter.known && d->decided && d->dec.strict && held(d));
+		ramp |= ramping(d) || (!d->meter.known && d->decided && d->dec.strict && held(d));
 	}
 	if (!(g->features & KNOBS_BDI_BYTES)) {
 		/* mounts come and go without uevents: look again now and then */
@@ -748,9 +761,20 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 void gov_last_look(struct governor *g, uint64_t now_usec)
 {
 	for (int i = 0; i < g->ndev; i++) {
+		struct gov_dev *d = &g->dev[i];
 		struct knobs_stat st = { 0 };
-		if (g->ops->dev_stat(g->kctx, &g->dev[i].info, &st) == 0)
-			measure(g, &g->dev[i], &st, now_usec);
+		struct gov_input in;
+		struct gov_decision dec;
+		if (g->ops->dev_stat(g->kctx, &d->info, &st) || !measure(g, d, &st, now_usec))
+			continue;
+		/* what the window is worth is the rule's to say: decided, not
+		 * applied */
+		gov_resolve(&g->cfg, &d->info, &d->set);
+		input_of(g, d, now_usec, &in);
+		gov_decide(&d->set, &in, &dec);
+		d->bw_class = dec.bw_class;
+		if (g->hooks.measured)
+			g->hooks.measured(g->hooks.ctx, d);
 	}
 }
 

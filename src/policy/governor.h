@@ -73,8 +73,12 @@ struct gov_dev {
 	struct bwmeter meter;
 	bool have_counters;    /* the kernel tells this bdi's writeback (debugfs) */
 	struct knobs_bdi_counters counters; /* ... as read at the last poll */
-	struct gov_decision dec;
+	struct gov_settings set; /* what applies to it (gov_resolve), at the last poll */
+	struct gov_decision dec; /* the decision applied */
 	bool decided;          /* dec holds a decision */
+	/* what the last poll's decision, applied or not, made of its figure:
+	 * hooks.measured records it */
+	enum gov_bw_class bw_class;
 	uint64_t decisions;    /* new decisions applied (hooks.decided), failed ones too */
 	unsigned ramp_polls;   /* polls in a row outrunning its cap, unknown */
 	uint64_t boost_bytes;  /* its start cap, doubled while it outran it */
@@ -121,7 +125,8 @@ struct gov_hooks {
 	 * whether it was measured with a backlog (else a lower bound). */
 	uint64_t (*recall)(void *ctx, const struct knobs_dev *info, bool *ret_known);
 	/* A measurement window closed (d->meter.last_bps, .last_backlog); the
-	 * estimate may have moved. */
+	 * estimate may have moved, and the decision made since says what the
+	 * figure is worth (d->bw_class). */
 	void (*measured)(void *ctx, const struct gov_dev *d);
 	/* Linux < 6.2: before the global pair is first changed, persist the six
 	 * vm.dirty_* values found (non-zero: leave them alone); after they are

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "model/parse.h"
 #include "model/units.h"
 #include "policy/tunables.h"
 
@@ -43,15 +41,9 @@ void gov_tunable_want(const struct gov_tunable *t, char *buf, size_t len)
 			 (unsigned long long)t->min, (unsigned long long)(t->max / GIB));
 }
 
-int gov_tunable_set(const struct gov_tunable *t, struct gov_config *c, const char *val)
+uint64_t *gov_tunable_at(const struct gov_tunable *t, struct gov_config *c)
 {
-	uint64_t v;
-
-	if ((t->unit == GOV_UNIT_MS ? parse_ms(val, &v) : parse_size(val, &v)) || v < t->min ||
-	    v > t->max)
-		return -EINVAL;
-	memcpy((char *)c + t->offset, &v, sizeof(v));
-	return 0;
+	return (uint64_t *)(void *)((char *)c + t->offset);
 }
 
 uint64_t gov_tunable_get(const struct gov_tunable *t, const struct gov_config *c)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The governor's tunable keys, one table for wbgov.conf's [global] (and a
  * [device] section's target), `wbsim --param` and the tests that hold the
- * manuals to it: name, unit, range and what it means. The defaults are
- * gov_config_defaults()'s. */
+ * manuals to it: name, unit, range, where it lives in struct gov_config
+ * and what it means. Data only: a reader parses a value with model/parse.h's
+ * parse_ms_in or parse_size_in (by the unit) straight into its place. The
+ * defaults are gov_config_defaults()'s. */
 #ifndef WBGOV_POLICY_TUNABLES_H
 #define WBGOV_POLICY_TUNABLES_H
 
@@ -34,8 +36,8 @@ const struct gov_tunable *gov_tunable_find(const char *name, size_t len);
  * 1500ms". */
 void gov_tunable_want(const struct gov_tunable *t, char *buf, size_t len);
 
-/* Parse `val` and, if it is in range, store it in c. 0 or -EINVAL. */
-int gov_tunable_set(const struct gov_tunable *t, struct gov_config *c, const char *val);
+/* Its place in c. */
+uint64_t *gov_tunable_at(const struct gov_tunable *t, struct gov_config *c);
 
 /* Its value in c. */
 uint64_t gov_tunable_get(const struct gov_tunable *t, const struct gov_config *c);

@@ -33,6 +33,17 @@ static struct knobs_dev dev_nvme(void)
 
 /* ------------------------------------------------------------- decide */
 
+/* The rule for device `d` under `c`: its settings resolved, then decided,
+ * as the governor does at each poll. */
+static void decide_for(const struct gov_config *c, const struct knobs_dev *d,
+		       const struct gov_input *in, struct gov_decision *ret)
+{
+	struct gov_settings s;
+
+	gov_resolve(c, d, &s);
+	gov_decide(&s, in, ret);
+}
+
 static struct gov_input bw(uint64_t bps, bool known)
 {
 	struct gov_input in = { .bw_bps = bps, .known = known };
@@ -49,21 +60,21 @@ static void test_decide_unmeasured(void **state)
 	(void)state;
 	gov_config_defaults(&c);
 	/* whatever its kind, a device starts at the start cap */
-	gov_decide(&c, &usb, &none, &d);
+	decide_for(&c, &usb, &none, &d);
 	assert_true(d.govern && d.strict);
 	assert_int_equal(d.max_bytes, 4 * MIB);
 	assert_int_equal(d.why, WHY_UNMEASURED);
-	gov_decide(&c, &nvme, &none, &d);
+	decide_for(&c, &nvme, &none, &d);
 	assert_true(d.strict);
 	assert_int_equal(d.max_bytes, 4 * MIB);
 	/* an SD card in a built-in reader: not removable, not rotational */
 	strcpy(sd.bus, "mmc");
-	gov_decide(&c, &sd, &none, &d);
+	decide_for(&c, &sd, &none, &d);
 	assert_true(d.strict);
 	assert_int_equal(d.why, WHY_UNMEASURED);
 	/* the start is never below what the kernel honours */
 	none.min_cap_bytes = 5 * MIB;
-	gov_decide(&c, &sd, &none, &d);
+	decide_for(&c, &sd, &none, &d);
 	assert_int_equal(d.max_bytes, 5 * MIB);
 }
 
@@ -77,61 +88,61 @@ static void test_decide_measured(void **state)
 	(void)state;
 	gov_config_defaults(&c);
 	in = bw(5 * MB, true);
-	gov_decide(&c, &usb, &in, &d); /* 1 s of 5 MB/s, less the sync slack */
+	decide_for(&c, &usb, &in, &d); /* 1 s of 5 MB/s, less the sync slack */
 	assert_true(d.strict);
 	assert_int_equal(d.max_bytes, 5 * MB - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_MEASURED);
 	/* the floor follows the bandwidth: 1 s of 0.6 MB/s, less the slack */
 	in = bw(600000, true);
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 600000 - 256 * KIB);
 	assert_int_equal(d.why, WHY_MEASURED);
 	in = bw(MB / 2, true); /* 0.5 MB/s: 238 KB, raised to the floor */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 256 * KIB);
 	assert_int_equal(d.why, WHY_FLOOR);
 	in = bw(100000, true); /* 100 KB/s: the 256 KiB floor */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 256 * KIB);
 	assert_int_equal(d.why, WHY_FLOOR);
 	/* a kernel before 6.14 honours no cap under 0.1 % of its threshold */
 	in.min_cap_bytes = 3 * MIB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 3 * MIB);
 	assert_int_equal(d.why, WHY_FLOOR);
 	in = bw(300 * MB, true); /* 300 MB > ceiling 256 MiB: 2 s */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_true(d.strict);
 	assert_int_equal(d.max_bytes, 600 * MB);
 	assert_int_equal(d.why, WHY_FAST);
 	in = bw(260 * MB, true); /* 260 MB < 256 MiB: 1 s */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 260 * MB - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_MEASURED);
 	in = bw(270 * MB, true); /* just above: 2 s */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 540 * MB);
 	c.fast_target_ms = 500; /* never below the ceiling */
 	in = bw(300 * MB, true);
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 256 * MIB);
 	/* fast, and the global threshold (4.7 GB) drains within 10 s: no cap */
 	c.fast_target_ms = 2000;
 	in = bw(500 * MB, true);
 	in.global_thresh_bytes = 4700 * MB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_false(d.strict);
 	assert_int_equal(d.why, WHY_DRAINS_FAST);
 	in.bw_bps = 300 * MB; /* 15.7 s: capped at 2 s */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_true(d.strict);
 	assert_int_equal(d.max_bytes, 600 * MB);
 	in.bw_bps = 5 * MB; /* a slow device: the threshold is moot */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 5 * MB - GOV_SYNC_SLACK_BYTES);
 	c.target_ms = 2500;
 	in = bw(10 * MB, true);
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 25 * MB - GOV_SYNC_SLACK_BYTES);
 }
 
@@ -145,16 +156,16 @@ static void test_decide_lower_bound(void **state)
 
 	(void)state;
 	gov_config_defaults(&c);
-	gov_decide(&c, &nvme, &in, &d);
+	decide_for(&c, &nvme, &in, &d);
 	assert_int_equal(d.max_bytes, 4 * MIB);
 	assert_int_equal(d.why, WHY_LOWER_BOUND);
 	in.bw_bps = 50 * MB; /* shown 50 MB/s: at least that */
-	gov_decide(&c, &nvme, &in, &d);
+	decide_for(&c, &nvme, &in, &d);
 	assert_int_equal(d.max_bytes, 50 * MB - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_MEASURED);
 	in.bw_bps = 600 * MB; /* shown 600 MB/s, 4.7 GB drain within 10 s */
 	in.global_thresh_bytes = 4700 * MB;
-	gov_decide(&c, &nvme, &in, &d);
+	decide_for(&c, &nvme, &in, &d);
 	assert_false(d.strict);
 	assert_int_equal(d.why, WHY_DRAINS_FAST);
 }
@@ -173,21 +184,143 @@ static void test_decide_rules(void **state)
 	c.rules[1] = (struct gov_rule){ .match[MATCH_BUS] = "nvme", .mode = MODE_OFF };
 	c.rules[2] = (struct gov_rule){ .match[MATCH_DEVNUM] = "8:16", .mode = MODE_OFF };
 	c.nrules = 3;
-	gov_decide(&c, &usb, &in, &d); /* the first matching section wins */
+	decide_for(&c, &usb, &in, &d); /* the first matching section wins */
 	assert_true(d.strict);
 	assert_int_equal(d.max_bytes, 32 * MIB);
 	assert_int_equal(d.why, WHY_FIXED);
 	assert_ptr_equal(d.rule, &c.rules[0]);
-	gov_decide(&c, &nvme, &none, &d);
+	decide_for(&c, &nvme, &none, &d);
 	assert_false(d.govern);
 	assert_int_equal(d.why, WHY_OFF);
 	c.rules[0] = (struct gov_rule){ .match[MATCH_MODEL] = "Cruzer Blade", .mode = MODE_TIME,
 					.target_ms = 3000 };
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 15 * MB - GOV_SYNC_SLACK_BYTES);
 	c.rules[0].match[MATCH_MODEL][0] = 0; /* a section without a key matches nothing */
 	usb.model[0] = 0;
 	assert_ptr_equal(gov_match(&c, &usb), &c.rules[2]);
+}
+
+/* One resolver: a [device] section's mode, and in mode time its target,
+ * over the global values; the other settings global. */
+static void test_resolve_settings(void **state)
+{
+	struct gov_config c;
+	struct gov_settings s;
+	struct knobs_dev usb = dev_usb(), nvme = dev_nvme();
+
+	(void)state;
+	gov_config_defaults(&c);
+	c.target_ms = 1500;
+	c.floor_bytes = MIB;
+	c.ceiling_bytes = 64 * MIB;
+	c.fast_target_ms = 3000;
+	c.global_drain_ms = 20000;
+	c.initial_bytes = 8 * MIB;
+	c.rules[0] = (struct gov_rule){ .match[MATCH_BUS] = "usb", .mode = MODE_TIME,
+					.target_ms = 3000 };
+	c.rules[1] = (struct gov_rule){ .match[MATCH_BUS] = "nvme", .mode = MODE_FIXED,
+					.fixed_bytes = 32 * MIB };
+	c.nrules = 2;
+	gov_resolve(&c, &usb, &s);
+	assert_ptr_equal(s.rule, &c.rules[0]);
+	assert_int_equal(s.mode, MODE_TIME);
+	assert_int_equal(s.target_ms, 3000);
+	assert_int_equal(s.floor_bytes, MIB);
+	assert_int_equal(s.ceiling_bytes, 64 * MIB);
+	assert_int_equal(s.fast_target_ms, 3000);
+	assert_int_equal(s.global_drain_ms, 20000);
+	assert_int_equal(s.initial_bytes, 8 * MIB);
+	gov_resolve(&c, &nvme, &s);
+	assert_ptr_equal(s.rule, &c.rules[1]);
+	assert_int_equal(s.mode, MODE_FIXED);
+	assert_int_equal(s.fixed_bytes, 32 * MIB);
+	assert_int_equal(s.target_ms, 1500);
+	/* a section without a target: the global one */
+	c.rules[0].target_ms = 0;
+	gov_resolve(&c, &usb, &s);
+	assert_int_equal(s.target_ms, 1500);
+	/* no section matches: the global values */
+	c.nrules = 0;
+	gov_resolve(&c, &nvme, &s);
+	assert_null(s.rule);
+	assert_int_equal(s.mode, MODE_TIME);
+	assert_int_equal(s.fixed_bytes, 0);
+	assert_int_equal(s.target_ms, 1500);
+}
+
+/* What a figure says of a device is the rule's, by the device's own
+ * target: a window with a backlog is known; a lower bound is fast when
+ * bandwidth x target passes the ceiling, and, while the device is not
+ * known, worth keeping when it passes the start cap. 100 MB/s at least:
+ * fast for 3 s (300 MB), above the start cap for 0.5 s (50 MB); 400 MB/s
+ * at least: fast for 1 s, not for 0.5 s (200 MB). A section's mode or a
+ * throttle changes the cap, not the class. */
+static void test_decide_bw_class(void **state)
+{
+	struct gov_config c;
+	struct gov_settings s3, s05, s1;
+	struct gov_decision d;
+	struct gov_input in = { .bw_bps = 100 * MB, .source = BW_LOWER_BOUND };
+	struct knobs_dev usb = dev_usb(), nvme = dev_nvme();
+
+	(void)state;
+	gov_config_defaults(&c);
+	c.rules[0] = (struct gov_rule){ .match[MATCH_BUS] = "usb", .mode = MODE_TIME,
+					.target_ms = 3000 };
+	c.rules[1] = (struct gov_rule){ .match[MATCH_BUS] = "nvme", .mode = MODE_TIME,
+					.target_ms = 500 };
+	c.nrules = 2;
+	gov_resolve(&c, &usb, &s3);
+	gov_resolve(&c, &nvme, &s05);
+	c.nrules = 0;
+	gov_resolve(&c, &nvme, &s1);
+	gov_decide(&s3, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_FAST);
+	gov_decide(&s05, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_LOWER_BOUND);
+	in.known = true; /* a lower bound above a known figure: not news */
+	gov_decide(&s05, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_NONE);
+	gov_decide(&s3, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_FAST);
+	in = (struct gov_input){ .bw_bps = 400 * MB, .source = BW_LOWER_BOUND };
+	gov_decide(&s1, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_FAST);
+	gov_decide(&s05, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_LOWER_BOUND);
+	/* 8 MB/s at least: 4 MB in 0.5 s, within the 4 MiB start cap's worth;
+	 * 8 MB in 1 s, above */
+	in.bw_bps = 8 * MB;
+	gov_decide(&s05, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_NONE);
+	gov_decide(&s1, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_LOWER_BOUND);
+	/* measured with a backlog: known, whatever the speed */
+	in = (struct gov_input){ .bw_bps = MB / 2, .known = true, .source = BW_MEASURED };
+	gov_decide(&s05, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_KNOWN);
+	/* remembered, or nothing: nothing new to keep */
+	in.source = BW_REMEMBERED;
+	gov_decide(&s3, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_NONE);
+	in = (struct gov_input){ 0 };
+	gov_decide(&s3, &in, &d);
+	assert_int_equal(d.bw_class, GOV_BW_NONE);
+	/* a throttle's bound, a mode fixed or off: the figure's class stands */
+	in = (struct gov_input){ .bw_bps = 100 * MB, .source = BW_LOWER_BOUND, .bound_bps = MB };
+	gov_decide(&s3, &in, &d);
+	assert_int_equal(d.why, WHY_THROTTLED);
+	assert_int_equal(d.bw_class, GOV_BW_FAST);
+	s3.mode = MODE_FIXED;
+	s3.fixed_bytes = 16 * MIB;
+	gov_decide(&s3, &in, &d);
+	assert_int_equal(d.why, WHY_FIXED);
+	assert_int_equal(d.bw_class, GOV_BW_FAST);
+	s3.mode = MODE_OFF;
+	gov_decide(&s3, &in, &d);
+	assert_false(d.govern);
+	assert_int_equal(d.bw_class, GOV_BW_FAST);
 }
 
 /* A decision is news when its reason changes or its cap moves by a quarter;
@@ -895,56 +1028,56 @@ static void test_decide_bound(void **state)
 	 * 1 MB/s is 4 s of sync) */
 	in = bw(0, false);
 	in.bound_bps = 1 * MB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_true(d.govern && d.strict);
 	assert_int_equal(d.max_bytes, 1 * MB - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_THROTTLED);
 	in.bound_bps = 2 * MB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 2 * MB - GOV_SYNC_SLACK_BYTES);
 	/* a lower bound below it, with its cap raised to the start cap */
 	in = bw(900000, false);
 	in.bound_bps = 1 * MB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 1 * MB - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_THROTTLED);
 	/* slower than the floor allows: the floor */
 	in = bw(0, false);
 	in.bound_bps = 200000;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 256 * KIB);
 	assert_int_equal(d.why, WHY_THROTTLED);
 	/* a bound above the start cap's speed changes nothing */
 	in.bound_bps = 10 * MB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 4 * MIB);
 	assert_int_equal(d.why, WHY_UNMEASURED);
 	in.bound_bps = 500 * MB;
 	in.start_bytes = 16 * MIB; /* a ramp */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 16 * MIB);
 	assert_int_equal(d.why, WHY_RAMP);
 	/* held by its cap (no cap until measured), yet bounded: capped */
 	in = bw(0, false);
 	in.start_bytes = UINT64_MAX;
 	in.bound_bps = 1 * MB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_true(d.strict);
 	assert_int_equal(d.max_bytes, 1 * MB - GOV_SYNC_SLACK_BYTES);
 	/* measured near the bound: its own figure (no flapping between two
 	 * reasons as its windows wobble about the throttle's rate) */
 	in = bw(1050000, true);
 	in.bound_bps = 1 * MB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 1050000 - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_MEASURED);
 	in.bw_bps = 900000; /* below: its own, smaller */
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.why, WHY_MEASURED);
 	/* measured at 40 MB/s, then throttled to 4: the throttle's */
 	in = bw(40 * MB, true);
 	in.bound_bps = 4 * MB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 4 * MB - GOV_SYNC_SLACK_BYTES);
 	assert_int_equal(d.why, WHY_THROTTLED);
 	/* a [device] section says otherwise: it wins */
@@ -953,11 +1086,11 @@ static void test_decide_bound(void **state)
 	strcpy(c.rules[0].match[MATCH_BUS], "usb");
 	c.rules[0].mode = MODE_FIXED;
 	c.rules[0].fixed_bytes = 8 * MIB;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_int_equal(d.max_bytes, 8 * MIB);
 	assert_int_equal(d.why, WHY_FIXED);
 	c.rules[0].mode = MODE_OFF;
-	gov_decide(&c, &usb, &in, &d);
+	decide_for(&c, &usb, &in, &d);
 	assert_false(d.govern);
 }
 
@@ -1968,6 +2101,155 @@ static void test_governor_ramp_after_light_use(void **state)
 	assert_ramp_16_64(caps, n);
 }
 
+/* wbgov.conf with two [device] targets and the global one left at 1 s:
+ * the stick's 3 s, the NVMe disk's 0.5 s. */
+static void two_targets(struct gov_config *c)
+{
+	gov_config_defaults(c);
+	c->rules[0] = (struct gov_rule){ .match[MATCH_SERIAL] = "4C53000", .mode = MODE_TIME,
+					 .target_ms = 3000 };
+	c->rules[1] = (struct gov_rule){ .match[MATCH_BUS] = "nvme", .mode = MODE_TIME,
+					 .target_ms = 500 };
+	c->nrules = 2;
+}
+
+/* Start cap growth by each device's own target: what it completes beyond
+ * its cap per second, times its target, against 1.5 caps. A bulk writer
+ * for each (polls every 10 ms): the stick completes 12.3 MB/s, the NVMe
+ * disk 16.4 MB/s, from their 4 MiB start caps. The stick's beyond-the-cap
+ * pace passes 2.1 MB/s at 0.42 s: 6.3 MB in its 3 s, grown to 8 MiB two
+ * polls on. The NVMe disk's, 9.4 MB/s at 0.6 s, is 4.7 MB in its 0.5 s:
+ * held. By the global 1 s it is the other way round (the NVMe disk grown
+ * at 0.43 s, the stick held). */
+static void test_governor_device_target_ramp(void **state)
+{
+	struct fake f;
+	struct gov_config c;
+	struct fake_bdi *usb, *nvme;
+	uint64_t t = 0;
+
+	(void)state;
+	fake_init(&f);
+	f.bdi_dirty[0] = f.bdi_dirty[1] = -1; /* no debugfs: windows only */
+	usb = &f.bdi[0];
+	nvme = &f.bdi[1];
+	f.dirty = 8 * MIB;
+	two_targets(&c);
+	gov_init(&G, &c, &fake_ops, &f, NULL);
+	gov_tick(&G, t);
+	for (int i = 0; i < 60; i++) {
+		f.dirtied += MIB;
+		usb->st.sectors_written += 240; /* 120 KiB in 10 ms */
+		usb->st.writes += 1;
+		nvme->st.sectors_written += 320; /* 160 KiB */
+		nvme->st.writes += 1;
+		gov_tick(&G, t += 10000);
+	}
+	assert_false(gov_find(&G, "8:16")->meter.known);
+	assert_int_equal(gov_find(&G, "8:16")->dec.why, WHY_RAMP);
+	assert_int_equal(gov_find(&G, "8:16")->dec.max_bytes, 8 * MIB);
+	assert_false(gov_find(&G, "259:0")->meter.known);
+	assert_int_equal(gov_find(&G, "259:0")->dec.why, WHY_UNMEASURED);
+	assert_int_equal(gov_find(&G, "259:0")->dec.max_bytes, 4 * MIB);
+	gov_restore(&G);
+}
+
+static uint64_t h_recall_two(void *ctx, const struct knobs_dev *info, bool *ret_known)
+{
+	(void)ctx;
+	*ret_known = true;
+	return !strcmp(info->bdi, "8:16") ? 100 * MB : 400 * MB;
+}
+
+/* A fast device is let go by its own target: the stick, 100 MB/s for its
+ * 3 s (300 MB, past the 256 MiB ceiling), drains the 512 MiB global
+ * threshold within global_drain: no cap; the NVMe disk, 400 MB/s for its
+ * 0.5 s (200 MB), is not a fast one: capped at that, less the slack. By
+ * the global 1 s it would be the other way round. */
+static void test_governor_device_target_release(void **state)
+{
+	struct fake f;
+	struct gov_config c;
+	struct gov_hooks h;
+	const struct gov_dev *d;
+
+	(void)state;
+	fake_init(&f);
+	f.thresh_bytes = 512 * MIB;
+	for (int i = 0; i < 2; i++)
+		f.bdi[i].val[BDI_MAX_BYTES] = 512 * MIB;
+	h = (struct gov_hooks){ .ctx = &f, .recall = h_recall_two };
+	two_targets(&c);
+	gov_init(&G, &c, &fake_ops, &f, &h);
+	gov_tick(&G, 0);
+	d = gov_find(&G, "8:16");
+	assert_int_equal(d->dec.why, WHY_DRAINS_FAST);
+	assert_false(d->dec.strict);
+	assert_int_equal(f.bdi[0].val[BDI_STRICT_LIMIT], 0);
+	d = gov_find(&G, "259:0");
+	assert_int_equal(d->dec.why, WHY_MEASURED);
+	assert_int_equal(d->dec.max_bytes, 200 * MB - GOV_SYNC_SLACK_BYTES);
+	assert_int_equal(f.bdi[1].val[BDI_STRICT_LIMIT], 1);
+	gov_restore(&G);
+}
+
+struct seen_class {
+	int n;
+	char bdi[8][KNOBS_NAME_MAX];
+	enum gov_bw_class bw_class[8];
+	uint64_t bps[8];
+};
+
+static void h_measured_class(void *ctx, const struct gov_dev *d)
+{
+	struct seen_class *sc = ctx;
+
+	if (sc->n == 8)
+		return;
+	snprintf(sc->bdi[sc->n], KNOBS_NAME_MAX, "%s", d->info.bdi);
+	sc->bw_class[sc->n] = d->bw_class;
+	sc->bps[sc->n++] = d->meter.est_bps;
+}
+
+/* What device memory gets from a window is what the decision made of it,
+ * by the device's own target, told to hooks.measured once it is made. A
+ * writer wakes after an idle poll: in 200 ms the stick completes 40 MB
+ * (at least 200 MB/s: 600 MB in its 3 s, a fast one), the NVMe disk 80 MB
+ * (at least 400 MB/s: 200 MB in its 0.5 s, not fast, but above its start
+ * cap). By the global 1 s it would be the other way round. */
+static void test_governor_device_target_class(void **state)
+{
+	struct fake f;
+	struct gov_config c;
+	struct gov_hooks h;
+	struct seen_class sc = { 0 };
+	uint64_t t = 0;
+
+	(void)state;
+	fake_init(&f);
+	h = (struct gov_hooks){ .ctx = &sc, .measured = h_measured_class };
+	two_targets(&c);
+	gov_init(&G, &c, &fake_ops, &f, &h);
+	gov_tick(&G, t);
+	gov_tick(&G, t += 1000000);
+	f.dirtied += 128 * MIB;
+	f.dirty = 100 * MIB;
+	f.bdi[0].st.sectors_written += 40 * MB / 512;
+	f.bdi[0].st.writes += 40;
+	f.bdi[1].st.sectors_written += 80 * MB / 512;
+	f.bdi[1].st.writes += 80;
+	gov_tick(&G, t += 200000);
+	assert_int_equal(sc.n, 2);
+	for (int i = 0; i < 2; i++) {
+		bool usb = !strcmp(sc.bdi[i], "8:16");
+		assert_int_equal(sc.bps[i], usb ? 200 * MB : 400 * MB);
+		assert_int_equal(sc.bw_class[i], usb ? GOV_BW_FAST : GOV_BW_LOWER_BOUND);
+	}
+	assert_int_equal(gov_find(&G, "8:16")->dec.why, WHY_FAST);
+	assert_int_equal(gov_find(&G, "259:0")->dec.why, WHY_MEASURED);
+	gov_restore(&G);
+}
+
 /* Both grown to 64 MiB in a bulk write, then held there: a quarter of
  * the cap dirty, nothing written back, nothing completing. The NVMe is
  * let go until measured; the USB stick, of a kind often slow (a 40 MB/s
@@ -2194,6 +2476,8 @@ int main(void)
 		cmocka_unit_test(test_decide_bound),
 		cmocka_unit_test(test_decide_lower_bound),
 		cmocka_unit_test(test_decide_rules),
+		cmocka_unit_test(test_resolve_settings),
+		cmocka_unit_test(test_decide_bw_class),
 		cmocka_unit_test(test_decision_moved),
 		cmocka_unit_test(test_meter_backlog),
 		cmocka_unit_test(test_meter_short_queue),
@@ -2237,6 +2521,9 @@ int main(void)
 		cmocka_unit_test(test_governor_glance_pace),
 		cmocka_unit_test(test_governor_ramp_polls),
 		cmocka_unit_test(test_governor_ramp_after_light_use),
+		cmocka_unit_test(test_governor_device_target_ramp),
+		cmocka_unit_test(test_governor_device_target_release),
+		cmocka_unit_test(test_governor_device_target_class),
 		cmocka_unit_test(test_governor_write_throttle),
 		cmocka_unit_test(test_governor_throttled_after_measured),
 	};
