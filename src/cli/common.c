@@ -49,18 +49,7 @@ bool cli_daemon_running(const struct cli *o)
 	return pidlock_held(p, "wbgovd");
 }
 
-/* Bytes in IEC units, as pv and ls -h show them: "512 KiB", "24.0 MiB". */
-void cli_human(char *buf, size_t len, uint64_t b)
-{
-	if (b >= GIB)
-		snprintf(buf, len, "%.1f GiB", (double)b / GIB);
-	else if (b >= MIB)
-		snprintf(buf, len, "%.1f MiB", (double)b / MIB);
-	else
-		snprintf(buf, len, "%llu KiB", (unsigned long long)(b / 1024));
-}
-
-/* Bytes per second likewise: "4.8 MiB/s", "1.9 GiB/s". */
+/* Bytes per second in IEC units: "4.8 MiB/s", "1.9 GiB/s". */
 void cli_human_rate(char *buf, size_t len, double bps)
 {
 	if (bps >= (double)GIB)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "model/units.h"
 #include "sys/procfs.h"
 #include "sys/syncmounts.h"
 
@@ -90,7 +91,7 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 			char l[48], h[24];
 			uint64_t gone = start_left - (left < start_left ? left : start_left);
 			int pct = start_left ? (int)(100 * (double)gone / (double)start_left) : 100;
-			cli_human(h, sizeof(h), left);
+			bytes_text(h, sizeof(h), left, BYTES_KIB_DOWN);
 			snprintf(l, sizeof(l), "%s left%s", h, per_dev ? "" : " (system)");
 			cli_progress_line(stderr, tty, pct, l, rate, rate > 0 ? (double)left / rate : 0,
 					  elapsed);
