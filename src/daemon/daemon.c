@@ -395,7 +395,6 @@ static void memory_start(struct daemon *dm)
 {
 	char dir[PATH_MAX], lines[128], *slash;
 	struct memory_dropped dropped;
-	struct stat st;
 	int r;
 
 	if (!dm->memory_path[0])
@@ -404,15 +403,8 @@ static void memory_start(struct daemon *dm)
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
 		*slash = 0;
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-			log_warn("%s: %s; device memory off", dir, strerror(errno));
-			dm->memory_path[0] = 0;
-			return;
-		}
-		if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-		    (st.st_mode & 022)) {
-			log_warn("%s: not a directory of ours, or writable by others; device memory off",
-				 dir);
+		if ((r = dir_of_ours(dir))) {
+			log_warn("%s: %s; device memory off", dir, state_dir_text(r));
 			dm->memory_path[0] = 0;
 			return;
 		}
