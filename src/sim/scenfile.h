@@ -11,9 +11,6 @@
 
 #include "sim/scenario.h"
 
-/* The largest scenario file read, bytes. */
-#define SCENFILE_MAX (64 * 1024)
-
 /* Parse a scenario file's `text`. `filename` names it in messages and,
  * without its directory and ".scenario", is the scenario's name when the
  * file gives none. 0, or -EINVAL with "FILE:LINE: what is wrong" in
@@ -21,8 +18,8 @@
 int scenfile_parse(const char *filename, const char *text, struct scenario *ret, char *err,
 		   size_t len);
 
-/* Read the file at `path` (at most SCENFILE_MAX bytes) and parse it. 0 or
- * -errno with "PATH: what is wrong" in `err`. */
+/* Read the file at `path` (at most INI_TEXT_MAX bytes, model/ini.h) and
+ * parse it. 0 or -errno with "PATH: what is wrong" in `err`. */
 int scenfile_load(const char *path, struct scenario *ret, char *err, size_t len);
 
 /* The built-in scenario `name`. 0 or -ENOENT. */

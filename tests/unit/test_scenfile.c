@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "lab/lab.h"
+#include "model/ini.h"
 #include "sim/scenfile.h"
 
 #define MB 1000000ULL
@@ -805,7 +806,7 @@ static void test_load(void **state)
 	assert_non_null(strstr(err, "a NUL byte: not a text file"));
 	f = fopen(path, "w");
 	assert_non_null(f);
-	for (int i = 0; i <= SCENFILE_MAX / 8; i++)
+	for (int i = 0; i <= INI_TEXT_MAX / 8; i++)
 		fputs("# ......\n", f);
 	fclose(f);
 	assert_int_equal(scenfile_load(path, &sc, err, sizeof(err)), -EFBIG);
