@@ -1185,6 +1185,15 @@ int scenfile_builtin(const char *name, struct scenario *sc)
 	return -ENOENT;
 }
 
+int scenfile_build(const char *name, const struct sim_params *p, struct scenario *sc)
+{
+	int r = scenfile_builtin(name, sc);
+
+	if (r)
+		return r;
+	return scenario_apply(sc, p, NULL, 0);
+}
+
 /* ------------------------------------------------------------ writing */
 
 int scenfile_write(FILE *f, const struct scenario *sc)

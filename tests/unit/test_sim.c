@@ -14,6 +14,7 @@
 #include "model/ini.h"
 #include "sim/kernel.h"
 #include "sim/scenario.h"
+#include "sim/scenfile.h"
 
 #define MB 1000000ULL
 
@@ -782,7 +783,7 @@ static uint64_t start_dirtyable(const char *mem, const char *extra)
 	assert_int_equal(sim_param_set(&p, kv), 0);
 	if (extra)
 		assert_int_equal(sim_param_set(&p, extra), 0);
-	assert_int_equal(scenario_build("usb-iso", &p, &sc), 0);
+	assert_int_equal(scenfile_build("usb-iso", &p, &sc), 0);
 	s = sim_kernel_new(&sc.kernel, sc.dev, sc.ndev, sc.task, sc.ntask);
 	assert_non_null(s);
 	sim_global_limits(s, &thresh, &bg, &avail);
@@ -839,7 +840,7 @@ static void test_memory_in_use_params(void **state)
 	assert_non_null(strstr(err, "mem=2048 MiB"));
 	{
 		struct scenario sc;
-		assert_int_equal(scenario_build("usb-iso", &p, &sc), -EINVAL);
+		assert_int_equal(scenfile_build("usb-iso", &p, &sc), -EINVAL);
 	}
 	assert_int_equal(sim_param_set(&p, "used=1952M"), 0); /* 1952 + 96 = 2048: nothing free */
 	assert_int_equal(sim_params_check(&p, err, sizeof(err)), -EINVAL);
