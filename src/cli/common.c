@@ -15,6 +15,7 @@
 #include <blkid/blkid.h>
 
 #include "cli/cli.h"
+#include "model/parse.h"
 #include "policy/bwmeter.h"
 #include "sys/fsutil.h"
 #include "sys/pidlock.h"
@@ -47,6 +48,27 @@ bool cli_daemon_running(const struct cli *o)
 
 	cli_path_in(p, sizeof(p), o, "wbgovd.pid");
 	return pidlock_held(p, "wbgovd");
+}
+
+int cli_set_interval(struct cli *o, const char *arg)
+{
+	char *end;
+	double s = strtod(arg, &end);
+
+	if (*end || !(s >= 0.1 && s <= 3600))
+		return -EINVAL;
+	o->interval = s;
+	return 0;
+}
+
+int cli_set_threshold(struct cli *o, const char *arg)
+{
+	uint64_t v;
+
+	if (parse_size(arg, &v) || !v)
+		return -EINVAL;
+	o->threshold = v;
+	return 0;
 }
 
 /* Bytes per second in IEC units: "4.8 MiB/s", "1.9 GiB/s". */
