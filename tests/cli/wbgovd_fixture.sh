@@ -57,6 +57,14 @@ stop() {
 	wait "$PID" || rc=$?
 	[ "$rc" -eq 0 ] || fail "wbgovd exited $rc on SIGTERM: $(tail -n 5 "$LOG")"
 }
+# start_stop ARG...: wbgovd with ARG... started, then stopped; its log in $LOG
+start_stop() {
+	: >"$LOG"
+	$AS "$D" --root "$FX" --state-dir "$ST" -c "$CONF" "$@" >>"$LOG" 2>&1 &
+	PID=$!
+	wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start: $(cat "$LOG")"
+	stop
+}
 # a bdi whose directory is not where the kernel keeps bdis (a link planted
 # in the tree): under Landlock wbgovd cannot write there
 mkdir "$tmp/outside"
@@ -97,12 +105,17 @@ if [ -n "$AS" ]; then
 	HOSTILE="setpriv --reuid=1 --regid=1 --clear-groups"
 	[ "$(stat -c %a "$ST/wbgovd.lock")" = 600 ] || fail "the lock file is $(stat -c %a "$ST/wbgovd.lock"), want 600"
 	$HOSTILE sh -c "exec 3<'$ST/wbgovd.lock'" 2>/dev/null && fail "another user opened the lock file"
+	# held before wbgovd stops: the pid file goes with it, and an open
+	# after that (a slow start under load) would find none
+	: >"$tmp/held"
+	chmod 666 "$tmp/held"
 	$HOSTILE /usr/bin/python3 -c 'import fcntl, sys, time
 f = open(sys.argv[1])
 fcntl.flock(f, fcntl.LOCK_SH)
-time.sleep(30)' "$ST/wbgovd.pid" &
+open(sys.argv[2], "w").write("held")
+time.sleep(30)' "$ST/wbgovd.pid" "$tmp/held" &
 	HPID=$!
-	sleep 0.3
+	wait_for 5 test -s "$tmp/held" || fail "the other user could not take its flock"
 	stop
 	start
 	kill "$HPID" 2>/dev/null || fail "the other user's flock did not last"
@@ -364,11 +377,7 @@ mkdir "$tmp/mem"
 printf '# wbgov\nv1 5100000 m 1764756000 serial:Other:1\nv1 5100000 q 1764756000 serial:Bad:1\nv1 9000000 f 1764756100 wwid:other\n' >"$MEM"
 [ -n "$AS" ] && chown -R nobody "$tmp/mem"
 cp "$MEM" "$tmp/mem.before"
-: >"$LOG"
-$AS "$D" --root "$FX" --state-dir "$ST" --memory "$MEM" -c "$CONF" >>"$LOG" 2>&1 &
-PID=$!
-wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start: $(cat "$LOG")"
-stop
+start_stop --memory "$MEM"
 grep -q "^<4>$MEM: 1 line dropped (line 3: .*); the other 2 kept$" "$LOG" ||
 	fail "a malformed line of device memory: $(grep "$MEM" "$LOG")"
 [ "$(grep -c "$MEM" "$LOG")" = 1 ] || fail "device memory: $(grep "$MEM" "$LOG")"
@@ -383,11 +392,7 @@ ln -s real "$tmp/lnk"
 printf 'not\000device memory\n' >"$tmp/real/mem/devices"
 [ -n "$AS" ] && chown -R nobody "$tmp/real"
 cp "$tmp/real/mem/devices" "$tmp/mem.before"
-: >"$LOG"
-$AS "$D" --root "$FX" --state-dir "$ST" --memory "$tmp/lnk/mem/devices" -c "$CONF" >>"$LOG" 2>&1 &
-PID=$!
-wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start: $(cat "$LOG")"
-stop
+start_stop --memory "$tmp/lnk/mem/devices"
 grep -q "^<4>$tmp/lnk/mem: not an absolute path free of links; device memory off$" "$LOG" ||
 	fail "device memory through a link: $(grep "mem" "$LOG")"
 cmp -s "$tmp/real/mem/devices" "$tmp/mem.before" ||
