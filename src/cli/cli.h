@@ -57,8 +57,11 @@ int cli_bad(const char *what, const char *arg);
 void cli_path_in(char *buf, size_t len, const struct cli *o, const char *name);
 /* Is wbgovd running with this state dir? (its pid file names a live wbgovd) */
 bool cli_daemon_running(const struct cli *o);
-/* "512 KiB", "24.0 MiB"; "4.8 MiB/s" */
-void cli_human(char *buf, size_t len, uint64_t b);
+/* --interval SECONDS (watch: 0.1 to 3600) and --threshold SIZE (notify:
+ * above 0) into o: 0, or -EINVAL and o as it was. */
+int cli_set_interval(struct cli *o, const char *arg);
+int cli_set_threshold(struct cli *o, const char *arg);
+/* "4.8 MiB/s" (amounts: bytes_text, model/units.h) */
 void cli_human_rate(char *buf, size_t len, double bps);
 /* "[########------------]  40 %, WHAT, 4.7 MiB/s, ETA 5 s, 3 s so far"
  * (no rate and ETA while rate_bps is 0): sync's, eject's and cp's line,

@@ -15,6 +15,7 @@
 #include <blkid/blkid.h>
 
 #include "cli/cli.h"
+#include "model/parse.h"
 #include "policy/bwmeter.h"
 #include "sys/fsutil.h"
 #include "sys/pidlock.h"
@@ -49,18 +50,28 @@ bool cli_daemon_running(const struct cli *o)
 	return pidlock_held(p, "wbgovd");
 }
 
-/* Bytes in IEC units, as pv and ls -h show them: "512 KiB", "24.0 MiB". */
-void cli_human(char *buf, size_t len, uint64_t b)
+int cli_set_interval(struct cli *o, const char *arg)
 {
-	if (b >= GIB)
-		snprintf(buf, len, "%.1f GiB", (double)b / GIB);
-	else if (b >= MIB)
-		snprintf(buf, len, "%.1f MiB", (double)b / MIB);
-	else
-		snprintf(buf, len, "%llu KiB", (unsigned long long)(b / 1024));
+	char *end;
+	double s = strtod(arg, &end);
+
+	if (*end || !(s >= 0.1 && s <= 3600))
+		return -EINVAL;
+	o->interval = s;
+	return 0;
 }
 
-/* Bytes per second likewise: "4.8 MiB/s", "1.9 GiB/s". */
+int cli_set_threshold(struct cli *o, const char *arg)
+{
+	uint64_t v;
+
+	if (parse_size(arg, &v) || !v)
+		return -EINVAL;
+	o->threshold = v;
+	return 0;
+}
+
+/* Bytes per second in IEC units: "4.8 MiB/s", "1.9 GiB/s". */
 void cli_human_rate(char *buf, size_t len, double bps)
 {
 	if (bps >= (double)GIB)

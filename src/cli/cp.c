@@ -198,8 +198,8 @@ static void show(struct job *j, bool final)
 	}
 	if (!final) {
 		char what[64], d[24], t[24];
-		cli_human(d, sizeof(d), j->durable);
-		cli_human(t, sizeof(t), j->total);
+		bytes_text(d, sizeof(d), j->durable, BYTES_KIB_DOWN);
+		bytes_text(t, sizeof(t), j->total, BYTES_KIB_DOWN);
 		snprintf(what, sizeof(what), "%s of %s durable", d, t);
 		cli_progress_line(stderr, true, pct, what, rate, eta, now);
 		j->shown = true;
@@ -210,7 +210,7 @@ static void show(struct job *j, bool final)
 		if (j->durable < 1024)
 			snprintf(t, sizeof(t), "%llu bytes", (unsigned long long)j->durable);
 		else
-			cli_human(t, sizeof(t), j->durable);
+			bytes_text(t, sizeof(t), j->durable, BYTES_KIB_DOWN);
 		cli_human_rate(r, sizeof(r), now > 0 ? (double)j->durable / now : 0);
 		fprintf(stderr, "%swbgov cp: %s in %d file%s durable after %.1f s (%s)\n",
 			j->tty && j->shown ? "\n" : "", t, j->nfiles, j->nfiles == 1 ? "" : "s", now, r);
@@ -638,8 +638,8 @@ static int plan(struct src *srcs, int n, const char *dest, uint64_t *total)
 	if (statvfs(dir, &vfs) == 0 && vfs.f_frsize && vfs.f_blocks &&
 	    (uint64_t)vfs.f_bavail * vfs.f_frsize < *total) {
 		char need[24], have[24];
-		cli_human(need, sizeof(need), *total);
-		cli_human(have, sizeof(have), (uint64_t)vfs.f_bavail * vfs.f_frsize);
+		bytes_text(need, sizeof(need), *total, BYTES_KIB_DOWN);
+		bytes_text(have, sizeof(have), (uint64_t)vfs.f_bavail * vfs.f_frsize, BYTES_KIB_DOWN);
 		fprintf(stderr, "wbgov cp: %s has %s free; the copy needs %s\n", dir, have, need);
 		return EX_CANTCREAT;
 	}

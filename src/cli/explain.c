@@ -7,6 +7,7 @@
 #include <sysexits.h>
 
 #include "cli/cli.h"
+#include "model/units.h"
 #include "daemon/config.h"
 #include "daemon/daemon.h"
 #include "daemon/status.h"
@@ -224,8 +225,8 @@ static void print_text(const struct gov_config *cfg, const struct why *w, bool r
 	}
 	if (w->has_vm && (w->dirty_bytes || w->dirty_background_bytes)) {
 		char a[32], b[32];
-		cli_human(a, sizeof(a), w->dirty_bytes);
-		cli_human(b, sizeof(b), w->dirty_background_bytes);
+		bytes_text(a, sizeof(a), w->dirty_bytes, BYTES_KIB_DOWN);
+		bytes_text(b, sizeof(b), w->dirty_background_bytes, BYTES_KIB_DOWN);
 		printf("  vm:          dirty_bytes %s, dirty_background_bytes %s (the kernel's default "
 		       "is 0: a sysctl.d file?): %s\n", w->dirty_bytes ? a : "0",
 		       w->dirty_background_bytes ? b : "0",

@@ -22,6 +22,7 @@
 #include "cli/cli.h"
 #include "daemon/bus.h"
 #include "knobs/room.h"
+#include "model/units.h"
 
 #define NOTIFY_NAME "org.freedesktop.Notifications"
 #define NOTIFY_PATH "/org/freedesktop/Notifications"
@@ -313,19 +314,6 @@ static int on_notified(sd_bus_message *m, void *userdata, sd_bus_error *err)
 	return 0;
 }
 
-/* "120 MiB", "3.5 MiB", "1.2 GiB" */
-static void human(char *buf, size_t len, uint64_t b)
-{
-	if (b >= (1ULL << 30))
-		snprintf(buf, len, "%.1f GiB", (double)b / (1ULL << 30));
-	else if (b >= (10ULL << 20))
-		snprintf(buf, len, "%.0f MiB", (double)b / (1ULL << 20));
-	else if (b >= (1ULL << 20))
-		snprintf(buf, len, "%.1f MiB", (double)b / (1ULL << 20));
-	else
-		snprintf(buf, len, "%.0f KiB", (double)b / 1024);
-}
-
 static int on_caps(sd_bus_message *m, void *userdata, sd_bus_error *err)
 {
 	struct agent *a = userdata;
@@ -470,7 +458,7 @@ static uint64_t consider(struct agent *a, uint64_t now)
 		bool progress;
 
 		if (d->known && (d->pending >= a->threshold || (d->shown && d->pending))) {
-			human(size, sizeof(size), d->pending);
+			bytes_text(size, sizeof(size), d->pending, BYTES_MIB_SHORT);
 			if (d->drain_s >= 0)
 				snprintf(summary, sizeof(summary), "Writing %s to %s \xe2\x80\x94 %.0f s left", size,
 					 who, d->drain_s < 1 ? 1 : d->drain_s);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "model/units.h"
 #include "daemon/metrics.h"
 #include "daemon/status.h"
 #include "knobs/room.h"
@@ -189,10 +190,10 @@ int cli_status(const struct cli *o, FILE *f)
 			else
 				no_bw = true;
 			if (r->has_knobs)
-				cli_human(mx, sizeof(mx), r->max_bytes);
+				bytes_text(mx, sizeof(mx), r->max_bytes, BYTES_KIB_DOWN);
 			if (r->has_pending) {
 				double s = status_drain_s(true, r->pending, r->has_st ? r->st.bw_bps : 0);
-				cli_human(pend, sizeof(pend), r->pending);
+				bytes_text(pend, sizeof(pend), r->pending, BYTES_KIB_DOWN);
 				if (s >= 0)
 					snprintf(drain, sizeof(drain), "%.1f s", s);
 			} else {
@@ -220,8 +221,8 @@ int cli_status(const struct cli *o, FILE *f)
 			running ? "running" : "not running");
 	} else {
 		char d[24], w[24];
-		cli_human(d, sizeof(d), dirty);
-		cli_human(w, sizeof(w), writeback);
+		bytes_text(d, sizeof(d), dirty, BYTES_KIB_DOWN);
+		bytes_text(w, sizeof(w), writeback, BYTES_KIB_DOWN);
 		fprintf(f, "\nsystem: Dirty %s, Writeback %s; wbgovd %s\n", d, w,
 			running ? "running" : "not running");
 	}

@@ -2,20 +2,19 @@
 /* wbgov sync: the writing with progress, which eject shares
  * (cli_sync_watch). */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <sysexits.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "sys/mountpt.h"
+#include "model/units.h"
 #include "sys/procfs.h"
+#include "sys/syncmounts.h"
 
 
 
@@ -42,8 +41,9 @@ static uint64_t left_bytes(const struct cli *o, const struct knobs_dev *d, int n
 int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 		   const struct mount_list *mounts, const char *cmd)
 {
-	int status = 0;
+	int res;
 	pid_t child;
+	char prefix[64];
 	struct sigaction sa = { .sa_handler = cli_on_int };
 	uint64_t start_left, prev_left;
 	double rate = 0;
@@ -51,38 +51,12 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 	bool per_dev, tty = isatty(STDERR_FILENO), shown = false;
 
 	start_left = prev_left = left_bytes(o, devs, nd, &per_dev);
-	child = fork();
-	if (child < 0) {
-		fprintf(stderr, "wbgov %s: fork: %s\n", cmd, strerror(errno));
+	/* the writing, which Ctrl-C does not stop: it stops the watching */
+	snprintf(prefix, sizeof(prefix), "%swbgov %s: ", tty ? "\n" : "", cmd);
+	res = sync_mounts_start(mounts, STDERR_FILENO, prefix, SYNC_MOUNTS_KEEP_ON_INT, &child);
+	if (res < 0) {
+		fprintf(stderr, "wbgov %s: fork: %s\n", cmd, strerror(-res));
 		return EX_OSERR;
-	}
-	if (child == 0) {
-		int i = 0;
-		/* the writing: syncfs of each filesystem, or sync() of everything;
-		 * Ctrl-C stops the watching, not this */
-		signal(SIGINT, SIG_IGN);
-		if (!mounts->n || mounts->truncated) {
-			/* no file system named, or more than the list holds */
-			sync();
-			_exit(0);
-		}
-		/* a mount from mountinfo is opened as mountpt.h says (this child
-		 * may be root's, and the path a user's to change); a path the
-		 * caller gave, as given */
-		for (const char *m = mount_list_next(mounts, NULL); m; m = mount_list_next(mounts, m), i++) {
-			int fd;
-			if (mounts->id[i] >= 0)
-				fd = mountpt_open(m, mounts->id[i], mounts->dev[i]);
-			else if ((fd = open(m, O_RDONLY | O_CLOEXEC)) < 0)
-				fd = -errno;
-			if (fd < 0 || syncfs(fd) < 0) {
-				fprintf(stderr, "%swbgov %s: %s: %s\n", tty ? "\n" : "", cmd, m,
-					mountpt_strerror(fd < 0 ? fd : -errno));
-				_exit(1);
-			}
-			close(fd);
-		}
-		_exit(0);
 	}
 	sigaction(SIGINT, &sa, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -91,9 +65,8 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 		struct timespec nap = { 0, 200000000 }, now;
 		uint64_t left;
 		double dt, elapsed;
-		pid_t w = waitpid(child, &status, WNOHANG);
 
-		if (w == child)
+		if ((res = sync_mounts_reap(child, false)) != -EAGAIN)
 			break;
 		if (cli_interrupted) {
 			fprintf(stderr, "%swbgov %s: stopped watching; the kernel goes on writing and "
@@ -118,14 +91,14 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 			char l[48], h[24];
 			uint64_t gone = start_left - (left < start_left ? left : start_left);
 			int pct = start_left ? (int)(100 * (double)gone / (double)start_left) : 100;
-			cli_human(h, sizeof(h), left);
+			bytes_text(h, sizeof(h), left, BYTES_KIB_DOWN);
 			snprintf(l, sizeof(l), "%s left%s", h, per_dev ? "" : " (system)");
 			cli_progress_line(stderr, tty, pct, l, rate, rate > 0 ? (double)left / rate : 0,
 					  elapsed);
 			shown = true;
 		}
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	if (res < 0)
 		return EX_IOERR; /* the child said why */
 	{
 		struct timespec now;

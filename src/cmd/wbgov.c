@@ -4,13 +4,11 @@
  * src/cli. Read-only commands need no root. */
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
 
 #include "cli/cli.h"
 #include "daemon/config.h"
-#include "model/parse.h"
 
 #define VERSION "0.1"
 
@@ -101,30 +99,143 @@ static int command_help(const char *cmd)
 	return 0;
 }
 
+static int version(void)
+{
+	printf("wbgov %s\n", VERSION);
+	return 0;
+}
+
+/* The options that struct cli keeps no trace of having been given. */
+struct given {
+	bool interval, threshold;
+};
+
+/* One option after the command (`word` as it was written): 0, or an exit
+ * status, the message said. */
+static int take_option(struct cli *o, struct given *g, const char *cmd, int c, const char *arg,
+		       const char *word)
+{
+	switch (c) {
+	case 'j': o->json = true; return 0;
+	case 'p': o->prometheus = true; return 0;
+	case '1': o->once = true; return 0;
+	case 'P': o->no_power_off = true; return 0;
+	case 'q': o->quiet = true; return 0;
+	case 'B': o->bus = arg; return 0;
+	case 'T':
+		g->threshold = true;
+		return cli_set_threshold(o, arg) ?
+			       cli_bad("--threshold wants a size above 0 (8M, 512K)", arg) : 0;
+	case 'i':
+		g->interval = true;
+		return cli_set_interval(o, arg) ?
+			       cli_bad("--interval wants seconds from 0.1 to 3600", arg) : 0;
+	case 'c': o->config = arg; return 0;
+	case 'R': o->root = arg; return 0;
+	case 'S': o->state_dir = arg; return 0;
+	case ':':
+		fprintf(stderr, "wbgov %s: %s needs a value; see wbgov %s --help\n", cmd, word,
+			cmd);
+		return EX_USAGE;
+	default:
+		if (optopt)
+			fprintf(stderr, "wbgov %s: unknown option -%c; see wbgov %s --help\n", cmd,
+				optopt, cmd);
+		else
+			fprintf(stderr, "wbgov %s: unknown option %s; see wbgov %s --help\n", cmd,
+				word, cmd);
+		return EX_USAGE;
+	}
+}
+
+/* An option that belongs to another command is refused, not ignored: 0
+ * or an exit status, the message said. */
+static int options_fit(const struct cli *o, const struct given *g, const char *cmd)
+{
+	const char *bad = NULL;
+
+	if (o->json && strcmp(cmd, "status") && strcmp(cmd, "explain") && strcmp(cmd, "watch") &&
+	    strcmp(cmd, "cp"))
+		bad = "--json";
+	else if (o->prometheus && strcmp(cmd, "status"))
+		bad = "--prometheus";
+	else if (o->once && strcmp(cmd, "apply"))
+		bad = "--once";
+	else if (g->interval && strcmp(cmd, "watch"))
+		bad = "--interval";
+	else if (o->no_power_off && strcmp(cmd, "eject"))
+		bad = "--no-power-off";
+	else if (o->quiet && strcmp(cmd, "cp"))
+		bad = "--quiet";
+	else if (o->bus && strcmp(cmd, "notify"))
+		bad = "--bus";
+	else if (g->threshold && strcmp(cmd, "notify"))
+		bad = "--threshold";
+	if (bad) {
+		fprintf(stderr, "wbgov %s: %s is not an option of %s; see wbgov %s --help\n", cmd,
+			bad, cmd, cmd);
+		return EX_USAGE;
+	}
+	if (o->json && o->prometheus) {
+		fprintf(stderr, "wbgov status: --json or --prometheus, not both\n");
+		return EX_USAGE;
+	}
+	return 0;
+}
+
+/* The command `cmd` with its argument `arg` (cp: its n words `args`). */
+static int run(struct cli *o, const char *cmd, const char *arg, int n, char **args)
+{
+	static struct knobs_real real;
+
+	real.root = o->root;
+	o->real = &real;
+	if (!strcmp(cmd, "status"))
+		return arg ? cli_bad("status takes no argument", arg) : cli_status(o, stdout);
+	if (!strcmp(cmd, "watch"))
+		return arg ? cli_bad("watch takes no argument", arg) : cli_watch(o);
+	if (!strcmp(cmd, "sync"))
+		return cli_sync(o, arg);
+	if (!strcmp(cmd, "eject"))
+		return arg ? cli_eject(o, arg, !o->no_power_off)
+			   : cli_bad("eject needs a PATH or DEVICE", "e.g. /media/stick or sdb");
+	if (!strcmp(cmd, "cp"))
+		return cli_cp(o, n, args);
+	if (!strcmp(cmd, "explain"))
+		return arg ? cli_explain(o, arg) : cli_bad("explain needs a DEVICE", "e.g. sdb");
+	if (!strcmp(cmd, "apply"))
+		return arg ? cli_bad("apply takes no argument", arg) : cli_apply(o);
+	if (!strcmp(cmd, "notify"))
+		return arg ? cli_bad("notify takes no argument", arg) : cli_notify(o);
+	if (!strcmp(cmd, "restore"))
+		return arg ? cli_bad("restore takes no argument", arg) : cli_restore(o);
+	return cli_bad("unknown command", cmd);
+}
+
+static const struct option opts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "prometheus", no_argument, NULL, 'p' },
+	{ "once", no_argument, NULL, '1' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "no-power-off", no_argument, NULL, 'P' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "root", required_argument, NULL, 'R' },
+	{ "state-dir", required_argument, NULL, 'S' },
+	{ "bus", required_argument, NULL, 'B' },
+	{ "threshold", required_argument, NULL, 'T' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "prometheus", no_argument, NULL, 'p' },
-		{ "once", no_argument, NULL, '1' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "no-power-off", no_argument, NULL, 'P' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "root", required_argument, NULL, 'R' },
-		{ "state-dir", required_argument, NULL, 'S' },
-		{ "bus", required_argument, NULL, 'B' },
-		{ "threshold", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cli o = { .root = "/", .state_dir = "/run/wbgov", .config = CONFIG_DEFAULT_PATH,
-			  .interval = 1.0, .threshold = 8ULL << 20 };
+			 .interval = 1.0, .threshold = 8ULL << 20 };
+	struct given g = { 0 };
 	const char *cmd, *arg = NULL;
-	bool interval_set = false, threshold_set = false;
-	int c, first;
+	int c, first, rc;
 
 	while ((c = getopt_long(argc, argv, "+c:hV", opts, NULL)) != -1) {
 		switch (c) {
@@ -132,7 +243,7 @@ int main(int argc, char **argv)
 		case 'R': o.root = optarg; break;
 		case 'S': o.state_dir = optarg; break;
 		case 'h': usage(stdout); return 0;
-		case 'V': printf("wbgov %s\n", VERSION); return 0;
+		case 'V': return version();
 		case 'j': case 'p': case '1': case 'i': case 'P': case 'q': case 'B': case 'T':
 			return cli_bad("that option goes after the command", argv[optind - 1]);
 		default: return EX_USAGE;
@@ -146,106 +257,21 @@ int main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	optind = 0;
-	opterr = 0; /* the messages below name the command */
+	opterr = 0; /* the messages name the command */
 	while ((c = getopt_long(argc, argv, ":c:hqV", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j': o.json = true; break;
-		case 'p': o.prometheus = true; break;
-		case '1': o.once = true; break;
-		case 'P': o.no_power_off = true; break;
-		case 'q': o.quiet = true; break;
-		case 'B': o.bus = optarg; break;
-		case 'T':
-			if (parse_size(optarg, &o.threshold) || !o.threshold)
-				return cli_bad("--threshold wants a size above 0 (8M, 512K)", optarg);
-			threshold_set = true;
-			break;
-		case 'i': {
-			char *end;
-			o.interval = strtod(optarg, &end);
-			interval_set = true;
-			if (*end || !(o.interval >= 0.1 && o.interval <= 3600))
-				return cli_bad("--interval wants seconds from 0.1 to 3600", optarg);
-			break;
-		}
-		case 'c': o.config = optarg; break;
-		case 'R': o.root = optarg; break;
-		case 'S': o.state_dir = optarg; break;
-		case 'h': return command_help(cmd);
-		case 'V': printf("wbgov %s\n", VERSION); return 0;
-		case ':':
-			fprintf(stderr, "wbgov %s: %s needs a value; see wbgov %s --help\n", cmd,
-				argv[optind - 1], cmd);
-			return EX_USAGE;
-		default:
-			if (optopt)
-				fprintf(stderr, "wbgov %s: unknown option -%c; see wbgov %s --help\n", cmd,
-					optopt, cmd);
-			else
-				fprintf(stderr, "wbgov %s: unknown option %s; see wbgov %s --help\n", cmd,
-					argv[optind - 1], cmd);
-			return EX_USAGE;
-		}
+		if (c == 'h')
+			return command_help(cmd);
+		if (c == 'V')
+			return version();
+		if ((rc = take_option(&o, &g, cmd, c, optarg, argv[optind - 1])))
+			return rc;
 	}
 	first = optind; /* cp's SRC... DEST */
 	if (optind < argc)
 		arg = argv[optind++];
 	if (optind < argc && strcmp(cmd, "cp"))
 		return cli_bad("unexpected argument", argv[optind]);
-	/* an option that belongs to another command is refused, not ignored */
-	{
-		const char *bad = NULL;
-		if (o.json && strcmp(cmd, "status") && strcmp(cmd, "explain") && strcmp(cmd, "watch") &&
-		    strcmp(cmd, "cp"))
-			bad = "--json";
-		else if (o.prometheus && strcmp(cmd, "status"))
-			bad = "--prometheus";
-		else if (o.once && strcmp(cmd, "apply"))
-			bad = "--once";
-		else if (interval_set && strcmp(cmd, "watch"))
-			bad = "--interval";
-		else if (o.no_power_off && strcmp(cmd, "eject"))
-			bad = "--no-power-off";
-		else if (o.quiet && strcmp(cmd, "cp"))
-			bad = "--quiet";
-		else if (o.bus && strcmp(cmd, "notify"))
-			bad = "--bus";
-		else if (threshold_set && strcmp(cmd, "notify"))
-			bad = "--threshold";
-		if (bad) {
-			fprintf(stderr, "wbgov %s: %s is not an option of %s; see wbgov %s --help\n", cmd,
-				bad, cmd, cmd);
-			return EX_USAGE;
-		}
-	}
-	if (o.json && o.prometheus) {
-		fprintf(stderr, "wbgov status: --json or --prometheus, not both\n");
-		return EX_USAGE;
-	}
-	{
-		static struct knobs_real real;
-		real.root = o.root;
-		o.real = &real;
-	}
-
-	if (!strcmp(cmd, "status"))
-		return arg ? cli_bad("status takes no argument", arg) : cli_status(&o, stdout);
-	if (!strcmp(cmd, "watch"))
-		return arg ? cli_bad("watch takes no argument", arg) : cli_watch(&o);
-	if (!strcmp(cmd, "sync"))
-		return cli_sync(&o, arg);
-	if (!strcmp(cmd, "eject"))
-		return arg ? cli_eject(&o, arg, !o.no_power_off) : cli_bad("eject needs a PATH or DEVICE", "e.g. /media/stick or sdb");
-	if (!strcmp(cmd, "cp"))
-		return cli_cp(&o, argc - first, argv + first);
-	if (!strcmp(cmd, "explain"))
-		return arg ? cli_explain(&o, arg) : cli_bad("explain needs a DEVICE", "e.g. sdb");
-	if (!strcmp(cmd, "apply"))
-		return arg ? cli_bad("apply takes no argument", arg) : cli_apply(&o);
-	if (!strcmp(cmd, "notify"))
-		return arg ? cli_bad("notify takes no argument", arg) : cli_notify(&o);
-	if (!strcmp(cmd, "restore"))
-		return arg ? cli_bad("restore takes no argument", arg) : cli_restore(&o);
-	return cli_bad("unknown command", cmd);
+	if ((rc = options_fit(&o, &g, cmd)))
+		return rc;
+	return run(&o, cmd, arg, argc - first, argv + first);
 }
-

@@ -193,164 +193,124 @@ static int write_series(const char *file, const struct run_result *res, int n)
 	return EX_CANTCREAT;
 }
 
-int main(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "param", required_argument, NULL, 'P' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "plot", required_argument, NULL, 'o' },
-		{ "sysctl", required_argument, NULL, 's' },
-		{ "knob", required_argument, NULL, 'k' },
-		{ "series", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+/* What the command line asked for. */
+struct args {
+	const char *cmd, *scenario, *plot, *series, *config;
 	const char *policies[MAX_POLICIES], *params[64], *knobs[MAX_KNOBS];
 	bool knob_bdi[MAX_KNOBS];
-	int npol = 0, npar = 0, nknob = 0, nsc = 0, c, n = 0, rc = 0;
-	const char *cmd, *scenario = NULL, *plot = NULL, *series = NULL, *config = NULL;
-	enum report_format fmt = FMT_TABLE;
-	struct lab_params p;
-	struct scenario *sc;
+	int npol, npar, nknob;
+	enum report_format fmt;
+};
+
+/* One option after the command, checked against it: 0 or an exit status,
+ * the message said. */
+static int take_option(struct args *a, int c, const char *arg)
+{
+	const char *dot;
+
+	switch (c) {
+	case 'p':
+		if (!proposal_find(arg))
+			return bad("unknown policy", arg);
+		if (strcmp(a->cmd, "run"))
+			return bad("--policy goes with run", arg);
+		if (a->npol == MAX_POLICIES)
+			return bad("too many policies", arg);
+		a->policies[a->npol++] = arg;
+		return 0;
+	case 'P':
+		if (a->npar == (int)(sizeof(a->params) / sizeof(a->params[0])))
+			return bad("too many params", arg);
+		a->params[a->npar++] = arg;
+		return 0;
+	case 'c':
+		if (a->config)
+			return bad("one --config only", arg);
+		a->config = arg;
+		return 0;
+	case 'f':
+		if (!strcmp(a->cmd, "show") || !strcmp(a->cmd, "list"))
+			return bad("--format goes with run or table", arg);
+		if (report_format_parse(arg, &a->fmt))
+			return bad("unknown format", arg);
+		return 0;
+	case 's':
+	case 'k':
+		if (!a->scenario)
+			return bad(c == 's' ? "--sysctl goes with run or show"
+					    : "--knob goes with run or show", arg);
+		if (a->nknob == MAX_KNOBS)
+			return bad("too many --sysctl and --knob", arg);
+		a->knob_bdi[a->nknob] = c == 'k';
+		a->knobs[a->nknob++] = arg;
+		return 0;
+	case 'o':
+		if (strcmp(a->cmd, "run"))
+			return bad("--plot goes with run", arg);
+		dot = arg ? strrchr(arg, '.') : NULL;
+		if (!dot || (strcmp(dot, ".png") && strcmp(dot, ".svg")))
+			return bad("the plot file must end in .png or .svg", arg);
+		a->plot = arg;
+		return 0;
+	case 'S':
+		if (strcmp(a->cmd, "run"))
+			return bad("--series goes with run", arg);
+		if (!arg || !*arg)
+			return bad("--series needs a file name", "''");
+		a->series = arg;
+		return 0;
+	default: return EX_USAGE; /* getopt said which option */
+	}
+}
+
+/* --config, then each --param, into p: 0 or an exit status, the message
+ * said. */
+static int settings(const struct args *a, struct lab_params *p)
+{
+	char err[512];
+
+	lab_params_init(p);
+	if (a->config) {
+		if (!strcmp(a->cmd, "list") || !strcmp(a->cmd, "show"))
+			return bad("--config goes with run or table", a->config);
+		if (config_load(a->config, false, &p->gov, err, sizeof(err))) {
+			fprintf(stderr, "wbsim: %s\n", err);
+			return EX_USAGE;
+		}
+	}
+	for (int i = 0; i < a->npar; i++) {
+		char want[96];
+		int r = lab_param_set(p, a->params[i], want, sizeof(want));
+		if (r == -ENOENT)
+			return bad("unknown param", a->params[i]);
+		if (r && want[0]) {
+			fprintf(stderr, "wbsim: %s: want %s\n", a->params[i], want);
+			return EX_USAGE;
+		}
+		if (r)
+			return bad("malformed param value", a->params[i]);
+	}
+	return 0;
+}
+
+/* run and table: every job of the scenarios sc[] (nsc of them), then the
+ * plot, the series and the report. An exit status, the message said. */
+static int run(const struct args *a, const struct lab_params *p, struct scenario *sc, int nsc)
+{
+	const char *policies[MAX_POLICIES];
+	int npol = a->npol, n, rc;
 	struct job *jobs;
 	struct run_result *res;
 	const struct run_result **base;
 
-	lab_params_init(&p);
-	while ((c = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("wbsim %s\n", VERSION); return 0;
-		default: return EX_USAGE; /* getopt said which option */
-		}
-	}
-	if (optind >= argc)
-		return bad("no command given", "try `wbsim --help`");
-	cmd = argv[optind++];
-	if (strcmp(cmd, "list") && strcmp(cmd, "run") && strcmp(cmd, "table") && strcmp(cmd, "show"))
-		return bad("unknown command", cmd);
-	if (!strcmp(cmd, "run") || !strcmp(cmd, "show")) {
-		if (optind >= argc || argv[optind][0] == '-')
-			return bad(!strcmp(cmd, "run") ? "run needs a scenario" : "show needs a scenario",
-				   "see `wbsim list`, or give a FILE");
-		scenario = argv[optind++];
-	}
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (!proposal_find(optarg))
-				return bad("unknown policy", optarg);
-			if (strcmp(cmd, "run"))
-				return bad("--policy goes with run", optarg);
-			if (npol == MAX_POLICIES)
-				return bad("too many policies", optarg);
-			policies[npol++] = optarg;
-			break;
-		case 'P':
-			if (npar == (int)(sizeof(params) / sizeof(params[0])))
-				return bad("too many params", optarg);
-			params[npar++] = optarg;
-			break;
-		case 'c':
-			if (config)
-				return bad("one --config only", optarg);
-			config = optarg;
-			break;
-		case 'f':
-			if (!strcmp(cmd, "show") || !strcmp(cmd, "list"))
-				return bad("--format goes with run or table", optarg);
-			if (report_format_parse(optarg, &fmt))
-				return bad("unknown format", optarg);
-			break;
-		case 's':
-		case 'k':
-			if (!scenario)
-				return bad(c == 's' ? "--sysctl goes with run or show"
-						    : "--knob goes with run or show", optarg);
-			if (nknob == MAX_KNOBS)
-				return bad("too many --sysctl and --knob", optarg);
-			knob_bdi[nknob] = c == 'k';
-			knobs[nknob++] = optarg;
-			break;
-		case 'o':
-			if (strcmp(cmd, "run"))
-				return bad("--plot goes with run", optarg);
-			{
-				const char *dot = optarg ? strrchr(optarg, '.') : NULL;
-				if (!dot || (strcmp(dot, ".png") && strcmp(dot, ".svg")))
-					return bad("the plot file must end in .png or .svg", optarg);
-			}
-			plot = optarg;
-			break;
-		case 'S':
-			if (strcmp(cmd, "run"))
-				return bad("--series goes with run", optarg);
-			if (!optarg || !*optarg)
-				return bad("--series needs a file name", "''");
-			series = optarg;
-			break;
-		case 'h': usage(stdout); return 0;
-		default: return EX_USAGE; /* getopt said which option */
-		}
-	}
-	if (optind < argc)
-		return bad("unexpected argument", argv[optind]);
-	if (config) {
-		char err[512];
-		if (!strcmp(cmd, "list") || !strcmp(cmd, "show"))
-			return bad("--config goes with run or table", config);
-		if (config_load(config, false, &p.gov, err, sizeof(err))) {
-			fprintf(stderr, "wbsim: %s\n", err);
-			return EX_USAGE;
-		}
-	}
-	for (int i = 0; i < npar; i++) {
-		char want[96];
-		int r = lab_param_set(&p, params[i], want, sizeof(want));
-		if (r == -ENOENT)
-			return bad("unknown param", params[i]);
-		if (r && want[0]) {
-			fprintf(stderr, "wbsim: %s: want %s\n", params[i], want);
-			return EX_USAGE;
-		}
-		if (r)
-			return bad("malformed param value", params[i]);
-	}
-	if (!strcmp(cmd, "list")) {
-		char err[160];
-		if (sim_params_check(&p.sim, err, sizeof(err))) {
-			fprintf(stderr, "wbsim: %s\n", err);
-			return EX_USAGE;
-		}
-		list();
-		return 0;
-	}
-	nsc = scenario ? 1 : scen_builtin_count;
-	sc = calloc((size_t)nsc, sizeof(*sc));
-	if (!sc) {
-		fprintf(stderr, "wbsim: out of memory\n");
-		return EX_OSERR;
-	}
-	rc = load_scenarios(scenario, &p, knobs, knob_bdi, nknob, sc);
-	if (rc || !strcmp(cmd, "show")) {
-		if (!rc && (scenfile_write(stdout, sc) || fflush(stdout))) {
-			fprintf(stderr, "wbsim: writing the scenario: %s\n", strerror(errno));
-			rc = EX_IOERR;
-		}
-		free(sc);
-		return rc;
-	}
-	if (!npol && scenario)
+	memcpy(policies, a->policies, sizeof(policies));
+	if (!npol && a->scenario)
 		for (int i = 0; i < sc->npolicy; i++)
 			policies[npol++] = sc->policy[i];
 	if (!npol)
 		for (int i = 0; i < proposal_count; i++)
 			policies[npol++] = proposals[i].name;
-
-	n = scenario ? npol : nsc * proposal_count;
+	n = a->scenario ? npol : nsc * proposal_count;
 	jobs = calloc((size_t)n, sizeof(*jobs));
 	res = calloc((size_t)n, sizeof(*res));
 	base = calloc((size_t)n, sizeof(*base));
@@ -359,27 +319,27 @@ int main(int argc, char **argv)
 		free(jobs);
 		free(res);
 		free(base);
-		free(sc);
 		return EX_OSERR;
 	}
 	for (int i = 0; i < n; i++) {
-		jobs[i].scenario = scenario ? sc : &sc[i / proposal_count];
-		jobs[i].policy = scenario ? policies[i] : proposals[i % proposal_count].name;
+		jobs[i].scenario = a->scenario ? sc : &sc[i / proposal_count];
+		jobs[i].policy = a->scenario ? policies[i] : proposals[i % proposal_count].name;
 	}
-	rc = run_jobs(jobs, n, &p, plot || series, res, base);
-	if (!rc && plot) {
-		int r = plot_write(plot, res, n);
+	rc = run_jobs(jobs, n, p, a->plot || a->series, res, base);
+	if (!rc && a->plot) {
+		int r = plot_write(a->plot, res, n);
 		if (r == -ENOENT) {
-			fprintf(stderr, "wbsim: gnuplot is not installed: no plot written to %s\n", plot);
+			fprintf(stderr, "wbsim: gnuplot is not installed: no plot written to %s\n",
+				a->plot);
 			rc = EX_UNAVAILABLE;
 		} else if (r) {
-			fprintf(stderr, "wbsim: %s: the plot could not be written\n", plot);
+			fprintf(stderr, "wbsim: %s: the plot could not be written\n", a->plot);
 			rc = EX_CANTCREAT;
 		}
 	}
-	if (!rc && series)
-		rc = write_series(series, res, n);
-	if (!rc && report_print(stdout, fmt, res, base, n)) {
+	if (!rc && a->series)
+		rc = write_series(a->series, res, n);
+	if (!rc && report_print(stdout, a->fmt, res, base, n)) {
 		fprintf(stderr, "wbsim: writing the results: %s\n", strerror(errno));
 		rc = EX_IOERR;
 	}
@@ -389,6 +349,92 @@ int main(int argc, char **argv)
 	free(jobs);
 	free(res);
 	free(base);
+	return rc;
+}
+
+/* The command: list, show, run or table. Its exit status. */
+static int wbsim(const struct args *a)
+{
+	struct lab_params p;
+	struct scenario *sc;
+	int nsc, rc = settings(a, &p);
+
+	if (rc)
+		return rc;
+	if (!strcmp(a->cmd, "list")) {
+		char err[160];
+		if (sim_params_check(&p.sim, err, sizeof(err))) {
+			fprintf(stderr, "wbsim: %s\n", err);
+			return EX_USAGE;
+		}
+		list();
+		return 0;
+	}
+	nsc = a->scenario ? 1 : scen_builtin_count;
+	sc = calloc((size_t)nsc, sizeof(*sc));
+	if (!sc) {
+		fprintf(stderr, "wbsim: out of memory\n");
+		return EX_OSERR;
+	}
+	rc = load_scenarios(a->scenario, &p, a->knobs, a->knob_bdi, a->nknob, sc);
+	if (!rc && !strcmp(a->cmd, "show") && (scenfile_write(stdout, sc) || fflush(stdout))) {
+		fprintf(stderr, "wbsim: writing the scenario: %s\n", strerror(errno));
+		rc = EX_IOERR;
+	} else if (!rc && strcmp(a->cmd, "show")) {
+		rc = run(a, &p, sc, nsc);
+	}
 	free(sc);
 	return rc;
+}
+
+static const struct option opts[] = {
+	{ "policy", required_argument, NULL, 'p' },
+	{ "param", required_argument, NULL, 'P' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "plot", required_argument, NULL, 'o' },
+	{ "sysctl", required_argument, NULL, 's' },
+	{ "knob", required_argument, NULL, 'k' },
+	{ "series", required_argument, NULL, 'S' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int main(int argc, char **argv)
+{
+	struct args a = { .fmt = FMT_TABLE };
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("wbsim %s\n", VERSION); return 0;
+		default: return EX_USAGE; /* getopt said which option */
+		}
+	}
+	if (optind >= argc)
+		return bad("no command given", "try `wbsim --help`");
+	a.cmd = argv[optind++];
+	if (strcmp(a.cmd, "list") && strcmp(a.cmd, "run") && strcmp(a.cmd, "table") &&
+	    strcmp(a.cmd, "show"))
+		return bad("unknown command", a.cmd);
+	if (!strcmp(a.cmd, "run") || !strcmp(a.cmd, "show")) {
+		if (optind >= argc || argv[optind][0] == '-')
+			return bad(!strcmp(a.cmd, "run") ? "run needs a scenario"
+							 : "show needs a scenario",
+				   "see `wbsim list`, or give a FILE");
+		a.scenario = argv[optind++];
+	}
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		if ((rc = take_option(&a, c, optarg)))
+			return rc;
+	}
+	if (optind < argc)
+		return bad("unexpected argument", argv[optind]);
+	return wbsim(&a);
 }

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <systemd/sd-bus.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,7 +16,7 @@
 #include "knobs/room.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
-#include "sys/mountpt.h"
+#include "sys/syncmounts.h"
 
 #define ERR_BUSY "org.wbgov.Governor1.Error.Busy"
 #define ERR_SYNC "org.wbgov.Governor1.Error.SyncFailed"
@@ -182,53 +181,6 @@ static struct bus_job *job_free(struct bus *b)
 	return NULL;
 }
 
-/* In a child: TERM, INT and HUP as in any process. The daemon blocks them
- * from its start and catches them, and a child inherits both: SIGTERM at
- * stop (wbgovd's, or systemd's to the whole unit) must end it. */
-static void child_signals_default(void)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-}
-
-/* The child of a Sync: syncfs of each file system, as `wbgov sync DEVICE`
- * does; what fails goes to `fd`. Every other descriptor is closed first:
- * the pid lock and the bus connection must not outlive the daemon in it. */
-static _Noreturn void sync_child(int fd, const struct mount_list *ml)
-{
-	int i = 0;
-
-	child_signals_default();
-	fd_keep_only(fd);
-	if (ml->truncated) {
-		/* more mounts than the list holds: everything */
-		sync();
-		_exit(0);
-	}
-	/* a mount point is opened as mountpt.h says: its path is a user's to
-	 * change, and this child is root's */
-	for (const char *m = mount_list_next(ml, NULL); m; m = mount_list_next(ml, m), i++) {
-		int mfd = mountpt_open(m, ml->id[i], ml->dev[i]);
-		if (mfd < 0 || syncfs(mfd) < 0) {
-			char c[PATH_MAX];
-			int e = mfd < 0 ? mfd : -errno;
-			bus_clean_utf8(c, sizeof(c), m);
-			dprintf(fd, "%s: %s", c, mountpt_strerror(e));
-			_exit(1);
-		}
-		close(mfd);
-	}
-	_exit(0);
-}
-
 /* Sync(): answered when the child has synced every file system of the
  * device; the daemon's loop goes on meanwhile. */
 static int method_sync(sd_bus_message *m, void *userdata, sd_bus_error *err)
@@ -251,16 +203,14 @@ static int method_sync(sd_bus_message *m, void *userdata, sd_bus_error *err)
 		return sd_bus_reply_method_return(m, "");
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return sd_bus_error_set_errno(err, errno);
-	pid = fork();
-	if (pid < 0) {
-		r = errno;
-		close(fds[0]);
-		close(fds[1]);
-		return sd_bus_error_set_errno(err, r);
-	}
-	if (pid == 0)
-		sync_child(fds[1], &ml);
+	/* syncfs of each file system, as `wbgov sync DEVICE` does; what fails
+	 * goes to the pipe */
+	r = sync_mounts_start(&ml, fds[1], "", 0, &pid);
 	close(fds[1]);
+	if (r < 0) {
+		close(fds[0]);
+		return sd_bus_error_set_errno(err, -r);
+	}
 	memset(j, 0, sizeof(*j));
 	j->pid = pid;
 	j->fd = fds[0];
@@ -275,19 +225,23 @@ static int method_sync(sd_bus_message *m, void *userdata, sd_bus_error *err)
  * no longer than its exit takes). */
 static void job_end(struct bus *b, struct bus_job *j)
 {
-	int status = 0;
+	int r = sync_mounts_reap(j->pid, true);
+	char msg[sizeof(j->err) * 3];
 
-	while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
-		;
 	close(j->fd);
+	/* its line without the newline, in UTF-8 as sd-bus wants it (a path
+	 * is bytes, and the read may have cut a character) */
+	if (j->errlen && j->err[j->errlen - 1] == '\n')
+		j->errlen--;
 	j->err[j->errlen] = 0;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	bus_clean_utf8(msg, sizeof(msg), j->err);
+	if (r == 0)
 		sd_bus_reply_method_return(j->call, "");
-	else if (b->stopping && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM)
+	else if (b->stopping && r == -ECANCELED)
 		sd_bus_reply_method_errorf(j->call, ERR_SYNC, "wbgovd stopped; the sync was cancelled");
 	else
 		sd_bus_reply_method_errorf(j->call, ERR_SYNC, "%s",
-					   j->errlen ? j->err : "the sync process failed");
+					   j->errlen ? msg : "the sync process failed");
 	sd_bus_message_unref(j->call);
 	j->pid = 0;
 }

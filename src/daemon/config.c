@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
-#include <ini.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/ini.h"
 #include "model/parse.h"
 #include "model/units.h"
 #include "daemon/config.h"
@@ -19,17 +19,11 @@
 #include "policy/tunables.h"
 
 struct ctx {
-	const char *name;  /* the file being read, for messages */
+	struct ini_text in; /* the file being read, its line, the first error */
 	unsigned file;     /* its index in c->files */
 	struct gov_config *c;
-	char *err;
-	size_t errlen;
 	config_note_fn note;
 	void *note_ctx;
-	int line;          /* the line the reader gave last */
-	int header_line;   /* the last [section] header's */
-	bool failed;       /* an error is in err (its line may be 0) */
-	const char *text;  /* the input */
 	char section[64];  /* the current [device ...] section */
 	int rule;          /* its index in c->rules, -1 in [global] */
 	unsigned keys[GOV_MAX_RULES]; /* bit per match key given */
@@ -40,24 +34,11 @@ struct ctx {
 	unsigned limits_file; /* the last file that set floor or ceiling */
 };
 
-static int fail(struct ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(struct ctx *x, enum config_note level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Keep the first error, as "FILE:LINE: what"; returns 0 for inih. */
-static int fail(struct ctx *x, const char *fmt, ...)
-{
-	if (!x->failed) {
-		char what[256];
-		va_list ap;
-		x->failed = true;
-		va_start(ap, fmt);
-		vsnprintf(what, sizeof(what), fmt, ap);
-		va_end(ap);
-		parse_error_at(x->err, x->errlen, x->name, x->line, what);
-	}
-	return 0;
-}
+#define fail(x, ...) ini_fail(&(x)->in, __VA_ARGS__)
 
 /* A warning ("FILE:LINE: warning: what") or a word of what was read. */
 static void note(struct ctx *x, enum config_note level, const char *fmt, ...)
@@ -71,32 +52,10 @@ static void note(struct ctx *x, enum config_note level, const char *fmt, ...)
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	if (level == CONFIG_WARNING)
-		snprintf(msg, sizeof(msg), "%s:%d: warning: %s", x->name, x->line, what);
+		snprintf(msg, sizeof(msg), "%s:%d: warning: %s", x->in.name, x->in.line, what);
 	else
 		snprintf(msg, sizeof(msg), "%s", what);
 	x->note(x->note_ctx, level, msg);
-}
-
-/* ini_reader: one line per call, counting lines for the messages. */
-static char *reader(char *str, int num, void *stream)
-{
-	struct ctx *x = stream;
-	const char *p = str;
-	int n;
-
-	if (x->failed || !(n = parse_ini_line(&x->text, str, num)))
-		return NULL;
-	x->line++;
-	/* (a long comment ending in "ceiling = 8K" would set it): refused */
-	if (n < 0) {
-		fail(x, "a line longer than %d characters", num - 2);
-		return NULL;
-	}
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p == '[')
-		x->header_line = x->line;
-	return str;
 }
 
 enum header_error { HDR_TWICE, HDR_TOO_MANY, HDR_UNKNOWN };
@@ -104,10 +63,10 @@ enum header_error { HDR_TWICE, HDR_TOO_MANY, HDR_UNKNOWN };
 /* An error about the [section] line itself (the reader's count goes on). */
 static int fail_header(struct ctx *x, enum header_error e, const char *section, int other)
 {
-	int line = x->line;
+	int line = x->in.line;
 	const struct gov_rule *r = other >= 0 ? &x->c->rules[other] : NULL;
 
-	x->line = x->header_line;
+	x->in.line = x->in.header_line;
 	if (e == HDR_TWICE && r && r->file != x->file)
 		fail(x, "[%s] appears twice (first in %s:%u)", section, x->c->files[r->file], r->line);
 	else if (e == HDR_TWICE)
@@ -116,7 +75,7 @@ static int fail_header(struct ctx *x, enum header_error e, const char *section, 
 		fail(x, "too many [device] sections (at most %d)", GOV_MAX_RULES);
 	else
 		fail(x, "unknown section [%s] (global, or device NAME)", section);
-	x->line = line;
+	x->in.line = line;
 	return 0;
 }
 
@@ -134,7 +93,7 @@ static int new_rule(struct ctx *x, const char *section)
 	r = &c->rules[x->rule];
 	memset(r, 0, sizeof(*r));
 	r->mode = MODE_TIME;
-	r->line = (unsigned)x->header_line;
+	r->line = (unsigned)x->in.header_line;
 	r->file = x->file;
 	snprintf(r->name, sizeof(r->name), "%.63s", section + (section[6] ? 7 : 6));
 	snprintf(x->section, sizeof(x->section), "%.63s", section);
@@ -350,7 +309,7 @@ static int handler(void *user, const char *section, const char *key, const char 
 		return fail_header(x, HDR_UNKNOWN, section, -1);
 	/* a new header, even with the name of the one before, starts a new rule */
 	if (x->rule < 0 || strcmp(x->section, section) ||
-	    (int)x->c->rules[x->rule].line != x->header_line) {
+	    (int)x->c->rules[x->rule].line != x->in.header_line) {
 		if (!new_rule(x, section))
 			return 0;
 	}
@@ -362,10 +321,10 @@ static int finish(struct ctx *x)
 {
 	struct gov_config *c = x->c;
 
-	for (int i = 0; i < c->nrules && !x->failed; i++) {
+	for (int i = 0; i < c->nrules && !x->in.failed; i++) {
 		struct gov_rule *r = &c->rules[i];
-		x->name = c->files[r->file];
-		x->line = (int)r->line;
+		x->in.name = c->files[r->file];
+		x->in.line = (int)r->line;
 		if (!x->keys[i])
 			fail(x, "this [device] section has no match key (serial, model, bus, devnum, mount, "
 				"label, uuid, usb or wwn)");
@@ -376,53 +335,40 @@ static int finish(struct ctx *x)
 		else if (r->mode != MODE_TIME && x->has_target[i])
 			fail(x, "target goes with mode time");
 	}
-	if (!x->failed && c->floor_bytes > c->ceiling_bytes) {
-		x->name = c->nfiles ? c->files[x->limits_file] : "?";
-		x->line = 0;
+	if (!x->in.failed && c->floor_bytes > c->ceiling_bytes) {
+		x->in.name = c->nfiles ? c->files[x->limits_file] : "?";
+		x->in.line = 0;
 		fail(x, "floor is above ceiling");
 	}
-	return x->failed ? -EINVAL : 0;
+	return x->in.failed ? -EINVAL : 0;
 }
 
 /* One file's text, after those before it. */
 static int parse_text(struct ctx *x, const char *name, const char *text)
 {
 	struct gov_config *c = x->c;
-	int r;
 
-	x->name = name;
-	x->line = 0;
+	x->in.name = name;
+	x->in.line = 0;
 	if (strlen(name) >= GOV_FILE_NAME_MAX)
 		return fail(x, "a path longer than %d characters", GOV_FILE_NAME_MAX - 1), -EINVAL;
 	if (c->nfiles == GOV_MAX_FILES)
 		return fail(x, "more than %d files with the drop-ins", GOV_MAX_FILES), -EINVAL;
 	x->file = (unsigned)c->nfiles++;
 	snprintf(c->files[x->file], sizeof(c->files[x->file]), "%s", name);
-	x->name = c->files[x->file];
-	x->text = text;
-	x->header_line = 0;
+	x->in.name = c->files[x->file];
 	x->rule = -1;
 	x->section[0] = 0;
 	x->seen_global = 0; /* a later file may set what an earlier one did */
-	r = ini_parse_stream(reader, x, handler, x);
-	if (r > 0 && !x->failed) { /* a syntax error inih found itself */
-		x->line = r;
-		fail(x, "not a section, key = value, or comment");
-	}
-	if (x->failed)
-		return -EINVAL;
-	if (r < 0) {
-		x->line = 0;
-		fail(x, "out of memory");
-		return -ENOMEM;
-	}
-	return 0;
+	return ini_text_parse(&x->in, text, NULL, handler, x,
+			      "not a section, key = value, or comment");
 }
 
 int config_parse_string_notes(const char *name, const char *text, struct gov_config *c, char *err,
 			      size_t errlen, config_note_fn fn, void *ctx)
 {
-	struct ctx x = { .c = c, .err = err, .errlen = errlen, .note = fn, .note_ctx = ctx };
+	struct ctx x = { .in = { .err = err, .errlen = errlen }, .c = c, .note = fn,
+			 .note_ctx = ctx };
 	int r;
 
 	err[0] = 0;
@@ -443,12 +389,12 @@ static void load_error(struct ctx *x, const char *path, int r)
 {
 	struct stat st;
 
-	x->name = path;
-	x->line = 0;
+	x->in.name = path;
+	x->in.line = 0;
 	if (r == -EINVAL && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		fail(x, "a directory, not a configuration file");
 	else if (r == -EFBIG)
-		fail(x, "larger than %d KiB", CONFIG_FILE_MAX / 1024);
+		fail(x, "larger than %d KiB", INI_TEXT_MAX / 1024);
 	else
 		fail(x, "%s", file_trust_text(r));
 }
@@ -457,9 +403,9 @@ static void load_error(struct ctx *x, const char *path, int r)
  * that is fine. */
 static int load_one(struct ctx *x, const char *path, bool missing_ok)
 {
-	static char buf[CONFIG_FILE_MAX + 2];
+	static char buf[INI_TEXT_MAX + 2];
 	size_t len;
-	int r = file_read_trusted(path, true, buf, CONFIG_FILE_MAX, &len);
+	int r = file_read_trusted(path, true, buf, INI_TEXT_MAX, &len);
 
 	if (r == -ENOENT && missing_ok)
 		return r;
@@ -504,8 +450,8 @@ static int load_dropins(struct ctx *x, const char *dir)
 	DIR *d;
 	int fd, n = 0, r = 0;
 
-	x->name = dir;
-	x->line = 0;
+	x->in.name = dir;
+	x->in.line = 0;
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENOENT)
@@ -557,21 +503,22 @@ static int load_dropins(struct ctx *x, const char *dir)
 int config_load_notes(const char *path, bool missing_ok, struct gov_config *c, char *err,
 		      size_t errlen, config_note_fn fn, void *ctx)
 {
-	struct ctx x = { .c = c, .err = err, .errlen = errlen, .note = fn, .note_ctx = ctx };
+	struct ctx x = { .in = { .err = err, .errlen = errlen }, .c = c, .note = fn,
+			 .note_ctx = ctx };
 	char dir[PATH_MAX];
 	int r;
 
 	err[0] = 0;
 	gov_config_defaults(c);
 	r = load_one(&x, path, missing_ok);
-	if (r && x.failed)
+	if (r && x.in.failed)
 		return r;
 	/* drop-ins apply without a main file too (a package's, over the
 	 * defaults); /dev/null is the defaults alone */
 	if (strcmp(path, "/dev/null")) {
 		if (config_dropin_dir(path, dir, sizeof(dir))) {
-			x.name = path;
-			x.line = 0;
+			x.in.name = path;
+			x.in.line = 0;
 			fail(&x, "a path too long for its drop-in directory");
 			return -ENAMETOOLONG;
 		}

@@ -30,9 +30,6 @@
 
 #define CONFIG_DEFAULT_PATH "/etc/wbgov/wbgov.conf"
 
-/* A configuration file is at most this large. */
-#define CONFIG_FILE_MAX (64 * 1024)
-
 /* The drop-in directory: beside the main file. */
 #define CONFIG_DROPIN_NAME "wbgov.conf.d"
 /* At most this many drop-ins. */

@@ -35,16 +35,6 @@ uint64_t daemon_now_usec(void)
 	return (uint64_t)ts.tv_sec * 1000000ULL + (uint64_t)ts.tv_nsec / 1000;
 }
 
-static void fmt_bytes(char *buf, size_t len, uint64_t b)
-{
-	if (b >= GIB)
-		snprintf(buf, len, "%.1f GiB", (double)b / GIB);
-	else if (b >= MIB)
-		snprintf(buf, len, "%.1f MiB", (double)b / MIB);
-	else
-		snprintf(buf, len, "%.0f KiB", (double)b / KIB);
-}
-
 /* How the bandwidth reads in a log line. */
 static void fmt_bw(char *buf, size_t len, const struct bwmeter *m)
 {
@@ -109,7 +99,7 @@ bool daemon_describe(const struct gov_dev *d, const char *state_path, char *buf,
 		 strcmp(d->info.disk, d->info.bdi) ? d->info.bdi : "",
 		 d->info.model[0] ? d->info.model : "unknown model", d->info.bus[0] ? ", " : "",
 		 d->info.bus);
-	fmt_bytes(cap, sizeof(cap), d->dec.max_bytes);
+	bytes_text(cap, sizeof(cap), d->dec.max_bytes, 0);
 	if (d->err && d->err_op == GOV_ERR_RECORD && d->err == -EEXIST)
 		/* hook_save: a record of a previous run holds it */
 		snprintf(buf, len, "%s: left as it is: a previous run left its knobs changed and "
@@ -147,7 +137,7 @@ void daemon_knobs_text(const char *verb, uint64_t strict_limit, uint64_t max_rat
 		return;
 	}
 	if (max_bytes)
-		fmt_bytes(mb, sizeof(mb), max_bytes);
+		bytes_text(mb, sizeof(mb), max_bytes, 0);
 	snprintf(buf, len, "strict_limit%s %llu and max_bytes %s%s (max_ratio_fine %llu ppm)", verb,
 		 (unsigned long long)strict_limit, max_bytes ? "about " : "", max_bytes ? mb : "?",
 		 (unsigned long long)max_ratio_fine);
@@ -213,7 +203,7 @@ static void note_sysctls(struct daemon *dm, bool per_device)
 		/* a *_bytes knob set zeroes its ratio twin: not news twice */
 		if (v[i] == knobs[i].dflt || (i >= 2 && v[i] == 0 && v[i - 2]))
 			continue;
-		fmt_bytes(b, sizeof(b), v[i]);
+		bytes_text(b, sizeof(b), v[i], 0);
 		log_notice("vm.%s is %llu%s%s%s before wbgovd (the kernel's default is %llu): set by "
 			   "another rule (a sysctl.d file?); %s", vm_knob_names[knobs[i].k],
 			   (unsigned long long)v[i], i < 2 ? " (" : "", i < 2 ? b : "", i < 2 ? ")" : "",
@@ -401,7 +391,6 @@ static void memory_start(struct daemon *dm)
 {
 	char dir[PATH_MAX], lines[128], *slash;
 	struct memory_dropped dropped;
-	struct stat st;
 	int r;
 
 	if (!dm->memory_path[0])
@@ -410,15 +399,8 @@ static void memory_start(struct daemon *dm)
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
 		*slash = 0;
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-			log_warn("%s: %s; device memory off", dir, strerror(errno));
-			dm->memory_path[0] = 0;
-			return;
-		}
-		if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-		    (st.st_mode & 022)) {
-			log_warn("%s: not a directory of ours, or writable by others; device memory off",
-				 dir);
+		if ((r = dir_of_ours(dir))) {
+			log_warn("%s: %s; device memory off", dir, state_dir_text(r));
 			dm->memory_path[0] = 0;
 			return;
 		}

@@ -6,6 +6,7 @@
 
 #include "model/parse.h"
 #include "sim/knobs_sim.h"
+#include "sim/scenfile.h"
 #include "lab/lab.h"
 #include "policy/tunables.h"
 #include "policy/governor.h"
@@ -140,7 +141,7 @@ int lab_run(const char *scenario, const char *policy, const struct lab_params *l
 	    bool want_series, struct run_result *ret)
 {
 	struct scenario sc;
-	int r = scenario_build(scenario, &lp->sim, &sc);
+	int r = scenfile_build(scenario, &lp->sim, &sc);
 
 	if (r)
 		return r;

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "model/parse.h"
@@ -143,29 +142,4 @@ int parse_ms_in(const char *s, uint64_t min, uint64_t max, uint64_t *ret)
 	int r = parse_ms(s, &v);
 
 	return in_range(r, v, min, max, ret);
-}
-
-int parse_ini_line(const char **text, char *buf, int num)
-{
-	const char *t = *text;
-	size_t n = 0;
-
-	if (!*t || num < 3)
-		return 0;
-	while (t[n] && t[n] != '\n' && n + 2 < (size_t)num)
-		n++;
-	if (t[n] == '\n')
-		n++;
-	memcpy(buf, t, n);
-	buf[n] = 0;
-	*text = t + n;
-	return buf[n - 1] != '\n' && **text ? -1 : (int)n;
-}
-
-void parse_error_at(char *err, size_t len, const char *name, int line, const char *what)
-{
-	if (line)
-		snprintf(err, len, "%s:%d: %s", name, line, what);
-	else
-		snprintf(err, len, "%s: %s", name, what);
 }

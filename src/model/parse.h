@@ -20,15 +20,4 @@ int parse_ms(const char *s, uint64_t *ret);
 int parse_size_in(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
 int parse_ms_in(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
 
-/* An ini_reader's step for text in memory (wbgov.conf, scenario files): the
- * next line of *text, newline kept, into buf (num bytes, as inih gives),
- * and *text past it. Its length; 0 at the end of the text; -1 for a line
- * longer than num - 2 characters, which inih would read in pieces, each
- * taken for a line of its own. */
-int parse_ini_line(const char **text, char *buf, int num);
-
-/* "NAME:LINE: what" into err (just "NAME: what" for line 0): where an ini
- * reader's message says it went wrong. */
-void parse_error_at(char *err, size_t len, const char *name, int line, const char *what);
-
 #endif

@@ -8,6 +8,7 @@
 #define WBGOV_MODEL_UNITS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define PAGE_SHIFT 12
@@ -26,6 +27,15 @@
 #define KIB 1024ULL
 #define MIB (1024ULL * 1024ULL)
 #define GIB (1024ULL * MIB)
+
+/* Bytes for a person to read, in IEC units: "1.5 GiB", "24.0 MiB", and
+ * under 1 MiB whole KiB to the nearest ("2 KiB", "1024 KiB" just below
+ * 1 MiB), as wbgovd's log says them. The flags fit other readers: */
+#define BYTES_KIB_DOWN 1u  /* KiB rounded down (what wbgov's progress lines and
+                            * tables show, as pv does): "1023 KiB", never 1 MiB */
+#define BYTES_MIB_SHORT 2u /* whole MiB from 10 MiB on ("120 MiB"): a desktop
+                            * notification's title is short */
+void bytes_text(char *buf, size_t len, uint64_t bytes, unsigned flags);
 
 /* The kernel releases whose throttling arithmetic the model tells apart
  * (docs/kernel-notes.md §0.2, §3.4, §5): 6.14–6.18 (the reference); 6.2–6.12,

@@ -6,7 +6,6 @@
 
 #include "model/parse.h"
 #include "sim/scenario.h"
-#include "sim/scenfile.h"
 
 #define MB 1000000ULL
 
@@ -123,15 +122,6 @@ int scenario_apply(struct scenario *sc, const struct sim_params *p, char *err, s
 		sc->task[mt].file_bytes = fb;
 	}
 	return 0;
-}
-
-int scenario_build(const char *name, const struct sim_params *p, struct scenario *sc)
-{
-	int r = scenfile_builtin(name, sc);
-
-	if (r)
-		return r;
-	return scenario_apply(sc, p, NULL, 0);
 }
 
 int sim_param_set(struct sim_params *p, const char *kv)

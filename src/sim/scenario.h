@@ -68,15 +68,6 @@ struct scenario {
 	int nknob;
 };
 
-/* The built-in scenarios, scenarios/NAME.scenario compiled in (in `wbsim
- * list` order). */
-struct scen_builtin {
-	const char *name;
-	const char *text;
-};
-extern const struct scen_builtin scen_builtins[];
-extern const int scen_builtin_count;
-
 /* A copy writer's files from its size and file size: files of
  * file_size (or one of size, if 0 or larger), rounded up to pages. */
 void scenario_task_files(uint64_t size, uint64_t file_size, uint64_t *ret_files,
@@ -86,10 +77,6 @@ void scenario_task_files(uint64_t size, uint64_t file_size, uint64_t *ret_files,
  * the main device's last stretch, size the main writer's size. 0, or
  * -EINVAL with a message naming the parameters in `err`. */
 int scenario_apply(struct scenario *sc, const struct sim_params *p, char *err, size_t len);
-
-/* Built-in scenario `name` with `p` applied. 0, -ENOENT for an unknown
- * name, -EINVAL for parameters that do not fit it. */
-int scenario_build(const char *name, const struct sim_params *p, struct scenario *ret);
 
 /* Parse "key=value" into `p` (the machine's and the scenario's; wbgov's
  * tunables are lab_param_set's). 0; -ENOENT unknown key; -EINVAL bad value. */

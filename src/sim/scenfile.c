@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
-#include <ini.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/ini.h"
 #include "model/parse.h"
 #include "sim/proposals.h"
 #include "sim/scenfile.h"
@@ -17,8 +17,6 @@
 #define SPEED_MIN 10000ULL
 #define SPEED_MAX (100000 * MB)
 #define TIME_MAX (720 * USEC_PER_H) /* as --param limit's largest */
-/* inih's own line buffer (INI_MAX_LINE) less "\r\n" */
-#define LINE_MAX_CHARS 198
 
 enum section { S_NONE, S_SCENARIO, S_MACHINE, S_DEVICE, S_WRITER, S_SYSCTL, S_KNOB };
 
@@ -61,13 +59,8 @@ struct writer {
 };
 
 struct ctx {
-	const char *name;          /* the file, for messages */
-	const char *text;          /* what is left to read */
+	struct ini_text in;        /* the file, its line, the first error */
 	struct scenario *sc;
-	char *err;
-	size_t errlen;
-	int line;                  /* the line the reader gave last */
-	bool failed;
 	enum section sect;
 	int idx;                   /* the device's or writer's index */
 	unsigned seen;             /* bit per key of this [scenario], [machine], [device] */
@@ -80,22 +73,8 @@ struct ctx {
 	int knob_line[SCEN_MAX_KNOBS];
 };
 
-static int fail(struct ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
 /* Keep the first error, as "FILE:LINE: what"; returns 0 for inih. */
-static int fail(struct ctx *x, const char *fmt, ...)
-{
-	if (!x->failed) {
-		char what[320];
-		va_list ap;
-		x->failed = true;
-		va_start(ap, fmt);
-		vsnprintf(what, sizeof(what), fmt, ap);
-		va_end(ap);
-		parse_error_at(x->err, x->errlen, x->name, x->line, what);
-	}
-	return 0;
-}
+#define fail(x, ...) ini_fail(&(x)->in, __VA_ARGS__)
 
 static int fail_at(struct ctx *x, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -104,15 +83,15 @@ static int fail_at(struct ctx *x, int line, const char *fmt, ...)
 static int fail_at(struct ctx *x, int line, const char *fmt, ...)
 {
 	char what[320];
-	int keep = x->line;
+	int keep = x->in.line;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	x->line = line;
+	x->in.line = line;
 	fail(x, "%s", what);
-	x->line = keep;
+	x->in.line = keep;
 	return 0;
 }
 
@@ -298,7 +277,7 @@ static void fmt_time(uint64_t v, char *buf, size_t len)
 /* "60MB/s for 1G, 8MB/s for 30s, 5MB/s": stretches, the last plain */
 static int parse_bandwidth(const char *v, struct sim_dev_cfg *d, char *why, size_t len)
 {
-	char buf[LINE_MAX_CHARS + 1], *save = NULL, *part;
+	char buf[INI_LINE_MAX + 1], *save = NULL, *part;
 	bool plain = false;
 	int n = 0;
 
@@ -584,7 +563,7 @@ static void section_header(struct ctx *x, const char *s)
 			return;
 		}
 		x->idx = sc->ndev++;
-		x->dev_line[x->idx] = x->line;
+		x->dev_line[x->idx] = x->in.line;
 		snprintf(sc->dev[x->idx].name, sizeof(sc->dev[0].name), "%s", arg);
 		sc->dev[x->idx].bus = BUS_VIRTUAL;
 		sc->dev[x->idx].queue_bytes = 16 * MIB;
@@ -609,7 +588,7 @@ static void section_header(struct ctx *x, const char *s)
 		x->idx = sc->ntask++;
 		snprintf(sc->task_name[x->idx], SCEN_WRITER_NAME_MAX, "%s", arg);
 		w = &x->w[x->idx];
-		w->line = x->line;
+		w->line = x->in.line;
 		w->rate = 1000 * MB;
 		w->period = 10000;
 		w->end = END_SYNC;
@@ -662,7 +641,7 @@ static int scenario_key(struct ctx *x, const char *key, const char *v)
 				       "not starting with ;", v, SCEN_SUMMARY_MAX - 1);
 		snprintf(sc->summary, sizeof(sc->summary), "%s", v);
 	} else {
-		char buf[LINE_MAX_CHARS + 1], *save = NULL;
+		char buf[INI_LINE_MAX + 1], *save = NULL;
 		if (strlen(v) >= sizeof(buf) || !*v)
 			return fail(x, "policies = \"%s\": want policy names, space-separated", v);
 		memcpy(buf, v, strlen(v) + 1);
@@ -707,7 +686,7 @@ static int machine_key(struct ctx *x, const char *key, const char *v)
 			kc->kernel_bytes = n;
 			x->sc->kernel_mem_set = true;
 		}
-		x->used_line = x->line;
+		x->used_line = x->in.line;
 		break;
 	case M_RESERVE:
 		if (parse_size_range(v, 0, GIB, &kc->reserve_bytes))
@@ -793,7 +772,7 @@ static int device_key(struct ctx *x, const char *key, const char *v)
 				       "device is the main one", x->sc->dev[x->sc->main_dev].name,
 				    x->main_line);
 		else if (b) {
-			x->main_line = x->line;
+			x->main_line = x->in.line;
 			x->sc->main_dev = x->idx;
 		}
 		break;
@@ -844,7 +823,7 @@ static int writer_key(struct ctx *x, const char *key, const char *v)
 	}
 	if (twice(x, &w->seen, k, key))
 		return 0;
-	w->key_line[k] = x->line;
+	w->key_line[k] = x->in.line;
 	switch (k) {
 	case W_KIND:
 		if (strcmp(v, "copy") && strcmp(v, "fsync-loop"))
@@ -912,7 +891,7 @@ static int handler(void *user, const char *section, const char *key, const char 
 	int r;
 
 	(void)section; /* the reader followed the headers (even empty sections) */
-	if (x->failed)
+	if (x->in.failed)
 		return 0;
 	switch (x->sect) {
 	case S_NONE:
@@ -930,53 +909,45 @@ static int handler(void *user, const char *section, const char *key, const char 
 			return fail(x, "%s", why);
 		if (x->sect == S_KNOB) {
 			snprintf(x->knob_dev[x->sc->nknob - 1], sizeof(x->knob_dev[0]), "%s", dev);
-			x->knob_line[x->sc->nknob - 1] = x->line;
+			x->knob_line[x->sc->nknob - 1] = x->in.line;
 		}
 		return 1;
 	}
 	return 0;
 }
 
-/* ini_reader: one line per call, counting lines for the messages, and
- * following the [section] headers itself (inih says nothing of a section
+/* Each line before inih reads it: one that starts with a blank refused,
+ * and the [section] headers followed here (inih says nothing of a section
  * without keys). */
-static char *reader(char *str, int num, void *stream)
+static bool line_rules(void *user, const char *str)
 {
-	struct ctx *x = stream;
+	struct ctx *x = user;
 	const char *p = str;
-	int n;
 
-	if (x->failed || !(n = parse_ini_line(&x->text, str, num)))
-		return NULL;
-	x->line++;
-	if (n < 0) {
-		fail(x, "a line longer than %d characters", num - 2);
-		return NULL;
-	}
 	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
 		p++;
 	if (!*p || *p == '#' || *p == ';')
-		return str;
+		return true;
 	/* inih would take an indented line for more of the value above */
 	if (p > str) {
 		fail(x, "a line that starts with a blank: write it at the line's start");
-		return NULL;
+		return false;
 	}
 	if (*p == '[') {
 		const char *end = strchr(p, ']'), *q;
-		char name[LINE_MAX_CHARS + 1];
+		char name[INI_LINE_MAX + 1];
 		if (!end)
-			return str; /* inih's error: not a section */
+			return true; /* inih's error: not a section */
 		for (q = end + 1; *q == ' ' || *q == '\t' || *q == '\r' || *q == '\n'; q++)
 			;
 		if (*q && *q != '#' && *q != ';') {
 			fail(x, "text after the section's ]");
-			return NULL;
+			return false;
 		}
 		snprintf(name, sizeof(name), "%.*s", (int)(end - p - 1), p + 1);
 		section_header(x, name);
 	}
-	return str;
+	return true;
 }
 
 /* ------------------------------------------------------------ finish */
@@ -1063,10 +1034,10 @@ static int finish(struct ctx *x)
 	uint64_t kernel, used;
 
 	if (!x->name_set) {
-		const char *base = strrchr(x->name, '/');
+		const char *base = strrchr(x->in.name, '/');
 		char nm[SCEN_NAME_MAX + 16];
 		size_t n, suf = strlen(".scenario");
-		base = base ? base + 1 : x->name;
+		base = base ? base + 1 : x->in.name;
 		n = strlen(base);
 		if (n > suf && !strcmp(base + n - suf, ".scenario"))
 			n -= suf;
@@ -1136,20 +1107,16 @@ int scenfile_parse(const char *filename, const char *text, struct scenario *sc, 
 	sc->kernel.mem_bytes = 16 * GIB;
 	sc->kernel.reserve_bytes = 64 * MIB;
 	sc->kernel.lowmem_bytes = 896 * MIB;
-	x->name = filename;
-	x->text = text;
+	x->in.name = filename;
+	x->in.err = err;
+	x->in.errlen = len;
 	x->sc = sc;
-	x->err = err;
-	x->errlen = len;
 	x->sect = S_NONE;
-	r = ini_parse_stream(reader, x, handler, x);
-	if (r > 0 && !x->failed) /* a syntax error inih found itself */
-		fail_at(x, r, "not a [section], key = value, or comment");
-	if (r < 0 && !x->failed)
-		fail_at(x, 0, "out of memory");
-	if (!x->failed)
+	ini_text_parse(&x->in, text, line_rules, handler, x,
+		       "not a [section], key = value, or comment");
+	if (!x->in.failed)
 		finish(x);
-	r = x->failed ? -EINVAL : 0;
+	r = x->in.failed ? -EINVAL : 0;
 	free(x);
 	return r;
 }
@@ -1163,7 +1130,7 @@ bool scenfile_is_path(const char *arg)
 
 int scenfile_load(const char *path, struct scenario *sc, char *err, size_t len)
 {
-	char *buf = malloc(SCENFILE_MAX + 1);
+	char *buf = malloc(INI_TEXT_MAX + 1);
 	FILE *f;
 	size_t n;
 	int r = 0;
@@ -1179,13 +1146,13 @@ int scenfile_load(const char *path, struct scenario *sc, char *err, size_t len)
 		free(buf);
 		return r;
 	}
-	n = fread(buf, 1, SCENFILE_MAX + 1, f);
+	n = fread(buf, 1, INI_TEXT_MAX + 1, f);
 	if (ferror(f)) {
 		r = -errno;
 		snprintf(err, len, "%s: %s", path, strerror(r ? -r : EIO));
 		r = r ? r : -EIO;
-	} else if (n > SCENFILE_MAX) {
-		snprintf(err, len, "%s: larger than %d KiB", path, SCENFILE_MAX / 1024);
+	} else if (n > INI_TEXT_MAX) {
+		snprintf(err, len, "%s: larger than %d KiB", path, INI_TEXT_MAX / 1024);
 		r = -EFBIG;
 	} else if (memchr(buf, 0, n)) {
 		snprintf(err, len, "%s: a NUL byte: not a text file", path);
@@ -1218,12 +1185,21 @@ int scenfile_builtin(const char *name, struct scenario *sc)
 	return -ENOENT;
 }
 
+int scenfile_build(const char *name, const struct sim_params *p, struct scenario *sc)
+{
+	int r = scenfile_builtin(name, sc);
+
+	if (r)
+		return r;
+	return scenario_apply(sc, p, NULL, 0);
+}
+
 /* ------------------------------------------------------------ writing */
 
 int scenfile_write(FILE *f, const struct scenario *sc)
 {
 	const struct sim_kernel_cfg *kc = &sc->kernel;
-	char a[64], b[LINE_MAX_CHARS + 1];
+	char a[64], b[INI_LINE_MAX + 1];
 	int prev = -1;
 
 	fprintf(f, "[scenario]\nname = %s\n", sc->name);

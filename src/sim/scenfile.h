@@ -11,9 +11,6 @@
 
 #include "sim/scenario.h"
 
-/* The largest scenario file read, bytes. */
-#define SCENFILE_MAX (64 * 1024)
-
 /* Parse a scenario file's `text`. `filename` names it in messages and,
  * without its directory and ".scenario", is the scenario's name when the
  * file gives none. 0, or -EINVAL with "FILE:LINE: what is wrong" in
@@ -21,12 +18,25 @@
 int scenfile_parse(const char *filename, const char *text, struct scenario *ret, char *err,
 		   size_t len);
 
-/* Read the file at `path` (at most SCENFILE_MAX bytes) and parse it. 0 or
- * -errno with "PATH: what is wrong" in `err`. */
+/* Read the file at `path` (at most INI_TEXT_MAX bytes, model/ini.h) and
+ * parse it. 0 or -errno with "PATH: what is wrong" in `err`. */
 int scenfile_load(const char *path, struct scenario *ret, char *err, size_t len);
+
+/* The built-in scenarios, scenarios/NAME.scenario compiled in (in `wbsim
+ * list` order). */
+struct scen_builtin {
+	const char *name;
+	const char *text;
+};
+extern const struct scen_builtin scen_builtins[];
+extern const int scen_builtin_count;
 
 /* The built-in scenario `name`. 0 or -ENOENT. */
 int scenfile_builtin(const char *name, struct scenario *ret);
+
+/* The built-in scenario `name` with `p` applied (scenario_apply). 0,
+ * -ENOENT for an unknown name, -EINVAL for parameters that do not fit it. */
+int scenfile_build(const char *name, const struct sim_params *p, struct scenario *ret);
 
 /* Is `arg` a file's path (it has a '/' or ends in ".scenario") rather than
  * a built-in scenario's name? */

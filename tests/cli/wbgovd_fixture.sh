@@ -18,7 +18,8 @@
 # knobs, under the state directory's lock: refused while another holds it
 # (wbgovd waits for it), and many applies at once record only the values
 # found. Device memory with a malformed line keeps the other lines and is
-# not rewritten at stop.
+# not rewritten at stop; device memory in a directory reached through a
+# symbolic link is turned off.
 set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
@@ -55,6 +56,14 @@ stop() {
 	rc=0
 	wait "$PID" || rc=$?
 	[ "$rc" -eq 0 ] || fail "wbgovd exited $rc on SIGTERM: $(tail -n 5 "$LOG")"
+}
+# start_stop ARG...: wbgovd with ARG... started, then stopped; its log in $LOG
+start_stop() {
+	: >"$LOG"
+	$AS "$D" --root "$FX" --state-dir "$ST" -c "$CONF" "$@" >>"$LOG" 2>&1 &
+	PID=$!
+	wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start: $(cat "$LOG")"
+	stop
 }
 # a bdi whose directory is not where the kernel keeps bdis (a link planted
 # in the tree): under Landlock wbgovd cannot write there
@@ -96,12 +105,17 @@ if [ -n "$AS" ]; then
 	HOSTILE="setpriv --reuid=1 --regid=1 --clear-groups"
 	[ "$(stat -c %a "$ST/wbgovd.lock")" = 600 ] || fail "the lock file is $(stat -c %a "$ST/wbgovd.lock"), want 600"
 	$HOSTILE sh -c "exec 3<'$ST/wbgovd.lock'" 2>/dev/null && fail "another user opened the lock file"
+	# held before wbgovd stops: the pid file goes with it, and an open
+	# after that (a slow start under load) would find none
+	: >"$tmp/held"
+	chmod 666 "$tmp/held"
 	$HOSTILE /usr/bin/python3 -c 'import fcntl, sys, time
 f = open(sys.argv[1])
 fcntl.flock(f, fcntl.LOCK_SH)
-time.sleep(30)' "$ST/wbgovd.pid" &
+open(sys.argv[2], "w").write("held")
+time.sleep(30)' "$ST/wbgovd.pid" "$tmp/held" &
 	HPID=$!
-	sleep 0.3
+	wait_for 5 test -s "$tmp/held" || fail "the other user could not take its flock"
 	stop
 	start
 	kill "$HPID" 2>/dev/null || fail "the other user's flock did not last"
@@ -363,15 +377,26 @@ mkdir "$tmp/mem"
 printf '# wbgov\nv1 5100000 m 1764756000 serial:Other:1\nv1 5100000 q 1764756000 serial:Bad:1\nv1 9000000 f 1764756100 wwid:other\n' >"$MEM"
 [ -n "$AS" ] && chown -R nobody "$tmp/mem"
 cp "$MEM" "$tmp/mem.before"
-: >"$LOG"
-$AS "$D" --root "$FX" --state-dir "$ST" --memory "$MEM" -c "$CONF" >>"$LOG" 2>&1 &
-PID=$!
-wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start: $(cat "$LOG")"
-stop
+start_stop --memory "$MEM"
 grep -q "^<4>$MEM: 1 line dropped (line 3: .*); the other 2 kept$" "$LOG" ||
 	fail "a malformed line of device memory: $(grep "$MEM" "$LOG")"
 [ "$(grep -c "$MEM" "$LOG")" = 1 ] || fail "device memory: $(grep "$MEM" "$LOG")"
 cmp -s "$MEM" "$tmp/mem.before" || fail "device memory rewritten at stop: $(cat "$MEM")"
+
+# --- device memory whose directory is reached through a symbolic link
+# (which whoever owns the directory holding it could point elsewhere):
+# memory off, said in one line, and the file there not replaced, though
+# it cannot be trusted (a NUL inside) and would be at once otherwise
+mkdir -p "$tmp/real/mem"
+ln -s real "$tmp/lnk"
+printf 'not\000device memory\n' >"$tmp/real/mem/devices"
+[ -n "$AS" ] && chown -R nobody "$tmp/real"
+cp "$tmp/real/mem/devices" "$tmp/mem.before"
+start_stop --memory "$tmp/lnk/mem/devices"
+grep -q "^<4>$tmp/lnk/mem: not an absolute path free of links; device memory off$" "$LOG" ||
+	fail "device memory through a link: $(grep "mem" "$LOG")"
+cmp -s "$tmp/real/mem/devices" "$tmp/mem.before" ||
+	fail "device memory written through a link: $(cat "$tmp/real/mem/devices")"
 
 # --- a state file whose bdi name leaves /sys/class/bdi (a link planted
 # where it leads): wbgov restore refuses it (65), writes nothing

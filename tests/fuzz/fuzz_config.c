@@ -3,6 +3,7 @@
  * quoted value, a glob that never matches) included
  * (config_parse_string_notes) */
 #include "daemon/config.h"
+#include "model/ini.h"
 #include "fuzz.h"
 
 static struct gov_config c;
@@ -15,5 +16,5 @@ static void ignore(void *ctx, enum config_note level, const char *msg)
 	(void)msg;
 }
 
-FUZZ_TEXT_TARGET(CONFIG_FILE_MAX,
+FUZZ_TEXT_TARGET(INI_TEXT_MAX,
 		 config_parse_string_notes("fuzz.conf", s, &c, err, sizeof(err), ignore, NULL))

@@ -4,6 +4,7 @@
  * (scenfile_parse, scenfile_write) */
 #include <stdio.h>
 
+#include "model/ini.h"
 #include "sim/scenfile.h"
 #include "fuzz.h"
 
@@ -34,4 +35,4 @@ static void round_trip(const char *text)
 	free(buf);
 }
 
-FUZZ_TEXT_TARGET(SCENFILE_MAX, round_trip(s))
+FUZZ_TEXT_TARGET(INI_TEXT_MAX, round_trip(s))

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "model/ini.h"
 #include "model/units.h"
 #include "policy/decide.h"
 #include "daemon/config.h"
@@ -486,7 +487,7 @@ static void test_config_file_errors(void **state)
 static void test_config_file_trust(void **state)
 {
 	char p[PATH_MAX], q[PATH_MAX], err[PATH_MAX + 128];
-	static char big[CONFIG_FILE_MAX + 16];
+	static char big[INI_TEXT_MAX + 16];
 	struct gov_config c;
 
 	(void)state;

@@ -1573,6 +1573,57 @@ static void test_global_thresh_from_bdi(void **state)
 	assert_int_equal(global_thresh_from_bdi(16777216ULL, 0), 0);
 }
 
+/* The amounts people read: the log's style (0), wbgov's (KiB rounded
+ * down) and the notification's (whole MiB from 10 MiB), each edge. */
+static void test_bytes_text(void **state)
+{
+	static const struct {
+		uint64_t bytes;
+		const char *plain, *kib_down, *mib_short;
+	} t[] = {
+		{ 0ULL, "0 KiB", "0 KiB", "0 KiB" },
+		{ 1ULL, "0 KiB", "0 KiB", "0 KiB" },
+		{ 511ULL, "0 KiB", "0 KiB", "0 KiB" },
+		{ 512ULL, "0 KiB", "0 KiB", "0 KiB" },
+		{ 513ULL, "1 KiB", "0 KiB", "1 KiB" },
+		{ 1023ULL, "1 KiB", "0 KiB", "1 KiB" },
+		{ 1024ULL, "1 KiB", "1 KiB", "1 KiB" },
+		{ 1535ULL, "1 KiB", "1 KiB", "1 KiB" },
+		{ 1536ULL, "2 KiB", "1 KiB", "2 KiB" },
+		{ 2560ULL, "2 KiB", "2 KiB", "2 KiB" },
+		{ 3584ULL, "4 KiB", "3 KiB", "4 KiB" },
+		{ 1048575ULL, "1024 KiB", "1023 KiB", "1024 KiB" },
+		{ 1048576ULL, "1.0 MiB", "1.0 MiB", "1.0 MiB" },
+		{ 1101004ULL, "1.0 MiB", "1.0 MiB", "1.0 MiB" },
+		{ 10485759ULL, "10.0 MiB", "10.0 MiB", "10.0 MiB" },
+		{ 10433331ULL, "9.9 MiB", "9.9 MiB", "9.9 MiB" },
+		{ 10485760ULL, "10.0 MiB", "10.0 MiB", "10 MiB" },
+		{ 11010048ULL, "10.5 MiB", "10.5 MiB", "10 MiB" },
+		{ 12058624ULL, "11.5 MiB", "11.5 MiB", "12 MiB" },
+		{ 125829120ULL, "120.0 MiB", "120.0 MiB", "120 MiB" },
+		{ 1073741823ULL, "1024.0 MiB", "1024.0 MiB", "1024 MiB" },
+		{ 1073741824ULL, "1.0 GiB", "1.0 GiB", "1.0 GiB" },
+		{ 1127428915ULL, "1.0 GiB", "1.0 GiB", "1.0 GiB" },
+		{ 1649267441664ULL, "1536.0 GiB", "1536.0 GiB", "1536.0 GiB" },
+		{ UINT64_MAX, "17179869184.0 GiB", "17179869184.0 GiB",
+		  "17179869184.0 GiB" },
+	};
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		bytes_text(buf, sizeof(buf), t[i].bytes, 0);
+		assert_string_equal(buf, t[i].plain);
+		bytes_text(buf, sizeof(buf), t[i].bytes, BYTES_KIB_DOWN);
+		assert_string_equal(buf, t[i].kib_down);
+		bytes_text(buf, sizeof(buf), t[i].bytes, BYTES_MIB_SHORT);
+		assert_string_equal(buf, t[i].mib_short);
+	}
+	/* a short buffer: cut, still a string */
+	bytes_text(buf, 4, 120 * MIB, 0);
+	assert_string_equal(buf, "120");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1618,6 +1669,7 @@ int main(void)
 		cmocka_unit_test(test_dirty_ratelimit),
 		cmocka_unit_test(test_chunk_size),
 		cmocka_unit_test(test_global_thresh_from_bdi),
+		cmocka_unit_test(test_bytes_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

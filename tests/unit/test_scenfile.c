@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "lab/lab.h"
+#include "model/ini.h"
 #include "sim/scenfile.h"
 
 #define MB 1000000ULL
@@ -612,7 +613,7 @@ static void test_params_on_a_file(void **state)
 	(void)state;
 	assert_int_equal(sim_param_set(&p, "speed=4MB/s"), 0);
 	assert_int_equal(sim_param_set(&p, "size=3G"), 0);
-	assert_int_equal(scenario_build("slc-cliff", &p, &sc), 0);
+	assert_int_equal(scenfile_build("slc-cliff", &p, &sc), 0);
 	assert_int_equal(sc.dev[0].bw[0].bps, 60 * MB); /* the cache stays */
 	assert_int_equal(sc.dev[0].bw[1].bps, 4 * MB);
 	assert_int_equal(sc.dev[1].bw[0].bps, 500 * MB);
@@ -645,7 +646,7 @@ static void test_params_on_a_file(void **state)
 	/* too many files: refused, not a memory blow-up */
 	memset(&p, 0, sizeof(p));
 	assert_int_equal(sim_param_set(&p, "size=1T"), 0);
-	assert_int_equal(scenario_build("usb-git-clone", &p, &sc), -EINVAL);
+	assert_int_equal(scenfile_build("usb-git-clone", &p, &sc), -EINVAL);
 	assert_int_equal(scenfile_builtin("usb-git-clone", &sc), 0);
 	assert_int_equal(scenario_apply(&sc, &p, e, sizeof(e)), -EINVAL);
 	assert_string_equal(e, "size=1048576 MiB: writer clone would write 67108864 files of 16 KiB; "
@@ -805,7 +806,7 @@ static void test_load(void **state)
 	assert_non_null(strstr(err, "a NUL byte: not a text file"));
 	f = fopen(path, "w");
 	assert_non_null(f);
-	for (int i = 0; i <= SCENFILE_MAX / 8; i++)
+	for (int i = 0; i <= INI_TEXT_MAX / 8; i++)
 		fputs("# ......\n", f);
 	fclose(f);
 	assert_int_equal(scenfile_load(path, &sc, err, sizeof(err)), -EFBIG);

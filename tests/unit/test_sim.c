@@ -11,8 +11,10 @@
 #include <cmocka.h>
 
 #include "lab/lab.h"
+#include "model/ini.h"
 #include "sim/kernel.h"
 #include "sim/scenario.h"
+#include "sim/scenfile.h"
 
 #define MB 1000000ULL
 
@@ -605,20 +607,110 @@ static void test_delete_cancels_dirty(void **state)
 
 /* The ini reader's line step: newline kept, the last line without one, the
  * end, and a line too long for inih's buffer refused rather than split. */
-static void test_parse_ini_line(void **state)
+static void test_ini_next_line(void **state)
 {
 	const char *t = "a = 1\nbb\nccccccccc";
 	char buf[8];
 
 	(void)state;
-	assert_int_equal(parse_ini_line(&t, buf, sizeof(buf)), 6);
+	assert_int_equal(ini_next_line(&t, buf, sizeof(buf)), 6);
 	assert_string_equal(buf, "a = 1\n");
-	assert_int_equal(parse_ini_line(&t, buf, sizeof(buf)), 3);
+	assert_int_equal(ini_next_line(&t, buf, sizeof(buf)), 3);
 	assert_string_equal(buf, "bb\n");
-	assert_int_equal(parse_ini_line(&t, buf, sizeof(buf)), -1); /* 9 > 8 - 2 */
+	assert_int_equal(ini_next_line(&t, buf, sizeof(buf)), -1); /* 9 > 8 - 2 */
 	t = "abcdef";
-	assert_int_equal(parse_ini_line(&t, buf, sizeof(buf)), 6); /* the last line fits */
-	assert_int_equal(parse_ini_line(&t, buf, sizeof(buf)), 0);
+	assert_int_equal(ini_next_line(&t, buf, sizeof(buf)), 6); /* the last line fits */
+	assert_int_equal(ini_next_line(&t, buf, sizeof(buf)), 0);
+}
+
+struct ini_seen {
+	struct ini_text in;
+	int keys, lines, stop_at, bad_key_at;
+	char last[64];
+};
+
+static bool seen_line(void *user, const char *line)
+{
+	struct ini_seen *s = user;
+
+	(void)line;
+	s->lines++;
+	if (s->in.line == s->stop_at)
+		return ini_fail(&s->in, "stopped by the line's rule"), false;
+	return true;
+}
+
+static int seen_key(void *user, const char *section, const char *key, const char *val)
+{
+	struct ini_seen *s = user;
+
+	if (s->in.line == s->bad_key_at)
+		return ini_fail(&s->in, "%s = \"%s\": bad", key, val);
+	s->keys++;
+	snprintf(s->last, sizeof(s->last), "[%s] %s=%s @%d/%d", section, key, val, s->in.line,
+		 s->in.header_line);
+	return 1;
+}
+
+/* The reader both file kinds go through: every line counted and seen, the
+ * header's line kept, the first error kept and the reading stopped there,
+ * inih's own syntax error with the caller's words, a message cut to the
+ * caller's buffer. */
+static void test_ini_text_parse(void **state)
+{
+	char err[128];
+	struct ini_seen s;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.in = (struct ini_text){ .name = "t.ini", .err = err, .errlen = sizeof(err) };
+	assert_int_equal(ini_text_parse(&s.in, "# c\n[a]\nk = 1\n\n[b x]\nj = 2\n", seen_line,
+					seen_key, &s, "syntax"), 0);
+	assert_false(s.in.failed);
+	assert_int_equal(s.lines, 6);
+	assert_int_equal(s.keys, 2);
+	assert_string_equal(s.last, "[b x] j=2 @6/5");
+
+	memset(&s, 0, sizeof(s));
+	s.in = (struct ini_text){ .name = "t.ini", .err = err, .errlen = sizeof(err) };
+	s.bad_key_at = 3;
+	assert_int_equal(ini_text_parse(&s.in, "[a]\nk = 1\nk = 2\nj = 3\nnot ini\n", seen_line,
+					seen_key, &s, "syntax"), -EINVAL);
+	assert_string_equal(err, "t.ini:3: k = \"2\": bad");
+	assert_int_equal(s.keys, 1);
+	assert_int_equal(s.lines, 3); /* nothing read past the error */
+
+	memset(&s, 0, sizeof(s));
+	s.in = (struct ini_text){ .name = "t.ini", .err = err, .errlen = sizeof(err) };
+	s.stop_at = 2;
+	assert_int_equal(ini_text_parse(&s.in, "[a]\nk = 1\n", seen_line, seen_key, &s, "syntax"),
+			 -EINVAL);
+	assert_string_equal(err, "t.ini:2: stopped by the line's rule");
+	assert_int_equal(s.keys, 0);
+
+	memset(&s, 0, sizeof(s));
+	s.in = (struct ini_text){ .name = "t.ini", .err = err, .errlen = sizeof(err) };
+	assert_int_equal(ini_text_parse(&s.in, "[a]\nk = 1\nnot ini\n", NULL, seen_key, &s,
+					"not a section"), -EINVAL);
+	assert_string_equal(err, "t.ini:3: not a section");
+
+	{
+		static char text[INI_LINE_MAX + 16];
+		memset(&s, 0, sizeof(s));
+		s.in = (struct ini_text){ .name = "t.ini", .err = err, .errlen = sizeof(err) };
+		strcpy(text, "[a]\n#");
+		memset(text + 5, 'a', INI_LINE_MAX);
+		assert_int_equal(ini_text_parse(&s.in, text, NULL, seen_key, &s, "syntax"), -EINVAL);
+		assert_string_equal(err, "t.ini:2: a line longer than 198 characters");
+	}
+
+	/* cut to the buffer, still a string; the file itself at line 0 */
+	memset(&s, 0, sizeof(s));
+	s.in = (struct ini_text){ .name = "t.ini", .err = err, .errlen = 10 };
+	ini_fail(&s.in, "what %d", 1);
+	assert_string_equal(err, "t.ini: wh");
+	ini_fail(&s.in, "a second error");
+	assert_string_equal(err, "t.ini: wh");
 }
 
 static void test_parsers(void **state)
@@ -691,7 +783,7 @@ static uint64_t start_dirtyable(const char *mem, const char *extra)
 	assert_int_equal(sim_param_set(&p, kv), 0);
 	if (extra)
 		assert_int_equal(sim_param_set(&p, extra), 0);
-	assert_int_equal(scenario_build("usb-iso", &p, &sc), 0);
+	assert_int_equal(scenfile_build("usb-iso", &p, &sc), 0);
 	s = sim_kernel_new(&sc.kernel, sc.dev, sc.ndev, sc.task, sc.ntask);
 	assert_non_null(s);
 	sim_global_limits(s, &thresh, &bg, &avail);
@@ -748,7 +840,7 @@ static void test_memory_in_use_params(void **state)
 	assert_non_null(strstr(err, "mem=2048 MiB"));
 	{
 		struct scenario sc;
-		assert_int_equal(scenario_build("usb-iso", &p, &sc), -EINVAL);
+		assert_int_equal(scenfile_build("usb-iso", &p, &sc), -EINVAL);
 	}
 	assert_int_equal(sim_param_set(&p, "used=1952M"), 0); /* 1952 + 96 = 2048: nothing free */
 	assert_int_equal(sim_params_check(&p, err, sizeof(err)), -EINVAL);
@@ -915,7 +1007,8 @@ int main(void)
 		cmocka_unit_test(test_latency_keeps_throughput),
 		cmocka_unit_test(test_latency_idle_request),
 		cmocka_unit_test(test_kver_idle_floor),
-		cmocka_unit_test(test_parse_ini_line),
+		cmocka_unit_test(test_ini_next_line),
+		cmocka_unit_test(test_ini_text_parse),
 		cmocka_unit_test(test_parsers),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_memory_in_use_has_no_cliff),

@@ -38,6 +38,7 @@
 #include "sys/iolimit.h"
 #include "sys/mountpt.h"
 #include "sys/pidlock.h"
+#include "sys/syncmounts.h"
 #include "sys/procfs.h"
 #include "sys/sandbox.h"
 #include "sys/scsi.h"
@@ -1881,6 +1882,49 @@ static void test_mountpt(void **state)
 	assert_non_null(strstr(mountpt_strerror(-ELOOP), "symbolic link"));
 }
 
+/* The sync child: each mount synced and status 0; the first that cannot
+ * be opened as mountpt.h says ends it with one line on the error
+ * descriptor and -EIO. (An empty list would sync() the whole machine:
+ * not here.) */
+static void test_sync_mounts(void **state)
+{
+	char root[PATH_MAX], p[PATH_MAX], want[PATH_MAX + 64], got[PATH_MAX + 64];
+	struct mount_list ml;
+	int id, fds[2];
+	dev_t dev;
+	pid_t pid;
+	ssize_t n;
+
+	(void)state;
+	fx_root(root, sizeof(root), "syncmounts");
+	fx_write(root, "/real/file", "x\n");
+	fmt_path(p, sizeof(p), "%s/real", root);
+	assert_int_equal(symlink(p, fmt_path_s(root, "/link")), 0);
+	mount_of(p, &id, &dev);
+
+	memset(&ml, 0, sizeof(ml));
+	assert_true(mount_list_add(&ml, p, id, dev));
+	assert_true(mount_list_add(&ml, fmt_path_s(root, "/real/file"), -1, 0));
+	assert_int_equal(sync_mounts_start(&ml, STDERR_FILENO, "", 0, &pid), 0);
+	assert_int_equal(sync_mounts_reap(pid, true), 0);
+
+	memset(&ml, 0, sizeof(ml));
+	assert_true(mount_list_add(&ml, p, id, dev));
+	fmt_path(p, sizeof(p), "%s/link", root);
+	assert_true(mount_list_add(&ml, p, id, dev));
+	assert_int_equal(pipe2(fds, O_CLOEXEC), 0);
+	assert_int_equal(sync_mounts_start(&ml, fds[1], "wbgov sync: ", 0, &pid), 0);
+	close(fds[1]);
+	n = read(fds[0], got, sizeof(got) - 1);
+	close(fds[0]);
+	assert_true(n > 0);
+	got[n] = 0;
+	snprintf(want, sizeof(want), "wbgov sync: %s: %s\n", p, mountpt_strerror(-ELOOP));
+	assert_string_equal(got, want);
+	assert_int_equal(sync_mounts_reap(pid, true), -EIO);
+	assert_int_equal(sync_mounts_reap(pid, true), -ECHILD);
+}
+
 /* As root, in a mount namespace of its own: a tmpfs at DIR/real/mnt is
  * not unmounted through DIR/link/mnt (link -> real), and is unmounted by
  * its own path. Not as root: nothing to run (unit tests run as anyone). */
@@ -3608,6 +3652,7 @@ int main(void)
 		cmocka_unit_test(test_mount_list_full),
 		cmocka_unit_test(test_procfs_disk_of_path),
 		cmocka_unit_test(test_mountpt),
+		cmocka_unit_test(test_sync_mounts),
 		cmocka_unit_test(test_mountpt_unmount_real),
 		cmocka_unit_test(test_scsi_cdb),
 		cmocka_unit_test(test_eject_siblings),
