@@ -297,3 +297,45 @@ bool gov_decision_moved(const struct gov_decision *a, const struct gov_decision 
 	d = a->max_bytes > b->max_bytes ? a->max_bytes - b->max_bytes : b->max_bytes - a->max_bytes;
 	return d > a->max_bytes / 4;
 }
+
+/* Below the ceiling, more than 1.5 caps per target beyond a cap's burst;
+ * at a fast cap, more than half a cap: such a cap bites only once the
+ * writer has filled 3/4 of it, and then throttles it at the kernel's
+ * initial 100 MiB/s ratelimit until released. */
+bool gov_outruns(const struct gov_settings *s, uint64_t cap_bytes, uint64_t over_bytes)
+{
+	if (cap_bytes >= s->ceiling_bytes)
+		return over_bytes > cap_bytes / 2;
+	return over_bytes > cap_bytes + cap_bytes / 2;
+}
+
+/* A device not yet known, at a start cap it outruns (beyond a cap's burst)
+ * or that holds it: grow the start cap, up to the size from which a cap
+ * costs a fast writer nothing. Two polls in a row: double it; one poll by
+ * 4 caps a second or more: four times (a 2 GB/s device under 4 MiB is at
+ * 64 MiB in two polls; no more at once, or the flusher waits for 3/4 of a
+ * big cap before it writes anything measurable). Held at 64 MiB still: let
+ * it go until a window says what it is. */
+uint64_t gov_ramp_step(const struct gov_settings *s, const struct gov_ramp *r, unsigned *polls,
+		       uint64_t boost_bytes)
+{
+	uint64_t cap = r->cap_bytes, b = 0;
+
+	if (!gov_outruns(s, cap, r->over_bytes) && !r->held) {
+		*polls = 0;
+		return boost_bytes;
+	}
+	if (r->over_bytes >= 4 * cap)
+		b = 4 * cap;
+	else if (++*polls >= 2)
+		b = r->held ? 4 * cap : 2 * cap;
+	if (!b)
+		return boost_bytes;
+	*polls = 0;
+	/* a device of a kind that is often slow stays at 64 MiB until
+	 * measured: a 40 MB/s stick whose flusher had not begun yet looked
+	 * held, was let go, and its 228 MiB copy piled up (sync 5.2 s) */
+	if (cap >= GOV_BOOST_MAX_BYTES)
+		return r->held && !r->slow_kind ? GOV_START_OPEN : boost_bytes;
+	return b < GOV_BOOST_MAX_BYTES ? b : GOV_BOOST_MAX_BYTES;
+}

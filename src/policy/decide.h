@@ -135,6 +135,24 @@ struct gov_settings {
 	uint64_t initial_bytes;
 };
 
+/* A start cap is doubled, while an unknown device outruns it, up to this:
+ * from 64 MiB a strict cap cost a 1 GB/s writer nothing measurable (a
+ * tmpfs-backed loop on 6.18: 1 GiB dd 1.02 s, as without a cap). */
+#define GOV_BOOST_MAX_BYTES (64ULL << 20)
+/* A start "cap" that is none: the cap held the writer, not the device. */
+#define GOV_START_OPEN UINT64_MAX
+
+/* One poll of a device not measured yet, at its start cap. */
+struct gov_ramp {
+	uint64_t cap_bytes;  /* the cap in force */
+	uint64_t over_bytes; /* what it completed beyond a cap's burst, in its
+				target's time */
+	bool held;           /* the cap holds it, not the device: its data
+				waits while the device idles */
+	bool slow_kind;      /* of a kind that is often slow (USB, removable,
+				rotational, MMC) */
+};
+
 /* What applies to device `d` under `c`: the one reader of a gov_config's
  * per-device values. ret->rule points into c. */
 void gov_resolve(const struct gov_config *c, const struct knobs_dev *d, struct gov_settings *ret);
@@ -156,6 +174,14 @@ void gov_decide(const struct gov_settings *s, const struct gov_input *in, struct
  * ceiling)? The rule's own test, for a caller that must know before it
  * decides (the global threshold matters to a fast device). */
 bool gov_fast(const struct gov_settings *s, uint64_t bw_bps);
+/* Does a device outrun start cap `cap_bytes`, completing `over_bytes`
+ * beyond a cap's burst in its target's time? */
+bool gov_outruns(const struct gov_settings *s, uint64_t cap_bytes, uint64_t over_bytes);
+/* The start cap after one poll `r` (its start cap `boost_bytes` before it,
+ * 0 for none; GOV_START_OPEN: let go until measured); *polls counts the
+ * polls in a row it outran its cap. */
+uint64_t gov_ramp_step(const struct gov_settings *s, const struct gov_ramp *r, unsigned *polls,
+		       uint64_t boost_bytes);
 
 /* Is `b` a material change from `a` (what gets logged, and what a status
  * shows as news): another reason, or a cap more than 1/4 away. */

@@ -503,22 +503,15 @@ static uint64_t beyond_cap_bps(const struct gov_dev *d)
 	return (bytes - cap) / m->win_usec * 1000000 + (bytes - cap) % m->win_usec * 1000000 / m->win_usec;
 }
 
-/* Not yet known, and held at a cap it outruns: look again soon. Below the
- * ceiling, when it completes more than 1.5 caps per target beyond a cap's
- * burst; at a fast cap, more than half a cap: such a cap bites only once
- * the writer has filled 3/4 of it, and then throttles it at the kernel's
- * initial 100 MiB/s ratelimit until released. */
+/* Not yet known, and held at a cap it outruns (gov_outruns): look again
+ * soon. */
 static bool ramping(const struct gov_dev *d)
 {
-	uint64_t moved = beyond_cap_bps(d) * d->set.target_ms / 1000, cap = d->dec.max_bytes;
-
 	/* a cap its throttle made: the device cannot go faster (a window
 	 * that does beats the throttle, and the cap goes) */
 	if (!d->decided || !d->dec.strict || d->meter.known || d->dec.why == WHY_THROTTLED)
 		return false;
-	if (cap >= d->set.ceiling_bytes)
-		return moved > cap / 2;
-	return moved > cap + cap / 2;
+	return gov_outruns(&d->set, d->dec.max_bytes, beyond_cap_bps(d) * d->set.target_ms / 1000);
 }
 
 /* Held by its cap, not by the device: a quarter of the threshold the kernel
@@ -549,42 +542,21 @@ static bool held(const struct gov_dev *d)
 	return m->win_empty * 5 >= m->win_polls * 4 || bwmeter_queued_ms(m) < 125;
 }
 
-/* A device not yet known, at a start cap it outruns (beyond a cap's burst)
- * or that holds it: grow the start cap, up to the size from which a cap
- * costs a fast writer nothing. Two polls in a row: double it; one poll by
- * 4 caps a second or more: four times (a 2 GB/s device under 4 MiB is at
- * 64 MiB in two polls; no more at once, or the flusher waits for 3/4 of a
- * big cap before it writes anything measurable). Held at 64 MiB still: let
- * it go until a window says what it is. */
+/* A device not yet known at a strict start cap: this poll's figures, and
+ * the start cap gov_ramp_step gives it. */
 static void grow_start(struct gov_dev *d)
 {
-	uint64_t cap = d->dec.max_bytes, over, b = 0;
-	bool hold;
+	struct gov_ramp r;
 
 	if (d->meter.known || !d->decided || !d->dec.strict || d->dec.why == WHY_THROTTLED) {
 		d->ramp_polls = 0;
 		return;
 	}
-	hold = held(d);
-	if (!ramping(d) && !hold) {
-		d->ramp_polls = 0;
-		return;
-	}
-	over = beyond_cap_bps(d) * d->set.target_ms / 1000;
-	if (over >= 4 * cap)
-		b = 4 * cap;
-	else if (++d->ramp_polls >= 2)
-		b = hold ? 4 * cap : 2 * cap;
-	if (!b)
-		return;
-	d->ramp_polls = 0;
-	/* a device of a kind that is often slow stays at 64 MiB until
-	 * measured: a 40 MB/s stick whose flusher had not begun yet looked
-	 * held, was let go, and its 228 MiB copy piled up (sync 5.2 s) */
-	if (cap >= GOV_BOOST_MAX_BYTES)
-		d->boost_bytes = hold && !slow_kind(&d->info) ? GOV_START_OPEN : d->boost_bytes;
-	else
-		d->boost_bytes = b < GOV_BOOST_MAX_BYTES ? b : GOV_BOOST_MAX_BYTES;
+	r.cap_bytes = d->dec.max_bytes;
+	r.over_bytes = beyond_cap_bps(d) * d->set.target_ms / 1000;
+	r.held = held(d);
+	r.slow_kind = slow_kind(&d->info);
+	d->boost_bytes = gov_ramp_step(&d->set, &r, &d->ramp_polls, d->boost_bytes);
 }
 
 /* What the governor knows of a device for a decision under its settings

@@ -41,12 +41,6 @@
  * nothing waiting, the glances are the watch: a full poll (a stat read per
  * device) waits this long, or for the glance that sees a writer. */
 #define GOV_POLL_QUIET_USEC 5000000ULL
-/* A start cap is doubled, while an unknown device outruns it, up to this:
- * from 64 MiB a strict cap cost a 1 GB/s writer nothing measurable (a
- * tmpfs-backed loop on 6.18: 1 GiB dd 1.02 s, as without a cap). */
-#define GOV_BOOST_MAX_BYTES (64ULL << 20)
-/* A start "cap" that is none: the cap held the writer, not the device. */
-#define GOV_START_OPEN UINT64_MAX
 /* Dirtying at this pace (nr_dirtied) while a device is not yet known: poll
  * at the ramp pace, whatever device it is for. A stick at its cap dirties
  * at its own speed; a bulk writer to a fast device far faster. */

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "rows.h"
+
 #include "model/units.h"
 #include "policy/governor.h"
 
@@ -247,6 +249,56 @@ static void test_resolve_settings(void **state)
 	assert_int_equal(s.mode, MODE_TIME);
 	assert_int_equal(s.fixed_bytes, 0);
 	assert_int_equal(s.target_ms, 1500);
+}
+
+/* The start cap's growth, one poll at a time: 1.5 caps beyond the burst
+ * (half a cap at the ceiling) is outrunning; two such polls double it, or
+ * four times when held; 4 caps at once: four times at once; never above
+ * 64 MiB; at 64 MiB a held device is let go unless it is of a kind often
+ * slow. */
+static void test_ramp_step(void **state)
+{
+	static const struct {
+		const char *name;
+		uint64_t cap, over;
+		bool held, slow;
+		unsigned polls;   /* before */
+		uint64_t boost;   /* before */
+		uint64_t want;    /* the start cap after */
+		unsigned polls_after;
+	} rows[] = {
+		{ "idle at 4 MiB", 4 * MIB, 0, false, false, 1, 0, 0, 0 },
+		{ "1.5 caps: not yet", 4 * MIB, 6 * MIB, false, false, 0, 0, 0, 0 },
+		{ "above 1.5 caps, first poll", 4 * MIB, 7 * MIB, false, false, 0, 0, 0, 1 },
+		{ "above 1.5 caps, second poll", 4 * MIB, 7 * MIB, false, false, 1, 0, 8 * MIB, 0 },
+		{ "held, second poll", 4 * MIB, 0, true, false, 1, 0, 16 * MIB, 0 },
+		{ "4 caps at once", 4 * MIB, 16 * MIB, false, false, 0, 0, 16 * MIB, 0 },
+		{ "not above 64 MiB", 32 * MIB, 200 * MIB, false, false, 0, 32 * MIB, 64 * MIB, 0 },
+		{ "held at 64 MiB: let go", 64 * MIB, 0, true, false, 1, 64 * MIB, GOV_START_OPEN, 0 },
+		{ "held at 64 MiB, a stick: kept", 64 * MIB, 0, true, true, 1, 64 * MIB, 64 * MIB, 0 },
+		{ "outrun at the ceiling by half", 256 * MIB, 129 * MIB, false, false, 1, 0, 0, 0 },
+	};
+	struct gov_config c;
+	struct gov_settings s;
+	struct knobs_dev usb = dev_usb();
+
+	(void)state;
+	gov_config_defaults(&c);
+	gov_resolve(&c, &usb, &s);
+	for (size_t i = 0; i < ROWS(rows); i++) {
+		const struct gov_ramp r = { .cap_bytes = rows[i].cap, .over_bytes = rows[i].over,
+					    .held = rows[i].held, .slow_kind = rows[i].slow };
+		unsigned polls = rows[i].polls;
+		uint64_t got = gov_ramp_step(&s, &r, &polls, rows[i].boost);
+
+		row_int_named(&rows[i], "the start cap", got, rows[i].want);
+		row_int_named(&rows[i], "the polls", polls, rows[i].polls_after);
+	}
+	/* the ceiling is the device's own */
+	s.ceiling_bytes = 512 * MIB;
+	assert_false(gov_outruns(&s, 256 * MIB, 129 * MIB));
+	s.ceiling_bytes = 256 * MIB;
+	assert_true(gov_outruns(&s, 256 * MIB, 129 * MIB));
 }
 
 /* What a figure says of a device is the rule's, by the device's own
@@ -2478,6 +2530,7 @@ int main(void)
 		cmocka_unit_test(test_decide_rules),
 		cmocka_unit_test(test_resolve_settings),
 		cmocka_unit_test(test_decide_bw_class),
+		cmocka_unit_test(test_ramp_step),
 		cmocka_unit_test(test_decision_moved),
 		cmocka_unit_test(test_meter_backlog),
 		cmocka_unit_test(test_meter_short_queue),
