@@ -529,28 +529,28 @@ bool sysfs_bdi_name_ok(const char *bdi)
 	return true;
 }
 
+/* The path of bdi knob `a`, for a name that is one entry of /sys/class/bdi. */
+static int bdi_path(char *p, size_t len, const char *root, const char *bdi, enum bdi_attr a)
+{
+	if (!sysfs_bdi_name_ok(bdi))
+		return -EINVAL;
+	return path_at(p, len, root, "/sys/class/bdi/%s/%s", bdi, bdi_attr_names[a]);
+}
+
 int sysfs_bdi_read(const char *root, const char *bdi, enum bdi_attr a, uint64_t *ret)
 {
 	char p[PATH_MAX];
-	int r;
+	int r = bdi_path(p, sizeof(p), root, bdi, a);
 
-	if (!sysfs_bdi_name_ok(bdi))
-		return -EINVAL;
-	if ((r = path_at(p, sizeof(p), root, "/sys/class/bdi/%s/%s", bdi, bdi_attr_names[a])))
-		return r;
-	return read_u64(p, ret);
+	return r ? r : read_u64(p, ret);
 }
 
 int sysfs_bdi_write(const char *root, const char *bdi, enum bdi_attr a, uint64_t v)
 {
 	char p[PATH_MAX];
-	int r;
+	int r = bdi_path(p, sizeof(p), root, bdi, a);
 
-	if (!sysfs_bdi_name_ok(bdi))
-		return -EINVAL;
-	if ((r = path_at(p, sizeof(p), root, "/sys/class/bdi/%s/%s", bdi, bdi_attr_names[a])))
-		return r;
-	return write_u64(p, v);
+	return r ? r : write_u64(p, v);
 }
 
 bool sysfs_has_bdi_bytes(const char *root)
