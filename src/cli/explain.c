@@ -8,7 +8,7 @@
 
 #include "cli/cli.h"
 #include "daemon/config.h"
-#include "daemon/daemon.h"
+#include "daemon/describe.h"
 #include "daemon/status.h"
 #include "policy/governor.h"
 #include "sys/procfs.h"

@@ -125,15 +125,4 @@ int daemon_stop(struct daemon *dm);
 
 uint64_t daemon_now_usec(void);
 
-/* The line wbgovd logs for a device's decision, or what failed:
- * "sdb (SanDisk Cruzer, usb): 5.1 MB/s -> max_bytes 4.9 MiB, strict (...)".
- * True when it is a warning (an error). */
-bool daemon_describe(const struct gov_dev *d, const char *state_path, char *buf, size_t len);
-
-/* A bdi's knobs in words: "strict_limit 1 and max_bytes about 16.0 MiB
- * (max_ratio_fine 4877 ppm)", `verb` after the knob's name (" was");
- * max_bytes 0: not known. */
-void daemon_knobs_text(const char *verb, uint64_t strict_limit, uint64_t max_ratio_fine,
-		       uint64_t max_bytes, char *buf, size_t len);
-
 #endif
