@@ -17,6 +17,7 @@
 #include "daemon/daemon.h"
 #include "daemon/describe.h"
 #include "daemon/metrics.h"
+#include "daemon/record.h"
 #include "daemon/status.h"
 #include "knobs/room.h"
 #include "sys/debugfs.h"
@@ -143,38 +144,6 @@ static void note_sysctls(struct daemon *dm, bool per_device)
 			   (unsigned long long)v[i], i < 2 ? " (" : "", i < 2 ? b : "", i < 2 ? ")" : "",
 			   (unsigned long long)knobs[i].dflt, then);
 	}
-}
-
-static int hook_save(void *ctx, const struct gov_dev *d)
-{
-	struct daemon *dm = ctx;
-	int r;
-
-	/* knobs a previous run left changed, not given back at start: what
-	 * they hold is not what was found, and the record keeps that; the
-	 * device is left alone (said at start, and by daemon_describe) */
-	if (state_bdi_held(&dm->state, d->info.bdi))
-		return -EEXIST;
-	r = state_record_bdi(&dm->state, dm->state_path, d->info.bdi, d->orig.strict_limit,
-			     d->orig.max_ratio_fine);
-	if (r)
-		log_err("%s: cannot record the original values in %s: %s; not changing it",
-			d->info.bdi, dm->state_path, strerror(-r));
-	return r;
-}
-
-static void hook_restored(void *ctx, const struct gov_dev *d)
-{
-	struct daemon *dm = ctx;
-
-	state_del_bdi(&dm->state, d->info.bdi);
-	/* at stop the file is written once, when every knob is back (a
-	 * record left by a crash meanwhile is given back again, harmlessly):
-	 * an fsync per device is seconds for hundreds on a busy disk */
-	if (!dm->stopping)
-		state_save(dm->state_path, &dm->state);
-	log_info("%s: knobs given back (strict_limit %llu, max_ratio_fine %llu)", d->info.bdi,
-		 (unsigned long long)d->orig.strict_limit, (unsigned long long)d->orig.max_ratio_fine);
 }
 
 static void hook_decided(void *ctx, const struct gov_dev *d)
@@ -383,37 +352,11 @@ static void hook_gone(void *ctx, const struct gov_dev *d)
 			dm->logged[i] = dm->logged[--dm->nlogged];
 }
 
-static int hook_save_vm(void *ctx, const uint64_t vm[VM_KNOB_COUNT])
-{
-	struct daemon *dm = ctx;
-	int r;
-
-	if (dm->state.vm_held)
-		return -EEXIST; /* as in hook_save */
-	memcpy(dm->state.vm, vm, sizeof(dm->state.vm));
-	dm->state.vm_saved = true;
-	r = state_save(dm->state_path, &dm->state);
-	if (r) {
-		dm->state.vm_saved = false;
-		log_err("cannot record vm.dirty_* in %s: %s; not changing them", dm->state_path,
-			strerror(-r));
-	}
-	return r;
-}
-
-static void hook_restored_vm(void *ctx)
-{
-	struct daemon *dm = ctx;
-
-	dm->state.vm_saved = false;
-	state_save(dm->state_path, &dm->state);
-}
-
 static void hook_global(void *ctx, uint64_t cap, int err)
 {
 	(void)ctx;
 	if (err == -EEXIST)
-		return; /* left alone: said at start (restore_leftovers) */
+		return; /* left alone: said at start (record_leftovers) */
 	if (err)
 		log_warn("vm.dirty_bytes %llu refused: %s (the previous values stay)",
 			 (unsigned long long)cap, strerror(-err));
@@ -432,121 +375,6 @@ static void hook_io_errors(void *ctx, const struct gov_dev *d, uint64_t n)
 		 "failing, or it is going; its writers and sync get the errors (before Linux 6.2 "
 		 "it has no cap while it fails, so that the global pair does not hold them)",
 		 d->info.disk, d->info.bdi, (unsigned long long)n, n == 1 ? "" : "s");
-}
-
-static void report_restore(void *ctx, const char *owner, const char *knob, int err)
-{
-	(void)ctx;
-	log_err("%s: could not give back %s: %s", owner, knob, strerror(-err));
-}
-
-static void report_leftover(void *ctx, const char *owner, const char *knob, int err)
-{
-	struct daemon *dm = ctx;
-
-	log_err("%s: could not give back %s, left changed by a previous run: %s; %s left alone, "
-		"its original values kept in %s (tried again at stop; wbgov restore)", owner, knob,
-		strerror(-err), strcmp(owner, "vm") ? "the device is" : "vm.dirty_* are",
-		dm->state_path);
-}
-
-/* Knobs a previous run left changed (SIGKILL, a crash): give them back
- * first. What cannot be given back keeps its record, and its device is
- * left alone (hook_save); the others are governed. Fails only when the
- * state file cannot be read: then no original is known. */
-static int restore_leftovers(struct daemon *dm)
-{
-	int r = state_load(dm->state_path, &dm->state);
-
-	if (r == -ENOENT)
-		return 0;
-	if (r) {
-		log_err("%s: unreadable (%s); remove it after checking the knobs by hand",
-			dm->state_path, r == -EINVAL ? "malformed, or not a regular file" :
-			file_trust_text(r));
-		return r;
-	}
-	log_notice("%s: a previous run did not finish; giving its knobs back", dm->state_path);
-	state_restore(&knobs_real_ops, &dm->real, &dm->state, report_leftover, dm);
-	/* what was given back leaves the file; should it not be rewritten,
-	 * the old file still holds every original, and a device is recorded
-	 * (hook_save) before it is changed */
-	r = state_save(dm->state_path, &dm->state);
-	if (r)
-		log_warn("%s: cannot rewrite it: %s", dm->state_path, strerror(-r));
-	return 0;
-}
-
-/* What a run killed in the middle of a save left (each save has a
- * temporary of its own): removed once the lock is ours, as no apply or
- * restore is writing then. */
-static void sweep_temporaries(struct daemon *dm)
-{
-	const char *paths[] = { dm->state_path, dm->status_path, dm->pid_path, dm->memory_path,
-				dm->metrics_path };
-
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		int n = paths[i][0] ? file_tmp_sweep(paths[i]) : 0;
-		if (n)
-			log_info("%s: %d temporary file%s of a save cut short removed", paths[i], n,
-				 n == 1 ? "" : "s");
-	}
-}
-
-/* wbgov apply --once and restore hold the lock for one pass (milliseconds):
- * a start meanwhile waits this long for it, no more. */
-#define LOCK_WAIT_USEC 10000000ULL
-
-/* One instance per state dir, and no apply or restore beside it: the lock,
- * then our pid in the pid file. */
-static int take_lock(struct daemon *dm)
-{
-	const uint64_t until = daemon_now_usec() + LOCK_WAIT_USEC;
-	struct pidlock_holder h;
-	char who[64];
-	bool said = false;
-	sigset_t stop;
-	int fd, r;
-
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGINT);
-	while ((fd = pidlock_take(dm->lock_path, &h)) == -EBUSY && strcmp(h.comm, "wbgovd") &&
-	       daemon_now_usec() < until) {
-		if (!said) {
-			pidlock_holder_text(&h, who, sizeof(who));
-			log_notice("the lock %s is held by %s (wbgov apply or restore?): waiting for "
-				   "it up to %.0f s", dm->lock_path, who, (double)LOCK_WAIT_USEC / 1e6);
-			said = true;
-		}
-		/* TERM and INT are blocked until the loop's ppoll: taken
-		 * here, so a stop asked meanwhile is not kept waiting */
-		if (sigtimedwait(&stop, NULL, &(struct timespec){ .tv_nsec = 50000000 }) > 0) {
-			log_notice("stopped while waiting for the lock %s: nothing was changed",
-				   dm->lock_path);
-			return -EINTR;
-		}
-	}
-	if (fd == -EBUSY) {
-		pidlock_holder_text(&h, who, sizeof(who));
-		if (!strcmp(h.comm, "wbgovd"))
-			log_err("already running: %s holds the lock %s", who, dm->lock_path);
-		else
-			log_err("the lock %s is held by %s, still after %.0f s: not starting",
-				dm->lock_path, who, (double)LOCK_WAIT_USEC / 1e6);
-		return fd;
-	}
-	if (fd < 0) {
-		log_err("the lock %s: %s", dm->lock_path, strerror(-fd));
-		return fd;
-	}
-	r = pidlock_write_pid(dm->pid_path);
-	if (r) {
-		log_err("%s: %s", dm->pid_path, strerror(-r));
-		close(fd);
-		return r;
-	}
-	return fd; /* kept open: the lock lives as long as the process */
 }
 
 struct metrics_ctx {
@@ -656,10 +484,10 @@ static void own_debugfs(struct daemon *dm, const struct daemon_opts *o)
 int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct gov_config *cfg)
 {
 	int r;
-	const struct gov_hooks hooks = {
-		.ctx = dm, .save = hook_save, .restored = hook_restored, .decided = hook_decided,
+	struct gov_hooks hooks = {
+		.ctx = dm, .decided = hook_decided,
 		.gone = hook_gone, .measured = hook_measured, .recall = hook_recall,
-		.save_vm = hook_save_vm, .restored_vm = hook_restored_vm, .global = hook_global,
+		.global = hook_global,
 		.found = hook_found, .io_errors = hook_io_errors, .limited = hook_limited,
 	};
 
@@ -706,18 +534,15 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 			state_dir_text(r));
 		return EX_CANTCREAT;
 	}
-	dm->lockfd = take_lock(dm);
-	if (dm->lockfd < 0)
-		return dm->lockfd == -EINTR ? DAEMON_START_STOPPED :
-		       dm->lockfd == -EBUSY ? EX_TEMPFAIL : EX_CANTCREAT;
-	if (restore_leftovers(dm)) {
+	r = record_lock(dm);
+	if (r)
+		return r == -EINTR ? DAEMON_START_STOPPED : r == -EBUSY ? EX_TEMPFAIL : EX_CANTCREAT;
+	if (record_leftovers(dm)) {
 		log_err("refusing to start over knobs whose original values are unknown");
-		unlink(dm->pid_path);
-		close(dm->lockfd);
-		dm->lockfd = -1;
+		record_unlock(dm);
 		return EX_SOFTWARE;
 	}
-	sweep_temporaries(dm);
+	record_sweep(dm);
 	memory_start(dm);
 	own_debugfs(dm, o);
 	{
@@ -728,6 +553,7 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 		bus_start(&dm->bus, kind, o->bus, o->root, &dm->real);
 	}
 	confine(dm, o);
+	record_hooks(&hooks);
 	gov_init(&dm->gov, &dm->cfg, &knobs_real_ops, &dm->real, &hooks);
 	if (!(knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES)) {
 		log_warn("this kernel has no per-device strict_limit/max_bytes (Linux < 6.2): "
@@ -1029,9 +855,7 @@ int daemon_stop(struct daemon *dm)
 	 * the others did; the file keeps what is left */
 	if (gov_restore(&dm->gov))
 		rc = EX_OSERR;
-	if (state_restore(&knobs_real_ops, &dm->real, &dm->state, report_restore, dm))
-		rc = EX_OSERR;
-	if (state_save(dm->state_path, &dm->state))
+	if (record_give_back(dm))
 		rc = EX_OSERR;
 	if (rc)
 		log_err("some knobs could not be given back; they are recorded in %s (wbgov restore)",
@@ -1053,9 +877,7 @@ int daemon_stop(struct daemon *dm)
 	if (dm->metrics_path[0])
 		metrics_publish(dm, false);
 	knobs_real_close(&dm->real);
-	unlink(dm->pid_path);
-	close(dm->lockfd);
-	dm->lockfd = -1;
+	record_unlock(dm);
 	gov_free(&dm->gov);
 	free(dm->logged);
 	dm->logged = NULL;
