@@ -20,8 +20,6 @@
 #include "sys/knobs_real.h"
 #include "sys/state.h"
 
-/* Device memory goes to disk at most this often, and at exit. */
-#define MEMORY_SAVE_USEC 10000000ULL
 /* From SIGTERM, the knobs are given back at once (sysfs writes, the state
  * file in /run); then a Sync child (SIGTERM ends it unless it sits in the
  * kernel's sync) and device memory's last save (an fsync on a busy disk)

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "knobs/knobs.h"
+#include "policy/governor.h"
 
 #define MEMORY_MAX 256
 #define MEMORY_FILE_MAX (64 * 1024)
@@ -75,5 +76,25 @@ uint64_t memory_get(const struct memory *m, const char *id, uint64_t *ret_when, 
  * the figure is new or moved by more than 1/8, or its time is a day old. The
  * entry put longest ago makes room. */
 void memory_put(struct memory *m, const char *id, uint64_t bps, char source, uint64_t now);
+
+/* While wbgovd runs (memory.c): device memory of struct daemon, "" for
+ * its path when off. */
+struct daemon;
+
+/* Device memory goes to disk at most this often, and at exit. */
+#define MEMORY_SAVE_USEC 10000000ULL
+
+/* At start: the file loaded; a directory that is not ours, or a file that
+ * cannot be read, turns memory off (one line says why). */
+void memory_start(struct daemon *dm);
+/* A save begun in a child process when something new was put, the last
+ * at least MEMORY_SAVE_USEC ago (or `now`) and none is running:
+ * dm->memory_fd ends (EOF) when it does. */
+void memory_flush(struct daemon *dm, bool now);
+/* That save ended: its child reaped; a failure turns memory off. */
+void memory_saved(struct daemon *dm);
+/* The governor's recall hook (a new device's figure from memory) and
+ * measured hook (a figure worth keeping put). */
+void memory_hooks(struct gov_hooks *h);
 
 #endif
