@@ -307,12 +307,12 @@ void memory_saved(struct daemon *dm)
 /* Device memory at start: a missing file is an empty memory; a file that
  * cannot be trusted is ignored, with one line, and replaced by what this run
  * measures; malformed lines of a trusted one are dropped, with one line, and
- * the rest kept; a directory that is not ours turns memory off. */
+ * the rest kept; a directory that is not ours (dir_of_ours: a link on the
+ * way, a relative path, another's) turns memory off. */
 void memory_start(struct daemon *dm)
 {
 	char dir[PATH_MAX], lines[128], *slash;
 	struct memory_dropped dropped;
-	struct stat st;
 	int r;
 
 	if (!dm->memory_path[0])
@@ -320,16 +320,11 @@ void memory_start(struct daemon *dm)
 	snprintf(dir, sizeof(dir), "%s", dm->memory_path);
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
+		/* root writes there: held to what the state directory is */
 		*slash = 0;
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-			log_warn("%s: %s; device memory off", dir, strerror(errno));
-			dm->memory_path[0] = 0;
-			return;
-		}
-		if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-		    (st.st_mode & 022)) {
-			log_warn("%s: not a directory of ours, or writable by others; device memory off",
-				 dir);
+		r = dir_of_ours(dir);
+		if (r) {
+			log_warn("%s: %s; device memory off", dir, state_dir_text(r));
 			dm->memory_path[0] = 0;
 			return;
 		}
