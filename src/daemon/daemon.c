@@ -210,49 +210,6 @@ static void hook_io_errors(void *ctx, const struct gov_dev *d, uint64_t n)
 		 d->info.disk, d->info.bdi, (unsigned long long)n, n == 1 ? "" : "s");
 }
 
-struct metrics_ctx {
-	struct daemon *dm;
-	bool up;
-};
-
-/* The metrics file's contents: wbgovd's record of every device it governs
- * and the kernel's knobs and counters now, as `wbgov status --prometheus`
- * shows them; at exit, wbgov_daemon_up 0 alone. */
-static int fill_metrics(FILE *f, const void *ctx)
-{
-	const struct metrics_ctx *x = ctx;
-	struct governor *g = &x->dm->gov;
-	int n = x->up ? g->ndev : 0, r;
-	struct metrics_dev *m = calloc((size_t)n + 1, sizeof(*m));
-
-	if (!m)
-		return -ENOMEM;
-	for (int i = 0; i < n; i++) {
-		m[i].info = g->dev[i].info;
-		m[i].has_record = true;
-		status_entry_of(&g->dev[i], &m[i].rec);
-		metrics_read_kernel(&x->dm->real, &m[i]);
-	}
-	r = metrics_write(f, x->up, m, n);
-	free(m);
-	return r;
-}
-
-/* Replace the metrics file; a failure is logged when it starts and when
- * it ends, and tried again at the next interval (a full disk passes). */
-static void metrics_publish(struct daemon *dm, bool up)
-{
-	struct metrics_ctx x = { dm, up };
-	int r = file_publish(dm->metrics_path, fill_metrics, &x);
-
-	if (r && r != dm->metrics_err)
-		log_warn("%s: cannot write the metrics: %s; trying again every %.0f s",
-			 dm->metrics_path, strerror(-r), (double)dm->metrics_usec / 1e6);
-	else if (!r && dm->metrics_err)
-		log_info("%s: metrics written again", dm->metrics_path);
-	dm->metrics_err = r;
-}
-
 /* From here on, writes only where wbgovd's work is (Landlock): the vm and
  * bdi knobs, the state directory and device memory's. */
 static void confine(struct daemon *dm, const struct daemon_opts *o)
@@ -274,8 +231,8 @@ static void confine(struct daemon *dm, const struct daemon_opts *o)
 	}
 	/* the metrics file's directory: its temporary file is made there and
 	 * renamed over it */
-	if (dm->metrics_path[0]) {
-		path_split(dm->metrics_path, met, sizeof(met), NULL);
+	if (dm->metrics.path[0]) {
+		path_split(dm->metrics.path, met, sizeof(met), NULL);
 		dirs[nd++] = met;
 	}
 	r = sandbox_writes(knobs, dirs);
@@ -340,27 +297,12 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 	    snprintf(dm->status_path, sizeof(dm->status_path), "%s/status", o->state_dir) >= PATH_MAX ||
 	    snprintf(dm->pid_path, sizeof(dm->pid_path), "%s/wbgovd.pid", o->state_dir) >= PATH_MAX ||
 	    snprintf(dm->lock_path, sizeof(dm->lock_path), "%s/wbgovd.lock", o->state_dir) >= PATH_MAX ||
-	    (o->metrics_path && snprintf(dm->metrics_path, sizeof(dm->metrics_path),
-					 "%s" FILE_TMP_SUFFIX, o->metrics_path) >=
-				    (int)sizeof(dm->metrics_path))) {
+	    (o->metrics_path && strlen(o->metrics_path) + strlen(FILE_TMP_SUFFIX) >= PATH_MAX)) {
 		log_err("--state-dir, --memory or --metrics-file: name too long");
 		return EX_USAGE;
 	}
-	if (o->metrics_path) {
-		/* the directory must be there: it is node_exporter's, not ours
-		 * to make, and Landlock allows only what exists at start */
-		char dir[PATH_MAX];
-		struct stat st;
-		snprintf(dm->metrics_path, sizeof(dm->metrics_path), "%s", o->metrics_path);
-		dm->metrics_usec = o->metrics_usec ? o->metrics_usec : METRICS_DEFAULT_USEC;
-		path_split(dm->metrics_path, dir, sizeof(dir), NULL);
-		const char *why = stat(dir, &st) < 0 ? strerror(errno) :
-				  !S_ISDIR(st.st_mode) ? "not a directory" : NULL;
-		if (why) {
-			log_err("--metrics-file %s: its directory %s: %s", dm->metrics_path, dir, why);
-			return EX_CANTCREAT;
-		}
-	}
+	if (metrics_file_start(&dm->metrics, o->metrics_path, o->metrics_usec))
+		return EX_CANTCREAT;
 	r = dir_of_ours(o->state_dir);
 	if (r) {
 		log_err("%s: %s; refusing to keep the state there", o->state_dir,
@@ -424,16 +366,7 @@ uint64_t daemon_step(struct daemon *dm, uint64_t now_usec)
 		status_write(dm->status_path, &dm->gov);
 		dm->status_dirty = false;
 	}
-	if (dm->metrics_path[0]) {
-		/* on its own clock: a quiet governor sleeps 5 s between polls */
-		if (now_usec >= dm->metrics_next_usec) {
-			metrics_publish(dm, true);
-			dm->metrics_next_usec = now_usec + dm->metrics_usec;
-		}
-		if (dm->metrics_next_usec - now_usec < delay)
-			delay = dm->metrics_next_usec - now_usec;
-	}
-	return delay;
+	return metrics_file_step(&dm->metrics, &dm->gov, &dm->real, now_usec, delay);
 }
 
 /* A reload's warnings and the files it read, to the log. */
@@ -708,8 +641,7 @@ int daemon_stop(struct daemon *dm)
 	unlink(dm->status_path);
 	/* the file stays, saying the daemon is down: a stopped wbgovd reads
 	 * as stopped, not as a file that went missing */
-	if (dm->metrics_path[0])
-		metrics_publish(dm, false);
+	metrics_file_publish(&dm->metrics, &dm->gov, &dm->real, false);
 	knobs_real_close(&dm->real);
 	record_unlock(dm);
 	gov_free(&dm->gov);

@@ -16,6 +16,7 @@
 #include "daemon/bus.h"
 #include "daemon/config.h"
 #include "daemon/memory.h"
+#include "daemon/metrics.h"
 #include "policy/governor.h"
 #include "sys/knobs_real.h"
 #include "sys/state.h"
@@ -38,13 +39,6 @@ struct daemon_opts {
 	const char *bus;         /* --bus: NULL for the default (bus_parse_kind) */
 };
 
-/* --metrics-interval: the default, and its range. node_exporter reads the
- * file at each scrape (every 15 s or more, usually); 10 s adds a tenth of a
- * wakeup a second to an idle wbgovd's 3.4. */
-#define METRICS_DEFAULT_USEC 10000000ULL
-#define METRICS_MIN_USEC 1000000ULL
-#define METRICS_MAX_USEC 3600000000ULL
-
 struct daemon {
 	const char *config_path;
 	struct gov_config cfg;
@@ -62,10 +56,7 @@ struct daemon {
 	uint64_t memory_saved_usec;
 	pid_t memory_pid;     /* the child saving it; 0 */
 	int memory_fd;        /* its pipe: EOF when it ends; -1 */
-	/* the metrics file: "" when off */
-	char metrics_path[PATH_MAX];
-	uint64_t metrics_usec, metrics_next_usec;
-	int metrics_err;      /* the last write's error, said once */
+	struct metrics_file metrics; /* --metrics-file */
 	bool status_dirty;
 	bool stopping;        /* daemon_stop: the state file is written once, at the end */
 	bool nomem_logged;    /* "no memory for more bdis" said */

@@ -118,7 +118,7 @@ int record_leftovers(struct daemon *dm)
 void record_sweep(struct daemon *dm)
 {
 	const char *paths[] = { dm->state_path, dm->status_path, dm->pid_path, dm->memory_path,
-				dm->metrics_path };
+				dm->metrics.path };
 
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
 		int n = paths[i][0] ? file_tmp_sweep(paths[i]) : 0;
