@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon/confine.h"
 #include "daemon/daemon.h"
 #include "daemon/describe.h"
 #include "daemon/metrics.h"
@@ -210,67 +211,6 @@ static void hook_io_errors(void *ctx, const struct gov_dev *d, uint64_t n)
 		 d->info.disk, d->info.bdi, (unsigned long long)n, n == 1 ? "" : "s");
 }
 
-/* From here on, writes only where wbgovd's work is (Landlock): the vm and
- * bdi knobs, the state directory and device memory's. */
-static void confine(struct daemon *dm, const struct daemon_opts *o)
-{
-	char vm[PATH_MAX], bdi[PATH_MAX], mem[PATH_MAX], met[PATH_MAX], *slash;
-	const char *knobs[] = { vm, bdi, NULL }, *dirs[] = { o->state_dir, NULL, NULL, NULL };
-	int nd = 1, r;
-
-	if (path_at(vm, sizeof(vm), o->root, "/proc/sys/vm") ||
-	    path_at(bdi, sizeof(bdi), o->root, "/sys/devices/virtual/bdi"))
-		return;
-	if (dm->memory_path[0]) {
-		snprintf(mem, sizeof(mem), "%s", dm->memory_path);
-		slash = strrchr(mem, '/');
-		if (slash && slash != mem) {
-			*slash = 0;
-			dirs[nd++] = mem;
-		}
-	}
-	/* the metrics file's directory: its temporary file is made there and
-	 * renamed over it */
-	if (dm->metrics.path[0]) {
-		path_split(dm->metrics.path, met, sizeof(met), NULL);
-		dirs[nd++] = met;
-	}
-	r = sandbox_writes(knobs, dirs);
-	if (r == -EOPNOTSUPP)
-		log_info("no Landlock in this kernel: writes are not confined");
-	else if (r)
-		log_warn("Landlock: %s; writes are not confined", strerror(-r));
-	else
-		log_debug("Landlock ABI %d: writes confined to %s, %s, %s%s%s%s%s", sandbox_abi(), vm,
-			  bdi, o->state_dir, dirs[1] ? ", " : "", dirs[1] ? dirs[1] : "",
-			  dirs[2] ? ", " : "", dirs[2] ? dirs[2] : "");
-}
-
-/* Each device's own dirty and writeback data is in debugfs alone. Where
- * the system has not mounted it, a mount of our own that no other process
- * sees (sys/debugfs.h); where that is refused (a container, a kernel
- * without debugfs), devices are judged by their stat and by the write
- * throttles of the cgroups. Not under --root: a fixture says what it has.
- * Before Landlock, which forbids mounting. */
-static void own_debugfs(struct daemon *dm, const struct daemon_opts *o)
-{
-	int fd, r;
-
-	if (strcmp(o->root, "/") || debugfs_mounted(o->root))
-		return;
-	r = debugfs_mount_own(&fd);
-	if (r == 0) {
-		dm->real.debugfs_fd1 = fd + 1;
-		log_info("debugfs is not mounted at /sys/kernel/debug: wbgovd mounted one of its "
-			 "own, attached nowhere and seen by no other process, for each device's own "
-			 "dirty and writeback data");
-	} else {
-		log_notice("debugfs is not mounted at /sys/kernel/debug, and wbgovd cannot mount one "
-			   "of its own (%s): each device is judged by /sys/block/*/stat and the write "
-			   "throttles of the cgroups", strerror(-r));
-	}
-}
-
 int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct gov_config *cfg)
 {
 	int r;
@@ -319,7 +259,7 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 	}
 	record_sweep(dm);
 	memory_start(dm);
-	own_debugfs(dm, o);
+	confine_own_debugfs(dm, o);
 	{
 		/* connected before Landlock; the bus socket is not a file it writes */
 		enum bus_kind kind = BUS_OFF;
@@ -327,20 +267,14 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 			log_info("no system bus (%s): not on D-Bus", BUS_SYSTEM_SOCKET);
 		bus_start(&dm->bus, kind, o->bus, o->root, &dm->real);
 	}
-	confine(dm, o);
+	confine_writes(dm, o);
 	record_hooks(&hooks);
 	memory_hooks(&hooks);
 	gov_init(&dm->gov, &dm->cfg, &knobs_real_ops, &dm->real, &hooks);
-	if (!(knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES)) {
+	if (!(knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES))
 		log_warn("this kernel has no per-device strict_limit/max_bytes (Linux < 6.2): "
 			 "the global dirty_bytes pair is used while a slow device holds dirty data");
-	} else {
-		/* CAP_SYS_ADMIN is for the global route's watch on mounts
-		 * (fanotify) alone: not needed here, given up */
-		r = sandbox_drop_cap(CAP_SYS_ADMIN);
-		if (r)
-			log_debug("CAP_SYS_ADMIN not given up: %s", strerror(-r));
-	}
+	confine_caps(dm);
 	note_sysctls(dm, knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES);
 	log_info("started: target %.1f s, floor %.1f MiB, ceiling %.1f MiB, %d [device] sections",
 		 (double)dm->cfg.target_ms / 1000, (double)dm->cfg.floor_bytes / MIB,
