@@ -228,18 +228,6 @@ static int wait_once(struct daemon *dm, struct pollfd *pfd, int n, int max, uint
 	return r;
 }
 
-/* The mount table changed (poll(2) on mountinfo says so with POLLPRI): a
- * [device] mount = section may match now, or no longer. -1 if it cannot be
- * watched. */
-static int mounts_open(const char *root)
-{
-	char p[PATH_MAX];
-
-	if (path_at(p, sizeof(p), root, "/proc/self/mountinfo"))
-		return -1;
-	return open(p, O_RDONLY | O_CLOEXEC);
-}
-
 /* Linux < 6.2 (the global pair): the mounts of every device whose first
  * write must reach the pair at once (gov_watch_writes) watched for writes
  * by `*fan` (opened when first needed; -2 once refused, said once), marked
@@ -300,7 +288,9 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 	int fan = -1;
 	struct uevent_mon *mon = NULL;
 	uint64_t last_scan_usec = daemon_now_usec();
-	int mfd = mounts_open(dm->real.root);
+	/* a [device] mount = section may match now, or no longer; the bus's
+	 * Mounts follow */
+	int mfd = procfs_mounts_watch(dm->real.root);
 	bool ready = false;
 
 	if (uevent_open(&mon) < 0) {
@@ -338,8 +328,10 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 		if (wait_once(dm, pfd, n, (int)(sizeof(pfd) / sizeof(pfd[0])), now, delay, mask) > 0) {
 			if (umon >= 0 && (pfd[umon].revents & POLLIN) && uevent_drain(mon) > 0)
 				gov_request_rescan(&dm->gov);
-			if (umnt >= 0 && (pfd[umnt].revents & (POLLPRI | POLLERR)))
+			if (umnt >= 0 && (pfd[umnt].revents & (POLLPRI | POLLERR))) {
 				gov_request_rescan(&dm->gov);
+				bus_mounts_changed(&dm->bus);
+			}
 			if (ufan >= 0 && (pfd[ufan].revents & POLLIN) && fanwatch_drain(fan) > 0)
 				gov_request_poll(&dm->gov);
 		}
