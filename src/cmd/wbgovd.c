@@ -50,6 +50,18 @@ static void on_note(void *ctx, enum config_note level, const char *msg)
 		log_debug("%s", msg);
 }
 
+/* What each end of wbgovd exits with (sysexits.h; wbgovd(8), EXIT STATUS). */
+static const int exit_status[DAEMON_END_COUNT] = {
+	[DAEMON_OK] = 0,
+	[DAEMON_STOPPED] = 0,
+	[DAEMON_BAD_NAME] = EX_USAGE,
+	[DAEMON_BAD_CONFIG] = EX_CONFIG,
+	[DAEMON_NO_STATE_DIR] = EX_CANTCREAT,
+	[DAEMON_LOCKED] = EX_TEMPFAIL,
+	[DAEMON_UNKNOWN_ORIGINALS] = EX_SOFTWARE,
+	[DAEMON_KNOBS_LEFT] = EX_OSERR,
+};
+
 static void usage(FILE *f)
 {
 	fputs("Usage: wbgovd [-c FILE] [--root DIR] [--state-dir DIR] [--memory FILE|--no-memory]\n"
@@ -112,7 +124,8 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block, orig;
 	char err[512];
-	int c, rc;
+	enum daemon_end how;
+	int c;
 
 	/* from the first instruction, TERM/INT/HUP only interrupt ppoll(): a
 	 * TERM during start-up must not kill us between two knob writes */
@@ -203,11 +216,9 @@ int main(int argc, char **argv)
 			printf("configuration OK\n");
 		return 0;
 	}
-	rc = daemon_start(&dm, &o, &cfg);
-	if (rc == DAEMON_START_STOPPED)
-		return 0;
-	if (rc)
-		return rc;
+	how = daemon_start(&dm, &o, &cfg);
+	if (how != DAEMON_OK)
+		return exit_status[how];
 	/* a poll that waits for a CPU behind a busy writer delays the release
 	 * of a fast device (measured: 10 ms polls came 19-118 ms apart beside
 	 * dd on 2 cores); the polls are short. Without CAP_SYS_NICE the unit's
@@ -215,5 +226,5 @@ int main(int argc, char **argv)
 	if (setpriority(PRIO_PROCESS, 0, -10) < 0 && errno != EPERM && errno != EACCES)
 		log_warn("setpriority: %s", strerror(errno));
 	daemon_run(&dm, &got_term, &got_hup, &orig);
-	return daemon_stop(&dm);
+	return exit_status[daemon_stop(&dm)];
 }

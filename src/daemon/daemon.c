@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <systemd/sd-daemon.h>
-#include <sysexits.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,7 +58,8 @@ static void hook_gone(void *ctx, const struct gov_dev *d)
 	events_gone(dm, d);
 }
 
-int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct gov_config *cfg)
+enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o,
+			     const struct gov_config *cfg)
 {
 	int r;
 	struct gov_hooks hooks = { .ctx = dm, .decided = hook_decided, .gone = hook_gone };
@@ -82,23 +82,23 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 	    snprintf(dm->lock_path, sizeof(dm->lock_path), "%s/wbgovd.lock", o->state_dir) >= PATH_MAX ||
 	    (o->metrics_path && strlen(o->metrics_path) + strlen(FILE_TMP_SUFFIX) >= PATH_MAX)) {
 		log_err("--state-dir, --memory or --metrics-file: name too long");
-		return EX_USAGE;
+		return DAEMON_BAD_NAME;
 	}
 	if (metrics_file_start(&dm->metrics, o->metrics_path, o->metrics_usec))
-		return EX_CANTCREAT;
+		return DAEMON_NO_STATE_DIR;
 	r = dir_of_ours(o->state_dir);
 	if (r) {
 		log_err("%s: %s; refusing to keep the state there", o->state_dir,
 			state_dir_text(r));
-		return EX_CANTCREAT;
+		return DAEMON_NO_STATE_DIR;
 	}
 	r = record_lock(dm);
 	if (r)
-		return r == -EINTR ? DAEMON_START_STOPPED : r == -EBUSY ? EX_TEMPFAIL : EX_CANTCREAT;
+		return r == -EINTR ? DAEMON_STOPPED : r == -EBUSY ? DAEMON_LOCKED : DAEMON_NO_STATE_DIR;
 	if (record_leftovers(dm)) {
 		log_err("refusing to start over knobs whose original values are unknown");
 		record_unlock(dm);
-		return EX_SOFTWARE;
+		return DAEMON_UNKNOWN_ORIGINALS;
 	}
 	record_sweep(dm);
 	memory_start(dm);
@@ -123,7 +123,7 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 	log_info("started: target %.1f s, floor %.1f MiB, ceiling %.1f MiB, %d [device] sections",
 		 (double)dm->cfg.target_ms / 1000, (double)dm->cfg.floor_bytes / MIB,
 		 (double)dm->cfg.ceiling_bytes / MIB, dm->cfg.nrules);
-	return 0;
+	return DAEMON_OK;
 }
 
 uint64_t daemon_step(struct daemon *dm, uint64_t now_usec)
@@ -374,10 +374,10 @@ static void stop_wait(struct daemon *dm, uint64_t until_usec)
 	}
 }
 
-int daemon_stop(struct daemon *dm)
+enum daemon_end daemon_stop(struct daemon *dm)
 {
 	uint64_t start_usec = daemon_now_usec();
-	int rc = 0;
+	enum daemon_end rc = DAEMON_OK;
 
 	sd_notify(0, "STOPPING=1\nSTATUS=stopping: giving the knobs back");
 	/* no new Sync, and those running are ended: they are waited for
@@ -391,9 +391,9 @@ int daemon_stop(struct daemon *dm)
 	 * leftovers held since the start; the vm pair), each tried whatever
 	 * the others did; the file keeps what is left */
 	if (gov_restore(&dm->gov))
-		rc = EX_OSERR;
+		rc = DAEMON_KNOBS_LEFT;
 	if (record_give_back(dm))
-		rc = EX_OSERR;
+		rc = DAEMON_KNOBS_LEFT;
 	if (rc)
 		log_err("some knobs could not be given back; they are recorded in %s (wbgov restore)",
 			dm->state_path);

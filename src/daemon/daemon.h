@@ -78,19 +78,28 @@ struct daemon {
 	bool bus_changed;
 };
 
-
-/* daemon_start's answer to a TERM or INT that came while it waited for
- * the lock: nothing was changed, and the process is to exit 0. */
-#define DAEMON_START_STOPPED (-1)
+/* How a start or a run ends, said in the log when it happens; the main
+ * makes an exit status of it (wbgovd(8), EXIT STATUS). */
+enum daemon_end {
+	DAEMON_OK,             /* stopped by TERM or INT, every knob given back */
+	DAEMON_STOPPED,        /* TERM or INT while the lock was waited for: nothing changed */
+	DAEMON_BAD_NAME,       /* --state-dir, --memory or --metrics-file too long */
+	DAEMON_BAD_CONFIG,     /* the configuration is wrong, or cannot be read */
+	DAEMON_NO_STATE_DIR,   /* the state dir (not ours), its lock or pid file, or the
+				  metrics file's directory */
+	DAEMON_LOCKED,         /* another wbgovd, or an apply or restore past the wait */
+	DAEMON_UNKNOWN_ORIGINALS, /* a previous run's state file cannot be read */
+	DAEMON_KNOBS_LEFT,     /* at stop, a knob could not be given back: it stays recorded */
+	DAEMON_END_COUNT
+};
 
 /* Take the lock, give back what a previous run left, load device memory
- * and start the governor with `cfg`. 0, DAEMON_START_STOPPED, or an exit
- * status (sysexits.h: EX_USAGE, EX_CANTCREAT, EX_TEMPFAIL already
- * running, EX_SOFTWARE leftovers that could not be given back), the reason
- * logged; on failure nothing is left changed, nor locked. TERM, INT and
- * HUP must be blocked (a TERM is taken while the lock is waited for). `dm`
- * is large: not on the stack. */
-int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct gov_config *cfg);
+ * and start the governor with `cfg`. DAEMON_OK, or why not (the reason
+ * logged): then nothing is left changed, nor locked. TERM, INT and HUP
+ * must be blocked (a TERM is taken while the lock is waited for). `dm` is
+ * large: not on the stack. */
+enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o,
+			     const struct gov_config *cfg);
 
 /* One poll: the governor's tick, device memory, the status file and the
  * metrics file kept up. How long until the next, in microseconds. */
@@ -108,9 +117,8 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 
 /* Every knob given back, the state file emptied, memory saved, the status
  * and pid files removed, the metrics file saying wbgov_daemon_up 0, the
- * lock let go: 0, or EX_OSERR when a knob could
- * not be given back (it stays recorded in the state file). */
-int daemon_stop(struct daemon *dm);
+ * lock let go: DAEMON_OK, or DAEMON_KNOBS_LEFT. */
+enum daemon_end daemon_stop(struct daemon *dm);
 
 uint64_t daemon_now_usec(void);
 
