@@ -199,15 +199,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wbgovd: --metrics-interval goes with --metrics-file\n");
 		return EX_USAGE;
 	}
-	/* -n: a missing default file is fine (defaults), a named one must exist */
-	notes.check = check;
-	notes.verbose = verbose;
-	if (config_load_notes(o.config_path, strcmp(o.config_path, CONFIG_DEFAULT_PATH) == 0, &cfg,
-			      err, sizeof(err), on_note, &notes)) {
-		fprintf(stderr, "%s\n", err);
-		return EX_CONFIG;
-	}
 	if (check) {
+		/* -n: a missing default file is fine (defaults), a named one must exist */
+		notes.check = check;
+		notes.verbose = verbose;
+		if (config_load_notes(o.config_path, strcmp(o.config_path, CONFIG_DEFAULT_PATH) == 0,
+				      &cfg, err, sizeof(err), on_note, &notes)) {
+			fprintf(stderr, "%s\n", err);
+			return EX_CONFIG;
+		}
 		/* a warning is no error: such a section matches nothing */
 		if (notes.warnings)
 			printf("configuration OK, %d warning%s\n", notes.warnings,
@@ -216,7 +216,7 @@ int main(int argc, char **argv)
 			printf("configuration OK\n");
 		return 0;
 	}
-	how = daemon_start(&dm, &o, &cfg);
+	how = daemon_start(&dm, &o);
 	if (how != DAEMON_OK)
 		return exit_status[how];
 	/* a poll that waits for a CPU behind a busy writer delays the release

@@ -58,22 +58,46 @@ static void hook_gone(void *ctx, const struct gov_dev *d)
 	events_gone(dm, d);
 }
 
-enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o,
-			     const struct gov_config *cfg)
+/* What a parse of the configuration says besides an error, to the log:
+ * warnings, and with -v the files read. */
+static void log_note(void *ctx, enum config_note level, const char *msg)
 {
+	(void)ctx;
+	if (level == CONFIG_WARNING)
+		log_warn("%s", msg);
+	else
+		log_debug("%s", msg);
+}
+
+/* The configuration file and its drop-ins into `cfg`: a missing default
+ * file is the defaults, a file named with -c must exist. 0, or -errno
+ * with "FILE:LINE: what is wrong" in err. */
+static int load_config(const char *path, struct gov_config *cfg, char *err, size_t errlen)
+{
+	return config_load_notes(path, strcmp(path, CONFIG_DEFAULT_PATH) == 0, cfg, err, errlen,
+				 log_note, NULL);
+}
+
+enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o)
+{
+	struct gov_config cfg; /* parsed once, then the governor's alone */
+	char err[512];
 	int r;
 	struct gov_hooks hooks = { .ctx = dm, .decided = hook_decided, .gone = hook_gone };
 
 	memset(dm, 0, sizeof(*dm));
 	dm->lockfd = -1;
 	dm->memory_fd = -1;
+	if (load_config(o->config_path, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return DAEMON_BAD_CONFIG;
+	}
 	dm->config_path = o->config_path;
-	dm->cfg = *cfg;
 	dm->start_usec = daemon_now_usec();
 	dm->real.root = o->root;
 	/* without udev's database, labels and UUIDs mean opening the devices:
 	 * only for a configuration that matches by them */
-	dm->real.probe_fs = gov_config_uses(cfg, MATCH_LABEL) || gov_config_uses(cfg, MATCH_UUID);
+	dm->real.probe_fs = gov_config_uses(&cfg, MATCH_LABEL) || gov_config_uses(&cfg, MATCH_UUID);
 	if ((o->memory_path && snprintf(dm->memory_path, sizeof(dm->memory_path), "%s",
 					o->memory_path) >= (int)sizeof(dm->memory_path)) ||
 	    snprintf(dm->state_path, sizeof(dm->state_path), "%s/state", o->state_dir) >= PATH_MAX ||
@@ -114,15 +138,15 @@ enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o,
 	record_hooks(&hooks);
 	memory_hooks(&hooks);
 	events_hooks(&hooks);
-	gov_init(&dm->gov, &dm->cfg, &knobs_real_ops, &dm->real, &hooks);
+	gov_init(&dm->gov, &cfg, &knobs_real_ops, &dm->real, &hooks);
 	if (!(knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES))
 		log_warn("this kernel has no per-device strict_limit/max_bytes (Linux < 6.2): "
 			 "the global dirty_bytes pair is used while a slow device holds dirty data");
 	confine_caps(dm);
 	events_sysctls(dm, knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES);
 	log_info("started: target %.1f s, floor %.1f MiB, ceiling %.1f MiB, %d [device] sections",
-		 (double)dm->cfg.target_ms / 1000, (double)dm->cfg.floor_bytes / MIB,
-		 (double)dm->cfg.ceiling_bytes / MIB, dm->cfg.nrules);
+		 (double)dm->gov.cfg.target_ms / 1000, (double)dm->gov.cfg.floor_bytes / MIB,
+		 (double)dm->gov.cfg.ceiling_bytes / MIB, dm->gov.cfg.nrules);
 	return DAEMON_OK;
 }
 
@@ -147,27 +171,15 @@ uint64_t daemon_step(struct daemon *dm, uint64_t now_usec)
 	return metrics_file_step(&dm->metrics, &dm->gov, &dm->real, now_usec, delay);
 }
 
-/* A reload's warnings and the files it read, to the log. */
-static void reload_note(void *ctx, enum config_note level, const char *msg)
-{
-	(void)ctx;
-	if (level == CONFIG_WARNING)
-		log_warn("%s", msg);
-	else
-		log_debug("%s", msg);
-}
-
 int daemon_reload(struct daemon *dm)
 {
 	struct gov_config cfg;
 	char err[512];
 
-	if (config_load_notes(dm->config_path, strcmp(dm->config_path, CONFIG_DEFAULT_PATH) == 0,
-			      &cfg, err, sizeof(err), reload_note, NULL)) {
+	if (load_config(dm->config_path, &cfg, err, sizeof(err))) {
 		log_err("reload refused, keeping the running configuration: %s", err);
 		return -1;
 	}
-	dm->cfg = cfg;
 	dm->real.probe_fs = gov_config_uses(&cfg, MATCH_LABEL) || gov_config_uses(&cfg, MATCH_UUID);
 	gov_set_config(&dm->gov, &cfg);
 	gov_request_rescan(&dm->gov); /* labels may be wanted now */

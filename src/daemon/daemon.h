@@ -40,8 +40,9 @@ struct daemon_opts {
 };
 
 struct daemon {
+	/* the configuration file, parsed at start and at each reload into
+	 * the governor (gov.cfg, its one copy: read it there) */
 	const char *config_path;
-	struct gov_config cfg;
 	int lockfd;
 	char state_path[PATH_MAX];
 	char status_path[PATH_MAX];
@@ -93,20 +94,20 @@ enum daemon_end {
 	DAEMON_END_COUNT
 };
 
-/* Take the lock, give back what a previous run left, load device memory
- * and start the governor with `cfg`. DAEMON_OK, or why not (the reason
+/* Parse the configuration, take the lock, give back what a previous run
+ * left, load device memory and start the governor. DAEMON_OK, or why not (the reason
  * logged): then nothing is left changed, nor locked. TERM, INT and HUP
  * must be blocked (a TERM is taken while the lock is waited for). `dm` is
  * large: not on the stack. */
-enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o,
-			     const struct gov_config *cfg);
+enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o);
 
 /* One poll: the governor's tick, device memory, the status file and the
  * metrics file kept up. How long until the next, in microseconds. */
 uint64_t daemon_step(struct daemon *dm, uint64_t now_usec);
 
-/* Reread the configuration file. 0, or -1 with the running configuration
- * kept (a file named with -c that has gone is an error, as at start). */
+/* Reread the configuration file into the governor, which decides every
+ * device anew. 0, or -1 with the running configuration kept (a file named
+ * with -c that has gone is an error, as at start). */
 int daemon_reload(struct daemon *dm);
 
 /* Poll until *term, reloading at each *hup; uevents, when the netlink

@@ -80,7 +80,7 @@ static void hook_found(void *ctx, const struct gov_dev *d)
 	if (knobs_real_ops.bdi_read(&dm->real, d->info.bdi, BDI_MAX_BYTES, &mb))
 		mb = 0;
 	daemon_knobs_text("", strict, fine, mb, what, sizeof(what));
-	r = gov_match(&dm->cfg, &d->info);
+	r = gov_match(&dm->gov.cfg, &d->info);
 	if (r && r->mode == MODE_OFF)
 		log_notice("%s (%s): %s before wbgovd: set by another rule (a udev rule?); "
 			   "[device %s] says mode = off: left as it is", d->info.disk, d->info.bdi,
