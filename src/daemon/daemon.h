@@ -37,6 +37,8 @@ struct daemon_opts {
 	const char *metrics_path; /* Prometheus text rewritten every metrics_usec; NULL: off */
 	uint64_t metrics_usec;
 	const char *bus;         /* --bus: NULL for the default (bus_parse_kind) */
+	bool check;              /* -n: check the configuration, and no more */
+	bool verbose;            /* -v: measurements logged; -n: the files read said */
 };
 
 struct daemon {
@@ -82,7 +84,7 @@ struct daemon {
 /* How a start or a run ends, said in the log when it happens; the main
  * makes an exit status of it (wbgovd(8), EXIT STATUS). */
 enum daemon_end {
-	DAEMON_OK,             /* stopped by TERM or INT, every knob given back */
+	DAEMON_OK,             /* stopped by TERM or INT, every knob given back; -n: OK */
 	DAEMON_STOPPED,        /* TERM or INT while the lock was waited for: nothing changed */
 	DAEMON_BAD_NAME,       /* --state-dir, --memory or --metrics-file too long */
 	DAEMON_BAD_CONFIG,     /* the configuration is wrong, or cannot be read */
@@ -94,11 +96,18 @@ enum daemon_end {
 	DAEMON_END_COUNT
 };
 
+/* wbgovd, whole: with o->check, the configuration checked ("configuration
+ * OK" on stdout, or what is wrong on stderr); else started, run until TERM
+ * or INT (HUP reloads) and stopped. How it ended (the main makes an exit
+ * status of it). Call once, first thing: it blocks TERM, INT and HUP
+ * until the loop waits, and ignores SIGPIPE. */
+enum daemon_end daemon_main(const struct daemon_opts *o);
+
 /* Parse the configuration, take the lock, give back what a previous run
- * left, load device memory and start the governor. DAEMON_OK, or why not (the reason
- * logged): then nothing is left changed, nor locked. TERM, INT and HUP
- * must be blocked (a TERM is taken while the lock is waited for). `dm` is
- * large: not on the stack. */
+ * left, load device memory and start the governor. DAEMON_OK, or why not
+ * (the reason logged): then nothing is left changed, nor locked. TERM,
+ * INT and HUP must be blocked (a TERM is taken while the lock is waited
+ * for). `dm` is large: not on the stack. */
 enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o);
 
 /* One poll: the governor's tick, device memory, the status file and the
