@@ -1,35 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* wbgovd's loop, and only that: start (the configuration parsed, then each
+ * part started in its order), a step (the governor's tick, the status and
+ * metrics files kept up), the wait between steps, reload, stop (every knob
+ * given back), and what the service manager hears. Each part it starts is
+ * a file of its own: record.c (state file, leftovers, lock), memory.c
+ * (device memory), confine.c (debugfs, Landlock, capabilities), events.c
+ * (the log of the governor's events), watch.c (what wakes the loop),
+ * metrics.c, status.c, bus.c. */
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
-#include <linux/capability.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <systemd/sd-daemon.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "daemon/confine.h"
 #include "daemon/daemon.h"
-#include "daemon/describe.h"
 #include "daemon/events.h"
-#include "daemon/metrics.h"
 #include "daemon/record.h"
 #include "daemon/status.h"
-#include "knobs/room.h"
-#include "sys/debugfs.h"
-#include "sys/fanwatch.h"
+#include "daemon/watch.h"
+#include "model/units.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
-#include "sys/pidlock.h"
-#include "sys/procfs.h"
-#include "sys/sandbox.h"
-#include "sys/uevent.h"
 
 uint64_t daemon_now_usec(void)
 {
@@ -243,80 +239,18 @@ static int wait_once(struct daemon *dm, struct pollfd *pfd, int n, int max, uint
 	return r;
 }
 
-/* Linux < 6.2 (the global pair): the mounts of every device whose first
- * write must reach the pair at once (gov_watch_writes) watched for writes
- * by `*fan` (opened when first needed; -2 once refused, said once), marked
- * anew when that set of mounts changes (`marked`, their names joined). Not
- * over a --root tree: its mount points are not this machine's. */
-static void fan_update(struct daemon *dm, int *fan, char *marked, size_t size)
-{
-	char want[4096] = "";
-	size_t len = 0;
-
-	if (*fan == -2 || (dm->gov.features & KNOBS_BDI_BYTES) ||
-	    (dm->real.root && strcmp(dm->real.root, "/")))
-		return;
-	for (int i = 0; i < dm->gov.ndev; i++) {
-		const struct gov_dev *d = &dm->gov.dev[i];
-		const char *m;
-
-		if (!gov_watch_writes(&dm->gov, d))
-			continue;
-		for (m = knobs_list_next(d->info.mounts, sizeof(d->info.mounts), NULL); m;
-		     m = knobs_list_next(d->info.mounts, sizeof(d->info.mounts), m)) {
-			int w = snprintf(want + len, sizeof(want) - len, "%s%c", m, 0);
-			if (w < 0 || (size_t)w >= sizeof(want) - len)
-				break; /* more than fit: the others are polled */
-			len += (size_t)w;
-		}
-	}
-	if (len == 0 && *fan < 0)
-		return;
-	if (len < size && memcmp(want, marked, len + 1) == 0)
-		return;
-	if (*fan < 0) {
-		*fan = fanwatch_open();
-		if (*fan < 0) {
-			log_notice("cannot watch mounts for writes (fanotify: %s): a slow device's "
-				   "first dirty data is found by polling",
-				   strerror(-*fan));
-			*fan = -2;
-			return;
-		}
-	}
-	fanwatch_flush(*fan);
-	for (const char *m = want; m < want + len; m += strlen(m) + 1) {
-		int r = fanwatch_mark(*fan, m);
-		if (r)
-			log_debug("%s: not watched for writes (fanotify: %s)", m, strerror(-r));
-	}
-	if (len < size) {
-		memcpy(marked, want, len);
-		marked[len] = 0;
-	}
-}
-
 void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_atomic_t *hup,
 		const sigset_t *mask)
 {
-	char fan_marked[4096] = "";
-	int fan = -1;
-	struct uevent_mon *mon = NULL;
-	uint64_t last_scan_usec = daemon_now_usec();
-	/* a [device] mount = section may match now, or no longer; the bus's
-	 * Mounts follow */
-	int mfd = procfs_mounts_watch(dm->real.root);
+	struct watch w;
 	bool ready = false;
 
-	if (uevent_open(&mon) < 0) {
-		log_warn("no uevents (netlink): rescanning devices every second instead");
-		mon = NULL;
-	}
+	watch_open(&w, dm->real.root);
 	while (!*term) {
 		uint64_t delay = daemon_step(dm, daemon_now_usec()), now = daemon_now_usec();
 		uint64_t bus_delay = bus_update(&dm->bus, &dm->gov, dm->bus_changed, now);
-		struct pollfd pfd[4 + 2 + BUS_MAX_JOBS];
-		int n = 0, umon = -1, umnt = -1, ufan = -1;
+		struct pollfd pfd[WATCH_MAX_FDS + 1 + 1 + BUS_MAX_JOBS];
+		int n, r;
 
 		/* the first step scanned and decided every device there; the
 		 * bus is not waited for */
@@ -325,36 +259,9 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 		dm->bus_changed = false;
 		if (bus_delay < delay)
 			delay = bus_delay;
-		if (mon) {
-			umon = n;
-			pfd[n++] = (struct pollfd){ .fd = uevent_fd(mon), .events = POLLIN };
-		} else if (delay > GOV_POLL_IDLE_USEC) {
-			delay = GOV_POLL_IDLE_USEC;
-		}
-		if (mfd >= 0) {
-			umnt = n;
-			pfd[n++] = (struct pollfd){ .fd = mfd, .events = POLLPRI };
-		}
-		fan_update(dm, &fan, fan_marked, sizeof(fan_marked));
-		if (fan >= 0) {
-			ufan = n;
-			pfd[n++] = (struct pollfd){ .fd = fan, .events = POLLIN };
-		}
-		if (wait_once(dm, pfd, n, (int)(sizeof(pfd) / sizeof(pfd[0])), now, delay, mask) > 0) {
-			if (umon >= 0 && (pfd[umon].revents & POLLIN) && uevent_drain(mon) > 0)
-				gov_request_rescan(&dm->gov);
-			if (umnt >= 0 && (pfd[umnt].revents & (POLLPRI | POLLERR))) {
-				gov_request_rescan(&dm->gov);
-				bus_mounts_changed(&dm->bus);
-			}
-			if (ufan >= 0 && (pfd[ufan].revents & POLLIN) && fanwatch_drain(fan) > 0)
-				gov_request_poll(&dm->gov);
-		}
-		if (!mon && daemon_now_usec() - last_scan_usec >= GOV_POLL_IDLE_USEC) {
-			/* no uevents: look for devices every second */
-			gov_request_rescan(&dm->gov);
-			last_scan_usec = daemon_now_usec();
-		}
+		n = watch_pollfds(&w, dm, pfd, &delay);
+		r = wait_once(dm, pfd, n, (int)(sizeof(pfd) / sizeof(pfd[0])), now, delay, mask);
+		watch_dispatch(&w, dm, pfd, r > 0);
 		if (*hup) {
 			*hup = 0;
 			sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu",
@@ -364,11 +271,7 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 			ready = false;
 		}
 	}
-	if (mfd >= 0)
-		close(mfd);
-	if (fan >= 0)
-		close(fan);
-	uevent_close(mon);
+	watch_close(&w);
 }
 
 /* At stop, the children (a Sync that SIGTERM ends, device memory's last

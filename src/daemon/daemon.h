@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* wbgovd's glue: the governor on the real machine, its hooks (the log,
- * the state file of original knob values, device memory, the status file
- * wbgov reads), the one-instance lock, leftover knobs of a run that did not
- * finish, configuration reload, and the loop. The main parses options and
- * maps what these return to exit codes. */
+/* wbgovd: the governor on the real machine, its loop (daemon.c), and
+ * struct daemon, which every part of it shares: each field says whose it
+ * is (record.c, memory.c, events.c, metrics.c, bus.c). What these return
+ * says how wbgovd ended; the main maps it to an exit status. */
 #ifndef WBGOV_DAEMON_DAEMON_H
 #define WBGOV_DAEMON_DAEMON_H
 
@@ -45,15 +44,16 @@ struct daemon {
 	/* the configuration file, parsed at start and at each reload into
 	 * the governor (gov.cfg, its one copy: read it there) */
 	const char *config_path;
+	/* record.c's: the lock and the state file of original values */
 	int lockfd;
 	char state_path[PATH_MAX];
-	char status_path[PATH_MAX];
 	char pid_path[PATH_MAX];
 	char lock_path[PATH_MAX];
-	struct knobs_real real;
 	struct state state;
+	char status_path[PATH_MAX]; /* what wbgov status reads, rewritten by the step */
+	struct knobs_real real;
 	struct governor gov;
-	/* device memory: "" when off */
+	/* memory.c's: device memory, "" when off */
 	char memory_path[PATH_MAX];
 	struct memory memory;
 	uint64_t memory_saved_usec;
@@ -64,8 +64,9 @@ struct daemon {
 	bool stopping;        /* daemon_stop: the state file is written once, at the end */
 	bool nomem_logged;    /* "no memory for more bdis" said */
 	uint64_t start_usec;
-	/* what was last logged per bdi: a decision is logged when it moves
-	 * materially (gov_decision_moved), not at every re-measurement */
+	/* events.c's: what was last logged per bdi: a decision is logged
+	 * when it moves materially (gov_decision_moved), not at every
+	 * re-measurement */
 	struct daemon_logged {
 		char bdi[KNOBS_NAME_MAX];
 		struct gov_decision dec;
