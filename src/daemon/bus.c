@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* wbgovd on D-Bus (bus.h is the API): the connection, kept without ever
+ * making the governor wait, the device objects and their properties, and
+ * the Sync method's children. It reads the governor and the kernel's
+ * counters; it writes no knob and no file. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>

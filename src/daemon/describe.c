@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A device's and a bdi's knobs in words (describe.h): text from what the
+ * governor holds, nothing else. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
