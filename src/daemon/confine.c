@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "daemon/confine.h"
-#include "daemon/daemon.h"
+#include "daemon/context.h"
 #include "sys/debugfs.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"

@@ -17,23 +17,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon/config.h"
 #include "daemon/confine.h"
 #include "daemon/daemon.h"
 #include "daemon/events.h"
+#include "daemon/memory.h"
 #include "daemon/record.h"
 #include "daemon/status.h"
 #include "daemon/watch.h"
 #include "model/units.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
-
-uint64_t daemon_now_usec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000ULL + (uint64_t)ts.tv_nsec / 1000;
-}
 
 /* A decision, or a device gone: the status file and the bus follow at
  * the end of the step; the log says it (events.c). */
@@ -174,10 +168,11 @@ int daemon_reload(struct daemon *dm)
 {
 	struct gov_config cfg;
 	char err[512];
+	int r = load_config(dm->config_path, &cfg, err, sizeof(err), log_note, NULL);
 
-	if (load_config(dm->config_path, &cfg, err, sizeof(err), log_note, NULL)) {
+	if (r) {
 		log_err("reload refused, keeping the running configuration: %s", err);
-		return -1;
+		return r;
 	}
 	dm->real.probe_fs = gov_config_uses(&cfg, MATCH_LABEL) || gov_config_uses(&cfg, MATCH_UUID);
 	gov_set_config(&dm->gov, &cfg);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/daemon.h"
+#include "daemon/context.h"
 #include "daemon/describe.h"
 #include "daemon/events.h"
 #include "knobs/room.h"

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/daemon.h"
+#include "daemon/context.h"
 #include "daemon/record.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/daemon.h"
+#include "daemon/context.h"
 #include "daemon/watch.h"
 #include "sys/fanwatch.h"
 #include "sys/log.h"
