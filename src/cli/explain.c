@@ -9,7 +9,7 @@
 #include "cli/cli.h"
 #include "model/units.h"
 #include "daemon/config.h"
-#include "daemon/daemon.h"
+#include "daemon/describe.h"
 #include "daemon/status.h"
 #include "policy/governor.h"
 #include "sys/procfs.h"

@@ -1,54 +1,32 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbgovd: gives every block device a dirty-cache limit worth a few seconds
- * of its measured write speed, and gives every knob back on exit. */
-#include <errno.h>
+ * of its measured write speed, and gives every knob back on exit. Here its
+ * options and exit statuses (wbgovd(8)); the daemon is src/daemon/. */
 #include <getopt.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
 #include <sysexits.h>
 
+#include "daemon/bus.h"
 #include "daemon/config.h"
 #include "daemon/daemon.h"
 #include "daemon/memory.h"
-#include "sys/log.h"
+#include "daemon/metrics.h"
 
 #define VERSION "0.1"
 
-static volatile sig_atomic_t got_term, got_hup;
-
-static void on_signal(int sig)
-{
-	if (sig == SIGHUP)
-		got_hup = 1;
-	else
-		got_term = 1;
-}
-
-/* What a configuration check says besides its verdict: warnings always,
- * the files read and ignored with -v; to the terminal with -n, else to
- * the log. */
-struct notes {
-	bool check, verbose;
-	int warnings;
+/* What each end of wbgovd exits with (sysexits.h; wbgovd(8), EXIT STATUS). */
+static const int exit_status[DAEMON_END_COUNT] = {
+	[DAEMON_OK] = 0,
+	[DAEMON_STOPPED] = 0,
+	[DAEMON_BAD_NAME] = EX_USAGE,
+	[DAEMON_BAD_CONFIG] = EX_CONFIG,
+	[DAEMON_NO_STATE_DIR] = EX_CANTCREAT,
+	[DAEMON_LOCKED] = EX_TEMPFAIL,
+	[DAEMON_UNKNOWN_ORIGINALS] = EX_SOFTWARE,
+	[DAEMON_KNOBS_LEFT] = EX_OSERR,
 };
-
-static void on_note(void *ctx, enum config_note level, const char *msg)
-{
-	struct notes *n = ctx;
-
-	if (level == CONFIG_WARNING)
-		n->warnings++;
-	if (n->check && (level == CONFIG_WARNING || n->verbose))
-		fprintf(stderr, "%s\n", msg);
-	else if (!n->check && level == CONFIG_WARNING)
-		log_warn("%s", msg);
-	else if (!n->check)
-		log_debug("%s", msg);
-}
 
 static void usage(FILE *f)
 {
@@ -86,98 +64,82 @@ static void usage(FILE *f)
 	      f);
 }
 
+static const struct option opts[] = {
+	{ "config", required_argument, NULL, 'c' },
+	{ "check", no_argument, NULL, 'n' },
+	{ "root", required_argument, NULL, 'R' },
+	{ "state-dir", required_argument, NULL, 'S' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "memory", required_argument, NULL, 'M' },
+	{ "no-memory", no_argument, NULL, 'N' },
+	{ "metrics-file", required_argument, NULL, 'F' },
+	{ "metrics-interval", required_argument, NULL, 'I' },
+	{ "bus", required_argument, NULL, 'B' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Option `c` with its argument into `o`: -1 to go on, or the exit status
+ * to end with at once (--help, --version; a bad value, said on stderr). */
+static int take_opt(int c, const char *arg, struct daemon_opts *o)
+{
+	char *end;
+	double sec;
+	enum bus_kind k;
+
+	switch (c) {
+	case 'c': o->config_path = arg; return -1;
+	case 'n': o->check = true; return -1;
+	case 'R': o->root = arg; return -1;
+	case 'S': o->state_dir = arg; return -1;
+	case 'v': o->verbose = true; return -1;
+	case 'N': o->memory_path = NULL; return -1;
+	case 'M':
+	case 'F':
+		if (!*arg) {
+			fprintf(stderr, "wbgovd: --%s: want a file name\n",
+				c == 'M' ? "memory" : "metrics-file");
+			return EX_USAGE;
+		}
+		if (c == 'F')
+			o->metrics_path = arg;
+		else if (o->memory_path) /* --no-memory wins */
+			o->memory_path = arg;
+		return -1;
+	case 'I':
+		sec = strtod(arg, &end);
+		if (end == arg || *end || !(sec >= (double)METRICS_MIN_USEC / 1e6 &&
+					    sec <= (double)METRICS_MAX_USEC / 1e6)) {
+			fprintf(stderr, "wbgovd: --metrics-interval wants seconds from 1 to 3600: %s\n",
+				arg);
+			return EX_USAGE;
+		}
+		o->metrics_usec = (uint64_t)(sec * 1e6);
+		return -1;
+	case 'B':
+		if (bus_parse_kind(arg, &k)) {
+			fprintf(stderr, "wbgovd: --bus: want system, session, none or an address "
+					"(unix:path=...): %s\n", arg);
+			return EX_USAGE;
+		}
+		o->bus = arg;
+		return -1;
+	case 'h': usage(stdout); return 0;
+	case 'V': printf("wbgovd %s\n", VERSION); return 0;
+	default: return EX_USAGE;
+	}
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "check", no_argument, NULL, 'n' },
-		{ "root", required_argument, NULL, 'R' },
-		{ "state-dir", required_argument, NULL, 'S' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "memory", required_argument, NULL, 'M' },
-		{ "no-memory", no_argument, NULL, 'N' },
-		{ "metrics-file", required_argument, NULL, 'F' },
-		{ "metrics-interval", required_argument, NULL, 'I' },
-		{ "bus", required_argument, NULL, 'B' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static struct daemon dm; /* large: not on the stack */
 	struct daemon_opts o = { .config_path = CONFIG_DEFAULT_PATH, .root = "/",
 				 .state_dir = "/run/wbgov", .memory_path = MEMORY_DEFAULT_PATH };
-	bool check = false, verbose = false;
-	struct notes notes = { 0 };
-	struct gov_config cfg;
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigset_t block, orig;
-	char err[512];
 	int c, rc;
 
-	/* from the first instruction, TERM/INT/HUP only interrupt ppoll(): a
-	 * TERM during start-up must not kill us between two knob writes */
-	sigemptyset(&block);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &orig);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	/* a log stream whose reader went away is EPIPE, not a death with
-	 * every knob left set */
-	signal(SIGPIPE, SIG_IGN);
-
-	while ((c = getopt_long(argc, argv, "c:nvhV", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c': o.config_path = optarg; break;
-		case 'n': check = true; break;
-		case 'R': o.root = optarg; break;
-		case 'S': o.state_dir = optarg; break;
-		case 'v': log_set_level(LOG_DEBUG_); verbose = true; break;
-		case 'M':
-			if (!*optarg) {
-				fprintf(stderr, "wbgovd: --memory: want a file name\n");
-				return EX_USAGE;
-			}
-			if (o.memory_path)
-				o.memory_path = optarg;
-			break;
-		case 'N': o.memory_path = NULL; break;
-		case 'F':
-			if (!*optarg) {
-				fprintf(stderr, "wbgovd: --metrics-file: want a file name\n");
-				return EX_USAGE;
-			}
-			o.metrics_path = optarg;
-			break;
-		case 'I': {
-			char *end;
-			double sec = strtod(optarg, &end);
-			if (end == optarg || *end || !(sec >= (double)METRICS_MIN_USEC / 1e6 &&
-						       sec <= (double)METRICS_MAX_USEC / 1e6)) {
-				fprintf(stderr, "wbgovd: --metrics-interval wants seconds from 1 to 3600: %s\n",
-					optarg);
-				return EX_USAGE;
-			}
-			o.metrics_usec = (uint64_t)(sec * 1e6);
-			break;
-		}
-		case 'B': {
-			enum bus_kind k;
-			if (bus_parse_kind(optarg, &k)) {
-				fprintf(stderr, "wbgovd: --bus: want system, session, none or an address "
-						"(unix:path=...): %s\n", optarg);
-				return EX_USAGE;
-			}
-			o.bus = optarg;
-			break;
-		}
-		case 'h': usage(stdout); return 0;
-		case 'V': printf("wbgovd %s\n", VERSION); return 0;
-		default: return EX_USAGE;
-		}
-	}
+	while ((c = getopt_long(argc, argv, "c:nvhV", opts, NULL)) != -1)
+		if ((rc = take_opt(c, optarg, &o)) >= 0)
+			return rc;
 	if (optind < argc) {
 		fprintf(stderr, "wbgovd: unexpected argument: %s\n", argv[optind]);
 		return EX_USAGE;
@@ -186,34 +148,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wbgovd: --metrics-interval goes with --metrics-file\n");
 		return EX_USAGE;
 	}
-	/* -n: a missing default file is fine (defaults), a named one must exist */
-	notes.check = check;
-	notes.verbose = verbose;
-	if (config_load_notes(o.config_path, strcmp(o.config_path, CONFIG_DEFAULT_PATH) == 0, &cfg,
-			      err, sizeof(err), on_note, &notes)) {
-		fprintf(stderr, "%s\n", err);
-		return EX_CONFIG;
-	}
-	if (check) {
-		/* a warning is no error: such a section matches nothing */
-		if (notes.warnings)
-			printf("configuration OK, %d warning%s\n", notes.warnings,
-			       notes.warnings == 1 ? "" : "s");
-		else
-			printf("configuration OK\n");
-		return 0;
-	}
-	rc = daemon_start(&dm, &o, &cfg);
-	if (rc == DAEMON_START_STOPPED)
-		return 0;
-	if (rc)
-		return rc;
-	/* a poll that waits for a CPU behind a busy writer delays the release
-	 * of a fast device (measured: 10 ms polls came 19-118 ms apart beside
-	 * dd on 2 cores); the polls are short. Without CAP_SYS_NICE the unit's
-	 * Nice= does it. */
-	if (setpriority(PRIO_PROCESS, 0, -10) < 0 && errno != EPERM && errno != EACCES)
-		log_warn("setpriority: %s", strerror(errno));
-	daemon_run(&dm, &got_term, &got_hup, &orig);
-	return daemon_stop(&dm);
+	return exit_status[daemon_main(&o)];
 }

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* wbgovd on D-Bus (bus.h is the API): the connection, kept without ever
+ * making the governor wait, the device objects and their properties, and
+ * the Sync method's children. It reads the governor and the kernel's
+ * counters; it writes no knob and no file. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -488,21 +492,19 @@ static bool bus_stuck(struct bus *b, uint64_t now_usec)
 void bus_start(struct bus *b, enum bus_kind kind, const char *address, const char *root,
 	       struct knobs_real *real)
 {
-	char p[PATH_MAX];
-
 	memset(b, 0, sizeof(*b));
 	b->kind = kind;
 	b->address = address;
 	b->root = root;
 	b->real = real;
-	b->mountinfo_fd = -1;
 	if (kind == BUS_OFF)
 		return;
-	/* the kernel marks /proc/self/mountinfo POLLPRI when a mount comes
-	 * or goes: Mounts follows without reading the table every second */
-	if (path_at(p, sizeof(p), root, "/proc/self/mountinfo") == 0)
-		b->mountinfo_fd = open(p, O_RDONLY | O_CLOEXEC);
 	connect_bus(b);
+}
+
+void bus_mounts_changed(struct bus *b)
+{
+	b->mounts_stale = true;
 }
 
 /* ------------------------------------------------------------- updates */
@@ -807,8 +809,6 @@ int bus_pollfds(struct bus *b, struct pollfd *pfd, int max, uint64_t now_usec,
 				*timeout_usec = t;
 		}
 	}
-	if (b->bus && b->mountinfo_fd >= 0 && n < max)
-		pfd[n++] = (struct pollfd){ .fd = b->mountinfo_fd, .events = POLLPRI };
 	for (int i = 0; i < BUS_MAX_JOBS && n < max; i++)
 		if (b->jobs[i].pid && b->jobs[i].fd >= 0)
 			pfd[n++] = (struct pollfd){ .fd = b->jobs[i].fd, .events = POLLIN };
@@ -842,10 +842,6 @@ void bus_dispatch(struct bus *b, const struct pollfd *pfd, int n)
 			continue;
 		if (b->bus && pfd[i].fd == sd_bus_get_fd(b->bus)) {
 			process = true;
-			continue;
-		}
-		if (pfd[i].fd == b->mountinfo_fd) {
-			b->mounts_stale = true;
 			continue;
 		}
 		for (int k = 0; k < BUS_MAX_JOBS; k++) {
@@ -936,9 +932,6 @@ void bus_stop(struct bus *b, uint64_t flush_until_usec)
 		b->bus = sd_bus_close_unref(b->bus);
 	}
 	b->up = false;
-	if (b->mountinfo_fd >= 0)
-		close(b->mountinfo_fd);
-	b->mountinfo_fd = -1;
 	free(b->dev);
 	b->dev = NULL;
 	b->ndev = b->dev_room = 0;

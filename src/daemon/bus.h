@@ -127,7 +127,6 @@ struct bus {
 	bool wake;                 /* ... worth a wakeup of its own */
 	bool mounts_stale;         /* the mount table changed */
 	struct mount_table *mt;    /* read once in a bus_update, NULL between */
-	int mountinfo_fd;          /* POLLPRI when mounts change; -1 */
 	struct bus_dev *dev;       /* one per device of the governor (knobs/room.h) */
 	int ndev, dev_room;
 	bool nomem_logged;         /* "no memory for an object" said */
@@ -145,6 +144,10 @@ int bus_parse_kind(const char *arg, enum bus_kind *ret_kind);
  * itself. */
 void bus_start(struct bus *b, enum bus_kind kind, const char *address, const char *root,
 	       struct knobs_real *real);
+
+/* The mount table changed (the daemon's loop watches mountinfo): each
+ * device's Mounts is read again at the next bus_update, not every second. */
+void bus_mounts_changed(struct bus *b);
 
 /* Bring the objects in line with the governor's devices (`changed`: the
  * set or a decision moved), read what is due and publish what moved

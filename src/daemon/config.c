@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The configuration file and its drop-ins (config.h says the format),
+ * parsed into a struct gov_config through libinih; every key's range and
+ * meaning is policy/tunables.c's table, shared with wbsim. No state: the
+ * caller owns what it parsed. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

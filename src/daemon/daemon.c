@@ -1,428 +1,43 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* wbgovd's loop, and only that: start (the configuration parsed, then each
+ * part started in its order), a step (the governor's tick, the status and
+ * metrics files kept up), the wait between steps, reload, stop (every knob
+ * given back), and what the service manager hears. Each part it starts is
+ * a file of its own: record.c (state file, leftovers, lock), memory.c
+ * (device memory), confine.c (debugfs, Landlock, capabilities), events.c
+ * (the log of the governor's events), watch.c (what wakes the loop),
+ * metrics.c, status.c, bus.c. */
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
-#include <linux/capability.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
+#include <sys/resource.h>
 #include <systemd/sd-daemon.h>
-#include <sysexits.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon/config.h"
+#include "daemon/confine.h"
 #include "daemon/daemon.h"
-#include "daemon/metrics.h"
+#include "daemon/events.h"
+#include "daemon/memory.h"
+#include "daemon/record.h"
 #include "daemon/status.h"
-#include "knobs/room.h"
-#include "sys/debugfs.h"
-#include "sys/fanwatch.h"
+#include "daemon/watch.h"
+#include "model/units.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
-#include "sys/pidlock.h"
-#include "sys/procfs.h"
-#include "sys/sandbox.h"
-#include "sys/uevent.h"
 
-uint64_t daemon_now_usec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000ULL + (uint64_t)ts.tv_nsec / 1000;
-}
-
-/* How the bandwidth reads in a log line. */
-static void fmt_bw(char *buf, size_t len, const struct bwmeter *m)
-{
-	double mbs = (double)m->est_bps / 1e6;
-
-	switch (m->source) {
-	case BW_NONE: snprintf(buf, len, "not measured yet"); break;
-	case BW_LOWER_BOUND: snprintf(buf, len, "at least %.1f MB/s", mbs); break;
-	case BW_MEASURED: snprintf(buf, len, "%.1f MB/s", mbs); break;
-	case BW_REMEMBERED: snprintf(buf, len, "%.1f MB/s (remembered)", mbs); break;
-	}
-}
-
-/* `sdb (SanDisk Cruzer, usb): 5.1 MB/s -> max_bytes 4.9 MiB, strict (...)`:
- * one line when the decision moves materially, with its one reason. */
-static void log_decision(struct daemon *dm, const struct gov_dev *d)
-{
-	char cap[32], bw[48];
-	int i;
-
-	for (i = 0; i < dm->nlogged && strcmp(dm->logged[i].bdi, d->info.bdi); i++)
-		;
-	fmt_bw(bw, sizeof(bw), &d->meter);
-	/* -v: every decision, on the clock of the window lines */
-	if (d->dec.govern && d->dec.strict)
-		snprintf(cap, sizeof(cap), "max_bytes %llu", (unsigned long long)d->dec.max_bytes);
-	else
-		snprintf(cap, sizeof(cap), "no cap");
-	log_debug("%s: +%.3f s: %s -> %s", d->info.bdi,
-		  (double)(daemon_now_usec() - dm->start_usec) / 1e6, bw, cap);
-	if (i < dm->nlogged) {
-		if (dm->logged[i].err == d->err && dm->logged[i].above_global == d->above_global &&
-		    !gov_decision_moved(&dm->logged[i].dec, &d->dec))
-			return;
-	} else if (room_for(&dm->logged, &dm->logged_room, dm->nlogged + 1, sizeof(*dm->logged))) {
-		i = dm->nlogged++;
-	} else {
-		return; /* no memory: its next decisions are logged again */
-	}
-	snprintf(dm->logged[i].bdi, sizeof(dm->logged[i].bdi), "%s", d->info.bdi);
-	dm->logged[i].dec = d->dec;
-	dm->logged[i].above_global = d->above_global;
-	dm->logged[i].err = d->err;
-
-	{
-		char line[768];
-		bool warn = daemon_describe(d, dm->state_path, line, sizeof(line));
-		if (warn)
-			log_warn("%s", line);
-		else
-			log_info("%s", line);
-	}
-}
-
-bool daemon_describe(const struct gov_dev *d, const char *state_path, char *buf, size_t len)
-{
-	char cap[32], bw[48], who[320];
-
-	fmt_bw(bw, sizeof(bw), &d->meter);
-	snprintf(who, sizeof(who), "%s%s%s (%s%s%s)", d->info.disk,
-		 strcmp(d->info.disk, d->info.bdi) ? " bdi " : "",
-		 strcmp(d->info.disk, d->info.bdi) ? d->info.bdi : "",
-		 d->info.model[0] ? d->info.model : "unknown model", d->info.bus[0] ? ", " : "",
-		 d->info.bus);
-	bytes_text(cap, sizeof(cap), d->dec.max_bytes, 0);
-	if (d->err && d->err_op == GOV_ERR_RECORD && d->err == -EEXIST)
-		/* hook_save: a record of a previous run holds it */
-		snprintf(buf, len, "%s: left as it is: a previous run left its knobs changed and "
-			 "they could not be given back; its original values stay in %s", who,
-			 state_path);
-	else if (d->err && d->err_op == GOV_ERR_RECORD)
-		snprintf(buf, len, "%s: its original values could not be recorded in %s (%s); "
-			 "left as it is", who, state_path, strerror(-d->err));
-	else if (d->err && d->err_op == GOV_ERR_READ)
-		snprintf(buf, len, "%s: reading %s: %s; left as it is", who,
-			 bdi_attr_names[d->err_attr], strerror(-d->err));
-	else if (d->err)
-		snprintf(buf, len, "%s: %s -> max_bytes %s refused: %s %s (the previous value stays)",
-			 who, bw, cap, bdi_attr_names[d->err_attr], strerror(-d->err));
-	else if (d->above_global)
-		snprintf(buf, len, "%s: %s -> no cap (%s)", who, bw, gov_why_text[WHY_ABOVE_GLOBAL]);
-	else if (!d->dec.govern)
-		snprintf(buf, len, "%s: left alone (%s)", who, gov_why_text[d->dec.why]);
-	else if (!d->dec.strict)
-		snprintf(buf, len, "%s: %s -> no cap (%s)", who, bw, gov_why_text[d->dec.why]);
-	else
-		snprintf(buf, len, "%s: %s -> max_bytes %s, strict (%s)", who, bw, cap,
-			 gov_why_text[d->dec.why]);
-	return d->err != 0;
-}
-
-void daemon_knobs_text(const char *verb, uint64_t strict_limit, uint64_t max_ratio_fine,
-		       uint64_t max_bytes, char *buf, size_t len)
-{
-	char mb[32];
-
-	if (max_ratio_fine == 1000000) {
-		snprintf(buf, len, "strict_limit%s %llu (and no cap)", verb,
-			 (unsigned long long)strict_limit);
-		return;
-	}
-	if (max_bytes)
-		bytes_text(mb, sizeof(mb), max_bytes, 0);
-	snprintf(buf, len, "strict_limit%s %llu and max_bytes %s%s (max_ratio_fine %llu ppm)", verb,
-		 (unsigned long long)strict_limit, max_bytes ? "about " : "", max_bytes ? mb : "?",
-		 (unsigned long long)max_ratio_fine);
-}
-
-/* A device whose knobs someone set before wbgovd saw it: a udev rule (the
- * udev-rule packages write strict_limit and max_bytes for USB disks), a
- * script. wbgovd sets its own while it runs, as it does for every device
- * (the rule's fixed cap is what wbgovd replaces with one that follows the
- * device's speed), and gives these back at exit; a [device] section with
- * mode = off leaves them as they are. Said once per device that comes. */
-static void hook_found(void *ctx, const struct gov_dev *d)
-{
-	struct daemon *dm = ctx;
-	const struct gov_rule *r;
-	uint64_t strict, fine, mb;
-	char what[160];
-
-	if (state_bdi_held(&dm->state, d->info.bdi))
-		return; /* set by a previous run, and said so at start */
-	if (knobs_real_ops.bdi_read(&dm->real, d->info.bdi, BDI_STRICT_LIMIT, &strict) ||
-	    knobs_real_ops.bdi_read(&dm->real, d->info.bdi, BDI_MAX_RATIO_FINE, &fine) ||
-	    knobs_bdi_default(d->info.is_fuse, strict, fine))
-		return;
-	if (knobs_real_ops.bdi_read(&dm->real, d->info.bdi, BDI_MAX_BYTES, &mb))
-		mb = 0;
-	daemon_knobs_text("", strict, fine, mb, what, sizeof(what));
-	r = gov_match(&dm->cfg, &d->info);
-	if (r && r->mode == MODE_OFF)
-		log_notice("%s (%s): %s before wbgovd: set by another rule (a udev rule?); "
-			   "[device %s] says mode = off: left as it is", d->info.disk, d->info.bdi,
-			   what, r->name);
-	else
-		log_notice("%s (%s): %s before wbgovd: set by another rule (a udev rule?); wbgovd "
-			   "sets its own while it runs and gives these back at exit (mode = off in a "
-			   "[device] section would leave them)", d->info.disk, d->info.bdi, what);
-}
-
-/* vm.dirty_* as a sysctl.d file may have left them, before wbgovd changes
- * anything: said once at start. From Linux 6.2 wbgovd never writes them;
- * before, it lowers dirty_bytes while a slow device holds dirty data and
- * gives the values found back. */
-static void note_sysctls(struct daemon *dm, bool per_device)
-{
-	static const struct {
-		enum vm_knob k;
-		uint64_t dflt;
-	} knobs[] = {
-		{ VM_DIRTY_BYTES, 0 }, { VM_DIRTY_BACKGROUND_BYTES, 0 },
-		{ VM_DIRTY_RATIO, 20 }, { VM_DIRTY_BACKGROUND_RATIO, 10 },
-	};
-	uint64_t v[4];
-	const char *then = per_device ?
-		"wbgovd leaves it as it is (it bounds every device's dirty data, and the kernel "
-		"refuses a device cap above the threshold it makes)" :
-		"wbgovd replaces it while a slow device holds dirty data and gives it back";
-
-	for (int i = 0; i < 4; i++)
-		if (procfs_vm_read(dm->real.root, knobs[i].k, &v[i]))
-			return;
-	for (int i = 0; i < 4; i++) {
-		char b[32];
-		/* a *_bytes knob set zeroes its ratio twin: not news twice */
-		if (v[i] == knobs[i].dflt || (i >= 2 && v[i] == 0 && v[i - 2]))
-			continue;
-		bytes_text(b, sizeof(b), v[i], 0);
-		log_notice("vm.%s is %llu%s%s%s before wbgovd (the kernel's default is %llu): set by "
-			   "another rule (a sysctl.d file?); %s", vm_knob_names[knobs[i].k],
-			   (unsigned long long)v[i], i < 2 ? " (" : "", i < 2 ? b : "", i < 2 ? ")" : "",
-			   (unsigned long long)knobs[i].dflt, then);
-	}
-}
-
-static int hook_save(void *ctx, const struct gov_dev *d)
-{
-	struct daemon *dm = ctx;
-	int r;
-
-	/* knobs a previous run left changed, not given back at start: what
-	 * they hold is not what was found, and the record keeps that; the
-	 * device is left alone (said at start, and by daemon_describe) */
-	if (state_bdi_held(&dm->state, d->info.bdi))
-		return -EEXIST;
-	r = state_record_bdi(&dm->state, dm->state_path, d->info.bdi, d->orig.strict_limit,
-			     d->orig.max_ratio_fine);
-	if (r)
-		log_err("%s: cannot record the original values in %s: %s; not changing it",
-			d->info.bdi, dm->state_path, strerror(-r));
-	return r;
-}
-
-static void hook_restored(void *ctx, const struct gov_dev *d)
-{
-	struct daemon *dm = ctx;
-
-	state_del_bdi(&dm->state, d->info.bdi);
-	/* at stop the file is written once, when every knob is back (a
-	 * record left by a crash meanwhile is given back again, harmlessly):
-	 * an fsync per device is seconds for hundreds on a busy disk */
-	if (!dm->stopping)
-		state_save(dm->state_path, &dm->state);
-	log_info("%s: knobs given back (strict_limit %llu, max_ratio_fine %llu)", d->info.bdi,
-		 (unsigned long long)d->orig.strict_limit, (unsigned long long)d->orig.max_ratio_fine);
-}
-
+/* A decision, or a device gone: the status file and the bus follow at
+ * the end of the step; the log says it (events.c). */
 static void hook_decided(void *ctx, const struct gov_dev *d)
 {
 	struct daemon *dm = ctx;
 
 	dm->status_dirty = true;
 	dm->bus_changed = true;
-	log_decision(dm, d);
-}
-
-/* -v: every window that moved an estimate, with the time since start.
- * What the decision found worth keeping goes to device memory, marked as
- * it classed the figure: measured with a backlog (m), a lower bound that
- * showed the device fast (f), or one above its start cap (l). */
-static void hook_measured(void *ctx, const struct gov_dev *d)
-{
-	static const char mark[] = {
-		[GOV_BW_KNOWN] = 'm', [GOV_BW_FAST] = 'f', [GOV_BW_LOWER_BOUND] = 'l',
-	};
-	struct daemon *dm = ctx;
-	const struct bwmeter *m = &d->meter;
-	char bw[48];
-
-	fmt_bw(bw, sizeof(bw), m);
-	if (m->last_polls)
-		log_debug("%s: +%.3f s: window %.1f MB/s (%s backlog: queue empty at %u of %u "
-			  "polls, %" PRIu64 " ms of work on average) -> %s",
-			  d->info.bdi, (double)(daemon_now_usec() - dm->start_usec) / 1e6,
-			  (double)m->last_bps / 1e6, m->last_backlog ? "with" : "without",
-			  m->last_empty, m->last_polls, m->last_queued_ms, bw);
-	else /* judged by its stat alone (no debugfs) */
-		log_debug("%s: +%.3f s: window %.1f MB/s (%s backlog: busy %u %% of it, requests "
-			  "in flight at %s poll) -> %s",
-			  d->info.bdi, (double)(daemon_now_usec() - dm->start_usec) / 1e6,
-			  (double)m->last_bps / 1e6, m->last_backlog ? "with" : "without",
-			  m->last_busy_pct, m->last_inflight ? "every" : "not every", bw);
-	if (!dm->memory_path[0] || !d->info.id[0] || d->bw_class == GOV_BW_NONE)
-		return;
-	memory_put(&dm->memory, d->info.id, m->est_bps, mark[d->bw_class], (uint64_t)time(NULL));
-}
-
-/* A write throttle on a device's disk, said when it comes, changes or goes,
- * and when the device beats it. */
-static void hook_limited(void *ctx, const struct gov_dev *d)
-{
-	(void)ctx;
-	if (d->limit_beaten)
-		log_info("%s (%s): wrote at %.1f MB/s, faster than the %.1f MB/s its write throttle "
-			 "allows: not every writer of it is held by the throttle, which no longer "
-			 "bounds its cap", d->info.disk, d->info.bdi, (double)d->meter.last_bps / 1e6,
-			 (double)d->limit_bps / 1e6);
-	else if (d->limit_bps)
-		log_info("%s (%s): a cgroup's write throttle holds it at %.1f MB/s (io.max or "
-			 "blkio.throttle.write_bps_device): its cap is no more than for that speed",
-			 d->info.disk, d->info.bdi, (double)d->limit_bps / 1e6);
-	else
-		log_info("%s (%s): its write throttle is gone", d->info.disk, d->info.bdi);
-}
-
-/* A new device: its figure from device memory, if any. */
-static uint64_t hook_recall(void *ctx, const struct knobs_dev *info, bool *ret_known)
-{
-	struct daemon *dm = ctx;
-	uint64_t when = 0, bps;
-	char date[32] = "?", source = 'm';
-	time_t t;
-	struct tm tm;
-
-	if (!dm->memory_path[0] || !info->id[0])
-		return 0;
-	bps = memory_get(&dm->memory, info->id, &when, &source);
-	if (!bps)
-		return 0;
-	*ret_known = source != 'l';
-	t = (time_t)when;
-	if (localtime_r(&t, &tm))
-		strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
-	log_info("%s (%s): remembered %s%.1f MB/s, measured %s (%s)", info->disk, info->bdi,
-		 source == 'l' ? "at least " : "", (double)bps / 1e6, date, info->id);
-	return bps;
-}
-
-/* Device memory is written by a child process: its fsync, on a disk busy
- * with the very writeback wbgovd governs, can take seconds, and the loop
- * must go on meanwhile and SIGTERM be honoured within a second. One save
- * at a time (a later one must not land before an earlier one's rename).
- * The child closes every other
- * descriptor (the lock, the bus, a Sync's pipe must not outlive the daemon
- * in it) and keeps TERM blocked: a save cut short would lose it. Its exit
- * status is the errno of a failure. */
-static void memory_flush(struct daemon *dm, bool now)
-{
-	int fds[2];
-	pid_t pid;
-
-	if (!dm->memory_path[0] || !dm->memory.dirty || dm->memory_pid ||
-	    (!now && daemon_now_usec() - dm->memory_saved_usec < MEMORY_SAVE_USEC))
-		return;
-	dm->memory_saved_usec = daemon_now_usec();
-	if (pipe2(fds, O_CLOEXEC) < 0) {
-		/* tried again at the next interval */
-		log_warn("%s: cannot start saving device memory: %s", dm->memory_path,
-			 strerror(errno));
-		return;
-	}
-	if ((pid = fork()) < 0) {
-		log_warn("%s: cannot start saving device memory: %s", dm->memory_path,
-			 strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		return;
-	}
-	if (pid == 0) {
-		fd_keep_only(fds[1]);
-		_exit(-memory_save(dm->memory_path, &dm->memory));
-	}
-	close(fds[1]);
-	dm->memory_pid = pid;
-	dm->memory_fd = fds[0];
-	/* what is measured from now on is for the next save */
-	dm->memory.dirty = false;
-}
-
-/* The save ended (its pipe closed): how it went. A failure turns device
- * memory off, as a full disk or a read-only one would fail every save. */
-static void memory_saved(struct daemon *dm)
-{
-	int status = 0;
-
-	while (waitpid(dm->memory_pid, &status, 0) < 0 && errno == EINTR)
-		;
-	close(dm->memory_fd);
-	dm->memory_fd = -1;
-	dm->memory_pid = 0;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return;
-	log_warn("%s: cannot save device memory: %s; not trying again", dm->memory_path,
-		 WIFEXITED(status) ? strerror(WEXITSTATUS(status)) : "the saving process was killed");
-	dm->memory_path[0] = 0;
-}
-
-/* Device memory at start: a missing file is an empty memory; a file that
- * cannot be trusted is ignored, with one line, and replaced by what this run
- * measures; malformed lines of a trusted one are dropped, with one line, and
- * the rest kept; a directory that is not ours turns memory off. */
-static void memory_start(struct daemon *dm)
-{
-	char dir[PATH_MAX], lines[128], *slash;
-	struct memory_dropped dropped;
-	int r;
-
-	if (!dm->memory_path[0])
-		return;
-	snprintf(dir, sizeof(dir), "%s", dm->memory_path);
-	slash = strrchr(dir, '/');
-	if (slash && slash != dir) {
-		*slash = 0;
-		if ((r = dir_of_ours(dir))) {
-			log_warn("%s: %s; device memory off", dir, state_dir_text(r));
-			dm->memory_path[0] = 0;
-			return;
-		}
-	}
-	r = memory_load(dm->memory_path, &dm->memory, &dropped);
-	if (r == -EPERM || r == -EINVAL || r == -EFBIG) {
-		log_warn("%s: ignored (%s); devices are measured anew",
-			 dm->memory_path, file_trust_text(r));
-		dm->memory.dirty = true; /* replace it with what this run learns */
-	} else if (!r && dropped.n) {
-		/* the file stays as it is until something new is put */
-		memory_dropped_text(&dropped, lines, sizeof(lines));
-		log_warn("%s: %d line%s dropped (%s: not \"v1 BYTES_PER_S SOURCE UNIX_TIME ID\", "
-			 "a device named twice, or past %d devices); the other %d kept",
-			 dm->memory_path, dropped.n, dropped.n > 1 ? "s" : "", lines, MEMORY_MAX,
-			 dm->memory.n);
-	} else if (r) {
-		/* a read that failed (EIO, an LSM's EACCES) says nothing of the
-		 * file: keep it as it is, and remember nothing this run */
-		log_warn("%s: %s; device memory off", dm->memory_path, strerror(-r));
-		dm->memory_path[0] = 0;
-	}
+	events_decided(dm, d);
 }
 
 static void hook_gone(void *ctx, const struct gov_dev *d)
@@ -431,349 +46,80 @@ static void hook_gone(void *ctx, const struct gov_dev *d)
 
 	dm->status_dirty = true;
 	dm->bus_changed = true;
-	log_info("%s (%s): gone", d->info.disk, d->info.bdi);
-	for (int i = 0; i < dm->nlogged; i++)
-		if (!strcmp(dm->logged[i].bdi, d->info.bdi))
-			dm->logged[i] = dm->logged[--dm->nlogged];
+	events_gone(dm, d);
 }
 
-static int hook_save_vm(void *ctx, const uint64_t vm[VM_KNOB_COUNT])
-{
-	struct daemon *dm = ctx;
-	int r;
-
-	if (dm->state.vm_held)
-		return -EEXIST; /* as in hook_save */
-	memcpy(dm->state.vm, vm, sizeof(dm->state.vm));
-	dm->state.vm_saved = true;
-	r = state_save(dm->state_path, &dm->state);
-	if (r) {
-		dm->state.vm_saved = false;
-		log_err("cannot record vm.dirty_* in %s: %s; not changing them", dm->state_path,
-			strerror(-r));
-	}
-	return r;
-}
-
-static void hook_restored_vm(void *ctx)
-{
-	struct daemon *dm = ctx;
-
-	dm->state.vm_saved = false;
-	state_save(dm->state_path, &dm->state);
-}
-
-static void hook_global(void *ctx, uint64_t cap, int err)
+/* What a parse of the configuration says besides an error, to the log:
+ * warnings, and with -v the files read. */
+static void log_note(void *ctx, enum config_note level, const char *msg)
 {
 	(void)ctx;
-	if (err == -EEXIST)
-		return; /* left alone: said at start (restore_leftovers) */
-	if (err)
-		log_warn("vm.dirty_bytes %llu refused: %s (the previous values stay)",
-			 (unsigned long long)cap, strerror(-err));
-	else if (cap)
-		log_info("a slow device holds dirty data: vm.dirty_bytes %.1f MiB, "
-			 "dirty_background_bytes %.1f MiB (no per-device knobs before Linux 6.2)",
-			 (double)cap / MIB, (double)cap / 2 / MIB);
+	if (level == CONFIG_WARNING)
+		log_warn("%s", msg);
 	else
-		log_info("no slow device holds dirty data: vm.dirty_* given back");
+		log_debug("%s", msg);
 }
 
-static void hook_io_errors(void *ctx, const struct gov_dev *d, uint64_t n)
+/* The configuration file and its drop-ins into `cfg`, what the parse
+ * says besides an error to `fn`: a missing default file is the defaults,
+ * a file named with -c must exist. 0, or -errno with "FILE:LINE: what is
+ * wrong" in err. */
+static int load_config(const char *path, struct gov_config *cfg, char *err, size_t errlen,
+		       config_note_fn fn, void *ctx)
 {
-	(void)ctx;
-	log_warn("%s (%s): %llu failed command%s (the device's ioerr_cnt): its writes may be "
-		 "failing, or it is going; its writers and sync get the errors (before Linux 6.2 "
-		 "it has no cap while it fails, so that the global pair does not hold them)",
-		 d->info.disk, d->info.bdi, (unsigned long long)n, n == 1 ? "" : "s");
+	return config_load_notes(path, strcmp(path, CONFIG_DEFAULT_PATH) == 0, cfg, err, errlen,
+				 fn, ctx);
 }
 
-static void report_restore(void *ctx, const char *owner, const char *knob, int err)
+enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o)
 {
-	(void)ctx;
-	log_err("%s: could not give back %s: %s", owner, knob, strerror(-err));
-}
-
-static void report_leftover(void *ctx, const char *owner, const char *knob, int err)
-{
-	struct daemon *dm = ctx;
-
-	log_err("%s: could not give back %s, left changed by a previous run: %s; %s left alone, "
-		"its original values kept in %s (tried again at stop; wbgov restore)", owner, knob,
-		strerror(-err), strcmp(owner, "vm") ? "the device is" : "vm.dirty_* are",
-		dm->state_path);
-}
-
-/* Knobs a previous run left changed (SIGKILL, a crash): give them back
- * first. What cannot be given back keeps its record, and its device is
- * left alone (hook_save); the others are governed. Fails only when the
- * state file cannot be read: then no original is known. */
-static int restore_leftovers(struct daemon *dm)
-{
-	int r = state_load(dm->state_path, &dm->state);
-
-	if (r == -ENOENT)
-		return 0;
-	if (r) {
-		log_err("%s: unreadable (%s); remove it after checking the knobs by hand",
-			dm->state_path, r == -EINVAL ? "malformed, or not a regular file" :
-			file_trust_text(r));
-		return r;
-	}
-	log_notice("%s: a previous run did not finish; giving its knobs back", dm->state_path);
-	state_restore(&knobs_real_ops, &dm->real, &dm->state, report_leftover, dm);
-	/* what was given back leaves the file; should it not be rewritten,
-	 * the old file still holds every original, and a device is recorded
-	 * (hook_save) before it is changed */
-	r = state_save(dm->state_path, &dm->state);
-	if (r)
-		log_warn("%s: cannot rewrite it: %s", dm->state_path, strerror(-r));
-	return 0;
-}
-
-/* What a run killed in the middle of a save left (each save has a
- * temporary of its own): removed once the lock is ours, as no apply or
- * restore is writing then. */
-static void sweep_temporaries(struct daemon *dm)
-{
-	const char *paths[] = { dm->state_path, dm->status_path, dm->pid_path, dm->memory_path,
-				dm->metrics_path };
-
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		int n = paths[i][0] ? file_tmp_sweep(paths[i]) : 0;
-		if (n)
-			log_info("%s: %d temporary file%s of a save cut short removed", paths[i], n,
-				 n == 1 ? "" : "s");
-	}
-}
-
-/* wbgov apply --once and restore hold the lock for one pass (milliseconds):
- * a start meanwhile waits this long for it, no more. */
-#define LOCK_WAIT_USEC 10000000ULL
-
-/* One instance per state dir, and no apply or restore beside it: the lock,
- * then our pid in the pid file. */
-static int take_lock(struct daemon *dm)
-{
-	const uint64_t until = daemon_now_usec() + LOCK_WAIT_USEC;
-	struct pidlock_holder h;
-	char who[64];
-	bool said = false;
-	sigset_t stop;
-	int fd, r;
-
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGINT);
-	while ((fd = pidlock_take(dm->lock_path, &h)) == -EBUSY && strcmp(h.comm, "wbgovd") &&
-	       daemon_now_usec() < until) {
-		if (!said) {
-			pidlock_holder_text(&h, who, sizeof(who));
-			log_notice("the lock %s is held by %s (wbgov apply or restore?): waiting for "
-				   "it up to %.0f s", dm->lock_path, who, (double)LOCK_WAIT_USEC / 1e6);
-			said = true;
-		}
-		/* TERM and INT are blocked until the loop's ppoll: taken
-		 * here, so a stop asked meanwhile is not kept waiting */
-		if (sigtimedwait(&stop, NULL, &(struct timespec){ .tv_nsec = 50000000 }) > 0) {
-			log_notice("stopped while waiting for the lock %s: nothing was changed",
-				   dm->lock_path);
-			return -EINTR;
-		}
-	}
-	if (fd == -EBUSY) {
-		pidlock_holder_text(&h, who, sizeof(who));
-		if (!strcmp(h.comm, "wbgovd"))
-			log_err("already running: %s holds the lock %s", who, dm->lock_path);
-		else
-			log_err("the lock %s is held by %s, still after %.0f s: not starting",
-				dm->lock_path, who, (double)LOCK_WAIT_USEC / 1e6);
-		return fd;
-	}
-	if (fd < 0) {
-		log_err("the lock %s: %s", dm->lock_path, strerror(-fd));
-		return fd;
-	}
-	r = pidlock_write_pid(dm->pid_path);
-	if (r) {
-		log_err("%s: %s", dm->pid_path, strerror(-r));
-		close(fd);
-		return r;
-	}
-	return fd; /* kept open: the lock lives as long as the process */
-}
-
-struct metrics_ctx {
-	struct daemon *dm;
-	bool up;
-};
-
-/* The metrics file's contents: wbgovd's record of every device it governs
- * and the kernel's knobs and counters now, as `wbgov status --prometheus`
- * shows them; at exit, wbgov_daemon_up 0 alone. */
-static int fill_metrics(FILE *f, const void *ctx)
-{
-	const struct metrics_ctx *x = ctx;
-	struct governor *g = &x->dm->gov;
-	int n = x->up ? g->ndev : 0, r;
-	struct metrics_dev *m = calloc((size_t)n + 1, sizeof(*m));
-
-	if (!m)
-		return -ENOMEM;
-	for (int i = 0; i < n; i++) {
-		m[i].info = g->dev[i].info;
-		m[i].has_record = true;
-		status_entry_of(&g->dev[i], &m[i].rec);
-		metrics_read_kernel(&x->dm->real, &m[i]);
-	}
-	r = metrics_write(f, x->up, m, n);
-	free(m);
-	return r;
-}
-
-/* Replace the metrics file; a failure is logged when it starts and when
- * it ends, and tried again at the next interval (a full disk passes). */
-static void metrics_publish(struct daemon *dm, bool up)
-{
-	struct metrics_ctx x = { dm, up };
-	int r = file_publish(dm->metrics_path, fill_metrics, &x);
-
-	if (r && r != dm->metrics_err)
-		log_warn("%s: cannot write the metrics: %s; trying again every %.0f s",
-			 dm->metrics_path, strerror(-r), (double)dm->metrics_usec / 1e6);
-	else if (!r && dm->metrics_err)
-		log_info("%s: metrics written again", dm->metrics_path);
-	dm->metrics_err = r;
-}
-
-/* From here on, writes only where wbgovd's work is (Landlock): the vm and
- * bdi knobs, the state directory and device memory's. */
-static void confine(struct daemon *dm, const struct daemon_opts *o)
-{
-	char vm[PATH_MAX], bdi[PATH_MAX], mem[PATH_MAX], met[PATH_MAX], *slash;
-	const char *knobs[] = { vm, bdi, NULL }, *dirs[] = { o->state_dir, NULL, NULL, NULL };
-	int nd = 1, r;
-
-	if (path_at(vm, sizeof(vm), o->root, "/proc/sys/vm") ||
-	    path_at(bdi, sizeof(bdi), o->root, "/sys/devices/virtual/bdi"))
-		return;
-	if (dm->memory_path[0]) {
-		snprintf(mem, sizeof(mem), "%s", dm->memory_path);
-		slash = strrchr(mem, '/');
-		if (slash && slash != mem) {
-			*slash = 0;
-			dirs[nd++] = mem;
-		}
-	}
-	/* the metrics file's directory: its temporary file is made there and
-	 * renamed over it */
-	if (dm->metrics_path[0]) {
-		path_split(dm->metrics_path, met, sizeof(met), NULL);
-		dirs[nd++] = met;
-	}
-	r = sandbox_writes(knobs, dirs);
-	if (r == -EOPNOTSUPP)
-		log_info("no Landlock in this kernel: writes are not confined");
-	else if (r)
-		log_warn("Landlock: %s; writes are not confined", strerror(-r));
-	else
-		log_debug("Landlock ABI %d: writes confined to %s, %s, %s%s%s%s%s", sandbox_abi(), vm,
-			  bdi, o->state_dir, dirs[1] ? ", " : "", dirs[1] ? dirs[1] : "",
-			  dirs[2] ? ", " : "", dirs[2] ? dirs[2] : "");
-}
-
-/* Each device's own dirty and writeback data is in debugfs alone. Where
- * the system has not mounted it, a mount of our own that no other process
- * sees (sys/debugfs.h); where that is refused (a container, a kernel
- * without debugfs), devices are judged by their stat and by the write
- * throttles of the cgroups. Not under --root: a fixture says what it has.
- * Before Landlock, which forbids mounting. */
-static void own_debugfs(struct daemon *dm, const struct daemon_opts *o)
-{
-	int fd, r;
-
-	if (strcmp(o->root, "/") || debugfs_mounted(o->root))
-		return;
-	r = debugfs_mount_own(&fd);
-	if (r == 0) {
-		dm->real.debugfs_fd1 = fd + 1;
-		log_info("debugfs is not mounted at /sys/kernel/debug: wbgovd mounted one of its "
-			 "own, attached nowhere and seen by no other process, for each device's own "
-			 "dirty and writeback data");
-	} else {
-		log_notice("debugfs is not mounted at /sys/kernel/debug, and wbgovd cannot mount one "
-			   "of its own (%s): each device is judged by /sys/block/*/stat and the write "
-			   "throttles of the cgroups", strerror(-r));
-	}
-}
-
-int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct gov_config *cfg)
-{
+	struct gov_config cfg; /* parsed once, then the governor's alone */
+	char err[512];
 	int r;
-	const struct gov_hooks hooks = {
-		.ctx = dm, .save = hook_save, .restored = hook_restored, .decided = hook_decided,
-		.gone = hook_gone, .measured = hook_measured, .recall = hook_recall,
-		.save_vm = hook_save_vm, .restored_vm = hook_restored_vm, .global = hook_global,
-		.found = hook_found, .io_errors = hook_io_errors, .limited = hook_limited,
-	};
+	struct gov_hooks hooks = { .ctx = dm, .decided = hook_decided, .gone = hook_gone };
 
 	memset(dm, 0, sizeof(*dm));
 	dm->lockfd = -1;
 	dm->memory_fd = -1;
+	if (load_config(o->config_path, &cfg, err, sizeof(err), log_note, NULL)) {
+		fprintf(stderr, "%s\n", err);
+		return DAEMON_BAD_CONFIG;
+	}
 	dm->config_path = o->config_path;
-	dm->cfg = *cfg;
 	dm->start_usec = daemon_now_usec();
 	dm->real.root = o->root;
 	/* without udev's database, labels and UUIDs mean opening the devices:
 	 * only for a configuration that matches by them */
-	dm->real.probe_fs = gov_config_uses(cfg, MATCH_LABEL) || gov_config_uses(cfg, MATCH_UUID);
+	dm->real.probe_fs = gov_config_uses(&cfg, MATCH_LABEL) || gov_config_uses(&cfg, MATCH_UUID);
 	if ((o->memory_path && snprintf(dm->memory_path, sizeof(dm->memory_path), "%s",
 					o->memory_path) >= (int)sizeof(dm->memory_path)) ||
 	    snprintf(dm->state_path, sizeof(dm->state_path), "%s/state", o->state_dir) >= PATH_MAX ||
 	    snprintf(dm->status_path, sizeof(dm->status_path), "%s/status", o->state_dir) >= PATH_MAX ||
 	    snprintf(dm->pid_path, sizeof(dm->pid_path), "%s/wbgovd.pid", o->state_dir) >= PATH_MAX ||
 	    snprintf(dm->lock_path, sizeof(dm->lock_path), "%s/wbgovd.lock", o->state_dir) >= PATH_MAX ||
-	    (o->metrics_path && snprintf(dm->metrics_path, sizeof(dm->metrics_path),
-					 "%s" FILE_TMP_SUFFIX, o->metrics_path) >=
-				    (int)sizeof(dm->metrics_path))) {
+	    (o->metrics_path && strlen(o->metrics_path) + strlen(FILE_TMP_SUFFIX) >= PATH_MAX)) {
 		log_err("--state-dir, --memory or --metrics-file: name too long");
-		return EX_USAGE;
+		return DAEMON_BAD_NAME;
 	}
-	if (o->metrics_path) {
-		/* the directory must be there: it is node_exporter's, not ours
-		 * to make, and Landlock allows only what exists at start */
-		char dir[PATH_MAX];
-		struct stat st;
-		snprintf(dm->metrics_path, sizeof(dm->metrics_path), "%s", o->metrics_path);
-		dm->metrics_usec = o->metrics_usec ? o->metrics_usec : METRICS_DEFAULT_USEC;
-		path_split(dm->metrics_path, dir, sizeof(dir), NULL);
-		const char *why = stat(dir, &st) < 0 ? strerror(errno) :
-				  !S_ISDIR(st.st_mode) ? "not a directory" : NULL;
-		if (why) {
-			log_err("--metrics-file %s: its directory %s: %s", dm->metrics_path, dir, why);
-			return EX_CANTCREAT;
-		}
-	}
+	if (metrics_file_start(&dm->metrics, o->metrics_path, o->metrics_usec))
+		return DAEMON_NO_STATE_DIR;
 	r = dir_of_ours(o->state_dir);
 	if (r) {
 		log_err("%s: %s; refusing to keep the state there", o->state_dir,
 			state_dir_text(r));
-		return EX_CANTCREAT;
+		return DAEMON_NO_STATE_DIR;
 	}
-	dm->lockfd = take_lock(dm);
-	if (dm->lockfd < 0)
-		return dm->lockfd == -EINTR ? DAEMON_START_STOPPED :
-		       dm->lockfd == -EBUSY ? EX_TEMPFAIL : EX_CANTCREAT;
-	if (restore_leftovers(dm)) {
+	r = record_lock(dm);
+	if (r)
+		return r == -EINTR ? DAEMON_STOPPED : r == -EBUSY ? DAEMON_LOCKED : DAEMON_NO_STATE_DIR;
+	if (record_leftovers(dm)) {
 		log_err("refusing to start over knobs whose original values are unknown");
-		unlink(dm->pid_path);
-		close(dm->lockfd);
-		dm->lockfd = -1;
-		return EX_SOFTWARE;
+		record_unlock(dm);
+		return DAEMON_UNKNOWN_ORIGINALS;
 	}
-	sweep_temporaries(dm);
+	record_sweep(dm);
 	memory_start(dm);
-	own_debugfs(dm, o);
+	confine_own_debugfs(dm, o);
 	{
 		/* connected before Landlock; the bus socket is not a file it writes */
 		enum bus_kind kind = BUS_OFF;
@@ -781,23 +127,20 @@ int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct go
 			log_info("no system bus (%s): not on D-Bus", BUS_SYSTEM_SOCKET);
 		bus_start(&dm->bus, kind, o->bus, o->root, &dm->real);
 	}
-	confine(dm, o);
-	gov_init(&dm->gov, &dm->cfg, &knobs_real_ops, &dm->real, &hooks);
-	if (!(knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES)) {
+	confine_writes(dm, o);
+	record_hooks(&hooks);
+	memory_hooks(&hooks);
+	events_hooks(&hooks);
+	gov_init(&dm->gov, &cfg, &knobs_real_ops, &dm->real, &hooks);
+	if (!(knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES))
 		log_warn("this kernel has no per-device strict_limit/max_bytes (Linux < 6.2): "
 			 "the global dirty_bytes pair is used while a slow device holds dirty data");
-	} else {
-		/* CAP_SYS_ADMIN is for the global route's watch on mounts
-		 * (fanotify) alone: not needed here, given up */
-		r = sandbox_drop_cap(CAP_SYS_ADMIN);
-		if (r)
-			log_debug("CAP_SYS_ADMIN not given up: %s", strerror(-r));
-	}
-	note_sysctls(dm, knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES);
+	confine_caps(dm);
+	events_sysctls(dm, knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES);
 	log_info("started: target %.1f s, floor %.1f MiB, ceiling %.1f MiB, %d [device] sections",
-		 (double)dm->cfg.target_ms / 1000, (double)dm->cfg.floor_bytes / MIB,
-		 (double)dm->cfg.ceiling_bytes / MIB, dm->cfg.nrules);
-	return 0;
+		 (double)dm->gov.cfg.target_ms / 1000, (double)dm->gov.cfg.floor_bytes / MIB,
+		 (double)dm->gov.cfg.ceiling_bytes / MIB, dm->gov.cfg.nrules);
+	return DAEMON_OK;
 }
 
 uint64_t daemon_step(struct daemon *dm, uint64_t now_usec)
@@ -818,39 +161,19 @@ uint64_t daemon_step(struct daemon *dm, uint64_t now_usec)
 		status_write(dm->status_path, &dm->gov);
 		dm->status_dirty = false;
 	}
-	if (dm->metrics_path[0]) {
-		/* on its own clock: a quiet governor sleeps 5 s between polls */
-		if (now_usec >= dm->metrics_next_usec) {
-			metrics_publish(dm, true);
-			dm->metrics_next_usec = now_usec + dm->metrics_usec;
-		}
-		if (dm->metrics_next_usec - now_usec < delay)
-			delay = dm->metrics_next_usec - now_usec;
-	}
-	return delay;
-}
-
-/* A reload's warnings and the files it read, to the log. */
-static void reload_note(void *ctx, enum config_note level, const char *msg)
-{
-	(void)ctx;
-	if (level == CONFIG_WARNING)
-		log_warn("%s", msg);
-	else
-		log_debug("%s", msg);
+	return metrics_file_step(&dm->metrics, &dm->gov, &dm->real, now_usec, delay);
 }
 
 int daemon_reload(struct daemon *dm)
 {
 	struct gov_config cfg;
 	char err[512];
+	int r = load_config(dm->config_path, &cfg, err, sizeof(err), log_note, NULL);
 
-	if (config_load_notes(dm->config_path, strcmp(dm->config_path, CONFIG_DEFAULT_PATH) == 0,
-			      &cfg, err, sizeof(err), reload_note, NULL)) {
+	if (r) {
 		log_err("reload refused, keeping the running configuration: %s", err);
-		return -1;
+		return r;
 	}
-	dm->cfg = cfg;
 	dm->real.probe_fs = gov_config_uses(&cfg, MATCH_LABEL) || gov_config_uses(&cfg, MATCH_UUID);
 	gov_set_config(&dm->gov, &cfg);
 	gov_request_rescan(&dm->gov); /* labels may be wanted now */
@@ -911,90 +234,18 @@ static int wait_once(struct daemon *dm, struct pollfd *pfd, int n, int max, uint
 	return r;
 }
 
-/* The mount table changed (poll(2) on mountinfo says so with POLLPRI): a
- * [device] mount = section may match now, or no longer. -1 if it cannot be
- * watched. */
-static int mounts_open(const char *root)
-{
-	char p[PATH_MAX];
-
-	if (path_at(p, sizeof(p), root, "/proc/self/mountinfo"))
-		return -1;
-	return open(p, O_RDONLY | O_CLOEXEC);
-}
-
-/* Linux < 6.2 (the global pair): the mounts of every device whose first
- * write must reach the pair at once (gov_watch_writes) watched for writes
- * by `*fan` (opened when first needed; -2 once refused, said once), marked
- * anew when that set of mounts changes (`marked`, their names joined). Not
- * over a --root tree: its mount points are not this machine's. */
-static void fan_update(struct daemon *dm, int *fan, char *marked, size_t size)
-{
-	char want[4096] = "";
-	size_t len = 0;
-
-	if (*fan == -2 || (dm->gov.features & KNOBS_BDI_BYTES) ||
-	    (dm->real.root && strcmp(dm->real.root, "/")))
-		return;
-	for (int i = 0; i < dm->gov.ndev; i++) {
-		const struct gov_dev *d = &dm->gov.dev[i];
-		const char *m;
-
-		if (!gov_watch_writes(&dm->gov, d))
-			continue;
-		for (m = knobs_list_next(d->info.mounts, sizeof(d->info.mounts), NULL); m;
-		     m = knobs_list_next(d->info.mounts, sizeof(d->info.mounts), m)) {
-			int w = snprintf(want + len, sizeof(want) - len, "%s%c", m, 0);
-			if (w < 0 || (size_t)w >= sizeof(want) - len)
-				break; /* more than fit: the others are polled */
-			len += (size_t)w;
-		}
-	}
-	if (len == 0 && *fan < 0)
-		return;
-	if (len < size && memcmp(want, marked, len + 1) == 0)
-		return;
-	if (*fan < 0) {
-		*fan = fanwatch_open();
-		if (*fan < 0) {
-			log_notice("cannot watch mounts for writes (fanotify: %s): a slow device's "
-				   "first dirty data is found by polling",
-				   strerror(-*fan));
-			*fan = -2;
-			return;
-		}
-	}
-	fanwatch_flush(*fan);
-	for (const char *m = want; m < want + len; m += strlen(m) + 1) {
-		int r = fanwatch_mark(*fan, m);
-		if (r)
-			log_debug("%s: not watched for writes (fanotify: %s)", m, strerror(-r));
-	}
-	if (len < size) {
-		memcpy(marked, want, len);
-		marked[len] = 0;
-	}
-}
-
 void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_atomic_t *hup,
 		const sigset_t *mask)
 {
-	char fan_marked[4096] = "";
-	int fan = -1;
-	struct uevent_mon *mon = NULL;
-	uint64_t last_scan_usec = daemon_now_usec();
-	int mfd = mounts_open(dm->real.root);
+	struct watch w;
 	bool ready = false;
 
-	if (uevent_open(&mon) < 0) {
-		log_warn("no uevents (netlink): rescanning devices every second instead");
-		mon = NULL;
-	}
+	watch_open(&w, dm->real.root);
 	while (!*term) {
 		uint64_t delay = daemon_step(dm, daemon_now_usec()), now = daemon_now_usec();
 		uint64_t bus_delay = bus_update(&dm->bus, &dm->gov, dm->bus_changed, now);
-		struct pollfd pfd[4 + 2 + BUS_MAX_JOBS];
-		int n = 0, umon = -1, umnt = -1, ufan = -1;
+		struct pollfd pfd[WATCH_MAX_FDS + 1 + 1 + BUS_MAX_JOBS];
+		int n, r;
 
 		/* the first step scanned and decided every device there; the
 		 * bus is not waited for */
@@ -1003,34 +254,9 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 		dm->bus_changed = false;
 		if (bus_delay < delay)
 			delay = bus_delay;
-		if (mon) {
-			umon = n;
-			pfd[n++] = (struct pollfd){ .fd = uevent_fd(mon), .events = POLLIN };
-		} else if (delay > GOV_POLL_IDLE_USEC) {
-			delay = GOV_POLL_IDLE_USEC;
-		}
-		if (mfd >= 0) {
-			umnt = n;
-			pfd[n++] = (struct pollfd){ .fd = mfd, .events = POLLPRI };
-		}
-		fan_update(dm, &fan, fan_marked, sizeof(fan_marked));
-		if (fan >= 0) {
-			ufan = n;
-			pfd[n++] = (struct pollfd){ .fd = fan, .events = POLLIN };
-		}
-		if (wait_once(dm, pfd, n, (int)(sizeof(pfd) / sizeof(pfd[0])), now, delay, mask) > 0) {
-			if (umon >= 0 && (pfd[umon].revents & POLLIN) && uevent_drain(mon) > 0)
-				gov_request_rescan(&dm->gov);
-			if (umnt >= 0 && (pfd[umnt].revents & (POLLPRI | POLLERR)))
-				gov_request_rescan(&dm->gov);
-			if (ufan >= 0 && (pfd[ufan].revents & POLLIN) && fanwatch_drain(fan) > 0)
-				gov_request_poll(&dm->gov);
-		}
-		if (!mon && daemon_now_usec() - last_scan_usec >= GOV_POLL_IDLE_USEC) {
-			/* no uevents: look for devices every second */
-			gov_request_rescan(&dm->gov);
-			last_scan_usec = daemon_now_usec();
-		}
+		n = watch_pollfds(&w, dm, pfd, &delay);
+		r = wait_once(dm, pfd, n, (int)(sizeof(pfd) / sizeof(pfd[0])), now, delay, mask);
+		watch_dispatch(&w, dm, pfd, r > 0);
 		if (*hup) {
 			*hup = 0;
 			sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu",
@@ -1040,11 +266,7 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 			ready = false;
 		}
 	}
-	if (mfd >= 0)
-		close(mfd);
-	if (fan >= 0)
-		close(fan);
-	uevent_close(mon);
+	watch_close(&w);
 }
 
 /* At stop, the children (a Sync that SIGTERM ends, device memory's last
@@ -1065,10 +287,10 @@ static void stop_wait(struct daemon *dm, uint64_t until_usec)
 	}
 }
 
-int daemon_stop(struct daemon *dm)
+enum daemon_end daemon_stop(struct daemon *dm)
 {
 	uint64_t start_usec = daemon_now_usec();
-	int rc = 0;
+	enum daemon_end rc = DAEMON_OK;
 
 	sd_notify(0, "STOPPING=1\nSTATUS=stopping: giving the knobs back");
 	/* no new Sync, and those running are ended: they are waited for
@@ -1082,11 +304,9 @@ int daemon_stop(struct daemon *dm)
 	 * leftovers held since the start; the vm pair), each tried whatever
 	 * the others did; the file keeps what is left */
 	if (gov_restore(&dm->gov))
-		rc = EX_OSERR;
-	if (state_restore(&knobs_real_ops, &dm->real, &dm->state, report_restore, dm))
-		rc = EX_OSERR;
-	if (state_save(dm->state_path, &dm->state))
-		rc = EX_OSERR;
+		rc = DAEMON_KNOBS_LEFT;
+	if (record_give_back(dm))
+		rc = DAEMON_KNOBS_LEFT;
 	if (rc)
 		log_err("some knobs could not be given back; they are recorded in %s (wbgov restore)",
 			dm->state_path);
@@ -1104,15 +324,93 @@ int daemon_stop(struct daemon *dm)
 	unlink(dm->status_path);
 	/* the file stays, saying the daemon is down: a stopped wbgovd reads
 	 * as stopped, not as a file that went missing */
-	if (dm->metrics_path[0])
-		metrics_publish(dm, false);
+	metrics_file_publish(&dm->metrics, &dm->gov, &dm->real, false);
 	knobs_real_close(&dm->real);
-	unlink(dm->pid_path);
-	close(dm->lockfd);
-	dm->lockfd = -1;
+	record_unlock(dm);
 	gov_free(&dm->gov);
-	free(dm->logged);
-	dm->logged = NULL;
-	dm->nlogged = dm->logged_room = 0;
+	events_free(dm);
 	return rc;
+}
+
+static volatile sig_atomic_t got_term, got_hup;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		got_hup = 1;
+	else
+		got_term = 1;
+}
+
+/* What -n says besides its verdict, on the terminal: warnings always,
+ * the files read and ignored with -v. */
+struct check_notes {
+	bool verbose;
+	int warnings;
+};
+
+static void check_note(void *ctx, enum config_note level, const char *msg)
+{
+	struct check_notes *n = ctx;
+
+	if (level == CONFIG_WARNING)
+		n->warnings++;
+	if (level == CONFIG_WARNING || n->verbose)
+		fprintf(stderr, "%s\n", msg);
+}
+
+/* -n: the configuration parsed, and the verdict said. */
+static enum daemon_end check_config(const struct daemon_opts *o)
+{
+	struct check_notes n = { .verbose = o->verbose };
+	struct gov_config cfg;
+	char err[512];
+
+	if (load_config(o->config_path, &cfg, err, sizeof(err), check_note, &n)) {
+		fprintf(stderr, "%s\n", err);
+		return DAEMON_BAD_CONFIG;
+	}
+	/* a warning is no error: such a section matches nothing */
+	if (n.warnings)
+		printf("configuration OK, %d warning%s\n", n.warnings, n.warnings == 1 ? "" : "s");
+	else
+		printf("configuration OK\n");
+	return DAEMON_OK;
+}
+
+enum daemon_end daemon_main(const struct daemon_opts *o)
+{
+	static struct daemon dm; /* large: not on the stack */
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block, orig;
+	enum daemon_end how;
+
+	/* from here on, TERM/INT/HUP only interrupt ppoll(): a TERM during
+	 * start-up must not kill us between two knob writes */
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* a log stream whose reader went away is EPIPE, not a death with
+	 * every knob left set */
+	signal(SIGPIPE, SIG_IGN);
+	if (o->verbose)
+		log_set_level(LOG_DEBUG_);
+	if (o->check)
+		return check_config(o);
+	how = daemon_start(&dm, o);
+	if (how != DAEMON_OK)
+		return how;
+	/* a poll that waits for a CPU behind a busy writer delays the release
+	 * of a fast device (measured: 10 ms polls came 19-118 ms apart beside
+	 * dd on 2 cores); the polls are short. Without CAP_SYS_NICE the unit's
+	 * Nice= does it. */
+	if (setpriority(PRIO_PROCESS, 0, -10) < 0 && errno != EPERM && errno != EACCES)
+		log_warn("setpriority: %s", strerror(errno));
+	daemon_run(&dm, &got_term, &got_hup, &orig);
+	return daemon_stop(&dm);
 }

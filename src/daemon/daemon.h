@@ -1,27 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* wbgovd's glue: the governor on the real machine, its hooks (the log,
- * the state file of original knob values, device memory, the status file
- * wbgov reads), the one-instance lock, leftover knobs of a run that did not
- * finish, configuration reload, and the loop. The main parses options and
- * maps what these return to exit codes. */
+/* wbgovd's loop (daemon.c): the governor on the real machine started,
+ * run and stopped. What these return says how wbgovd ended; the main maps
+ * it to an exit status. What every part shares is context.h. */
 #ifndef WBGOV_DAEMON_DAEMON_H
 #define WBGOV_DAEMON_DAEMON_H
 
-#include <limits.h>
 #include <signal.h>
-#include <stdbool.h>
 #include <stdint.h>
-#include <sys/types.h>
 
-#include "daemon/bus.h"
-#include "daemon/config.h"
-#include "daemon/memory.h"
-#include "policy/governor.h"
-#include "sys/knobs_real.h"
-#include "sys/state.h"
+#include "daemon/context.h"
 
-/* Device memory goes to disk at most this often, and at exit. */
-#define MEMORY_SAVE_USEC 10000000ULL
 /* From SIGTERM, the knobs are given back at once (sysfs writes, the state
  * file in /run); then a Sync child (SIGTERM ends it unless it sits in the
  * kernel's sync) and device memory's last save (an fsync on a busy disk)
@@ -30,85 +18,42 @@
  * what it left running. */
 #define STOP_WAIT_USEC 500000ULL
 
-struct daemon_opts {
-	const char *config_path; /* reread on reload */
-	const char *root;        /* where /proc and /sys are: "/" */
-	const char *state_dir;   /* state, status, pid file */
-	const char *memory_path; /* device memory; NULL: off */
-	const char *metrics_path; /* Prometheus text rewritten every metrics_usec; NULL: off */
-	uint64_t metrics_usec;
-	const char *bus;         /* --bus: NULL for the default (bus_parse_kind) */
+/* How a start or a run ends, said in the log when it happens; the main
+ * makes an exit status of it (wbgovd(8), EXIT STATUS). */
+enum daemon_end {
+	DAEMON_OK,             /* stopped by TERM or INT, every knob given back; -n: OK */
+	DAEMON_STOPPED,        /* TERM or INT while the lock was waited for: nothing changed */
+	DAEMON_BAD_NAME,       /* --state-dir, --memory or --metrics-file too long */
+	DAEMON_BAD_CONFIG,     /* the configuration is wrong, or cannot be read */
+	DAEMON_NO_STATE_DIR,   /* the state dir (not ours), its lock or pid file, or the
+				  metrics file's directory */
+	DAEMON_LOCKED,         /* another wbgovd, or an apply or restore past the wait */
+	DAEMON_UNKNOWN_ORIGINALS, /* a previous run's state file cannot be read */
+	DAEMON_KNOBS_LEFT,     /* at stop, a knob could not be given back: it stays recorded */
+	DAEMON_END_COUNT
 };
 
-/* --metrics-interval: the default, and its range. node_exporter reads the
- * file at each scrape (every 15 s or more, usually); 10 s adds a tenth of a
- * wakeup a second to an idle wbgovd's 3.4. */
-#define METRICS_DEFAULT_USEC 10000000ULL
-#define METRICS_MIN_USEC 1000000ULL
-#define METRICS_MAX_USEC 3600000000ULL
+/* wbgovd, whole: with o->check, the configuration checked ("configuration
+ * OK" on stdout, or what is wrong on stderr); else started, run until TERM
+ * or INT (HUP reloads) and stopped. How it ended (the main makes an exit
+ * status of it). Call once, first thing: it blocks TERM, INT and HUP
+ * until the loop waits, and ignores SIGPIPE. */
+enum daemon_end daemon_main(const struct daemon_opts *o);
 
-struct daemon {
-	const char *config_path;
-	struct gov_config cfg;
-	int lockfd;
-	char state_path[PATH_MAX];
-	char status_path[PATH_MAX];
-	char pid_path[PATH_MAX];
-	char lock_path[PATH_MAX];
-	struct knobs_real real;
-	struct state state;
-	struct governor gov;
-	/* device memory: "" when off */
-	char memory_path[PATH_MAX];
-	struct memory memory;
-	uint64_t memory_saved_usec;
-	pid_t memory_pid;     /* the child saving it; 0 */
-	int memory_fd;        /* its pipe: EOF when it ends; -1 */
-	/* the metrics file: "" when off */
-	char metrics_path[PATH_MAX];
-	uint64_t metrics_usec, metrics_next_usec;
-	int metrics_err;      /* the last write's error, said once */
-	bool status_dirty;
-	bool stopping;        /* daemon_stop: the state file is written once, at the end */
-	bool nomem_logged;    /* "no memory for more bdis" said */
-	uint64_t start_usec;
-	/* what was last logged per bdi: a decision is logged when it moves
-	 * materially (gov_decision_moved), not at every re-measurement */
-	struct daemon_logged {
-		char bdi[KNOBS_NAME_MAX];
-		struct gov_decision dec;
-		bool above_global;
-		int err;
-	} *logged;
-	int nlogged, logged_room;
-	/* the last STATUS= sent: devices governed, capped */
-	int notified_governed, notified_capped;
-	/* D-Bus: the objects follow the devices (a device came, went, or its
-	 * decision moved: bus_changed) */
-	struct bus bus;
-	bool bus_changed;
-};
-
-
-/* daemon_start's answer to a TERM or INT that came while it waited for
- * the lock: nothing was changed, and the process is to exit 0. */
-#define DAEMON_START_STOPPED (-1)
-
-/* Take the lock, give back what a previous run left, load device memory
- * and start the governor with `cfg`. 0, DAEMON_START_STOPPED, or an exit
- * status (sysexits.h: EX_USAGE, EX_CANTCREAT, EX_TEMPFAIL already
- * running, EX_SOFTWARE leftovers that could not be given back), the reason
- * logged; on failure nothing is left changed, nor locked. TERM, INT and
- * HUP must be blocked (a TERM is taken while the lock is waited for). `dm`
- * is large: not on the stack. */
-int daemon_start(struct daemon *dm, const struct daemon_opts *o, const struct gov_config *cfg);
+/* Parse the configuration, take the lock, give back what a previous run
+ * left, load device memory and start the governor. DAEMON_OK, or why not
+ * (the reason logged): then nothing is left changed, nor locked. TERM,
+ * INT and HUP must be blocked (a TERM is taken while the lock is waited
+ * for). `dm` is large: not on the stack. */
+enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o);
 
 /* One poll: the governor's tick, device memory, the status file and the
  * metrics file kept up. How long until the next, in microseconds. */
 uint64_t daemon_step(struct daemon *dm, uint64_t now_usec);
 
-/* Reread the configuration file. 0, or -1 with the running configuration
- * kept (a file named with -c that has gone is an error, as at start). */
+/* Reread the configuration file into the governor, which decides every
+ * device anew. 0, or -errno with the running configuration kept (a file
+ * named with -c that has gone is an error, as at start). */
 int daemon_reload(struct daemon *dm);
 
 /* Poll until *term, reloading at each *hup; uevents, when the netlink
@@ -119,21 +64,7 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 
 /* Every knob given back, the state file emptied, memory saved, the status
  * and pid files removed, the metrics file saying wbgov_daemon_up 0, the
- * lock let go: 0, or EX_OSERR when a knob could
- * not be given back (it stays recorded in the state file). */
-int daemon_stop(struct daemon *dm);
-
-uint64_t daemon_now_usec(void);
-
-/* The line wbgovd logs for a device's decision, or what failed:
- * "sdb (SanDisk Cruzer, usb): 5.1 MB/s -> max_bytes 4.9 MiB, strict (...)".
- * True when it is a warning (an error). */
-bool daemon_describe(const struct gov_dev *d, const char *state_path, char *buf, size_t len);
-
-/* A bdi's knobs in words: "strict_limit 1 and max_bytes about 16.0 MiB
- * (max_ratio_fine 4877 ppm)", `verb` after the knob's name (" was");
- * max_bytes 0: not known. */
-void daemon_knobs_text(const char *verb, uint64_t strict_limit, uint64_t max_ratio_fine,
-		       uint64_t max_bytes, char *buf, size_t len);
+ * lock let go: DAEMON_OK, or DAEMON_KNOBS_LEFT. */
+enum daemon_end daemon_stop(struct daemon *dm);
 
 #endif

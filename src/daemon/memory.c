@@ -1,175 +1,184 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Device memory, while wbgovd runs: loaded at start, a figure got when a
+ * device comes and put when one is measured (the governor's recall and
+ * measured hooks), saved by a child process at most every
+ * MEMORY_SAVE_USEC and at stop. The file's format and its trust checks
+ * are sys/memfile.c's. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "daemon/context.h"
+#include "daemon/describe.h"
 #include "daemon/memory.h"
 #include "sys/fsutil.h"
+#include "sys/log.h"
 
-static bool id_ok(const char *id)
+/* -v: every window that moved an estimate, with the time since start.
+ * What the decision found worth keeping goes to device memory, marked as
+ * it classed the figure: measured with a backlog (m), a lower bound that
+ * showed the device fast (f), or one above its start cap (l). */
+static void hook_measured(void *ctx, const struct gov_dev *d)
 {
-	if (!*id || strlen(id) >= KNOBS_ID_MAX)
-		return false;
-	for (; *id; id++)
-		if (*id <= ' ' || *id > '~')
-			return false;
-	return true;
+	static const char mark[] = {
+		[GOV_BW_KNOWN] = 'm', [GOV_BW_FAST] = 'f', [GOV_BW_LOWER_BOUND] = 'l',
+	};
+	struct daemon *dm = ctx;
+	const struct bwmeter *m = &d->meter;
+	char bw[48];
+
+	fmt_bw(bw, sizeof(bw), m);
+	if (m->last_polls)
+		log_debug("%s: +%.3f s: window %.1f MB/s (%s backlog: queue empty at %u of %u "
+			  "polls, %" PRIu64 " ms of work on average) -> %s",
+			  d->info.bdi, (double)(daemon_now_usec() - dm->start_usec) / 1e6,
+			  (double)m->last_bps / 1e6, m->last_backlog ? "with" : "without",
+			  m->last_empty, m->last_polls, m->last_queued_ms, bw);
+	else /* judged by its stat alone (no debugfs) */
+		log_debug("%s: +%.3f s: window %.1f MB/s (%s backlog: busy %u %% of it, requests "
+			  "in flight at %s poll) -> %s",
+			  d->info.bdi, (double)(daemon_now_usec() - dm->start_usec) / 1e6,
+			  (double)m->last_bps / 1e6, m->last_backlog ? "with" : "without",
+			  m->last_busy_pct, m->last_inflight ? "every" : "not every", bw);
+	if (!dm->memory_path[0] || !d->info.id[0] || d->bw_class == GOV_BW_NONE)
+		return;
+	memory_put(&dm->memory, d->info.id, m->est_bps, mark[d->bw_class], (uint64_t)time(NULL));
 }
 
-/* One "v1 BPS SOURCE WHEN ID" line, without its newline. */
-static int parse_line(const char *line, struct memory_entry *e)
+/* A new device: its figure from device memory, if any. */
+static uint64_t hook_recall(void *ctx, const struct knobs_dev *info, bool *ret_known)
 {
-	char bps[24], when[24], src[4], id[KNOBS_ID_MAX + 1];
-	int n = -1;
+	struct daemon *dm = ctx;
+	uint64_t when = 0, bps;
+	char date[32] = "?", source = 'm';
+	time_t t;
+	struct tm tm;
 
-	if (sscanf(line, "v1 %23s %3s %23s %160s%n", bps, src, when, id, &n) != 4 || n < 0 ||
-	    line[n])
-		return -EINVAL;
-	if (parse_u64(bps, &e->bps) || !e->bps || parse_u64(when, &e->when) ||
-	    strlen(src) != 1 || !strchr("mfl", src[0]) || !id_ok(id))
-		return -EINVAL;
-	e->source = src[0];
-	snprintf(e->id, sizeof(e->id), "%s", id);
-	return 0;
+	if (!dm->memory_path[0] || !info->id[0])
+		return 0;
+	bps = memory_get(&dm->memory, info->id, &when, &source);
+	if (!bps)
+		return 0;
+	*ret_known = source != 'l';
+	t = (time_t)when;
+	if (localtime_r(&t, &tm))
+		strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
+	log_info("%s (%s): remembered %s%.1f MB/s, measured %s (%s)", info->disk, info->bdi,
+		 source == 'l' ? "at least " : "", (double)bps / 1e6, date, info->id);
+	return bps;
 }
 
-int memory_parse(const char *text, struct memory *m, struct memory_dropped *ret_dropped)
+/* Device memory is written by a child process: its fsync, on a disk busy
+ * with the very writeback wbgovd governs, can take seconds, and the loop
+ * must go on meanwhile and SIGTERM be honoured within a second. One save
+ * at a time (a later one must not land before an earlier one's rename).
+ * The child closes every other
+ * descriptor (the lock, the bus, a Sync's pipe must not outlive the daemon
+ * in it) and keeps TERM blocked: a save cut short would lose it. Its exit
+ * status is the errno of a failure. */
+void memory_flush(struct daemon *dm, bool now)
 {
-	struct memory_dropped d = { 0 };
-	const char *line = text;
+	int fds[2];
+	pid_t pid;
 
-	memset(m, 0, sizeof(*m));
-	for (int no = 1; *line; no++) {
-		const char *eol = strchr(line, '\n');
-		size_t len = eol ? (size_t)(eol - line) : strlen(line);
-		char buf[256];
-		if (len && line[0] != '#') {
-			/* malformed, the same device again, or past the room
-			 * there is: that line goes, the others stay */
-			bool ok = len < sizeof(buf) && m->n < MEMORY_MAX;
-			if (ok) {
-				memcpy(buf, line, len);
-				buf[len] = 0;
-				ok = !parse_line(buf, &m->e[m->n]) &&
-				     !memory_get(m, m->e[m->n].id, NULL, NULL);
-			}
-			if (ok) {
-				m->n++;
-			} else {
-				if (d.n < MEMORY_DROPPED_SHOWN)
-					d.line[d.n] = no;
-				d.n++;
-			}
-		}
-		if (!eol)
-			break;
-		line = eol + 1;
+	if (!dm->memory_path[0] || !dm->memory.dirty || dm->memory_pid ||
+	    (!now && daemon_now_usec() - dm->memory_saved_usec < MEMORY_SAVE_USEC))
+		return;
+	dm->memory_saved_usec = daemon_now_usec();
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		/* tried again at the next interval */
+		log_warn("%s: cannot start saving device memory: %s", dm->memory_path,
+			 strerror(errno));
+		return;
 	}
-	memset(&m->e[m->n], 0, sizeof(m->e[0]) * (size_t)(MEMORY_MAX - m->n));
-	if (ret_dropped)
-		*ret_dropped = d;
-	return d.n;
-}
-
-void memory_dropped_text(const struct memory_dropped *d, char *buf, size_t len)
-{
-	int shown = d->n < MEMORY_DROPPED_SHOWN ? d->n : MEMORY_DROPPED_SHOWN;
-	size_t used;
-
-	snprintf(buf, len, "line%s", d->n > 1 ? "s" : "");
-	for (int i = 0; i < shown; i++) {
-		used = strlen(buf);
-		snprintf(buf + used, len - used, "%s%d",
-			 i == 0 ? " " : i == shown - 1 && shown == d->n ? " and " : ", ", d->line[i]);
+	if ((pid = fork()) < 0) {
+		log_warn("%s: cannot start saving device memory: %s", dm->memory_path,
+			 strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return;
 	}
-	used = strlen(buf);
-	if (shown < d->n)
-		snprintf(buf + used, len - used, ", ... (%d in all)", d->n);
+	if (pid == 0) {
+		fd_keep_only(fds[1]);
+		_exit(-memory_save(dm->memory_path, &dm->memory));
+	}
+	close(fds[1]);
+	dm->memory_pid = pid;
+	dm->memory_fd = fds[0];
+	/* what is measured from now on is for the next save */
+	dm->memory.dirty = false;
 }
 
-int memory_load(const char *path, struct memory *m, struct memory_dropped *ret_dropped)
+/* The save ended (its pipe closed): how it went. A failure turns device
+ * memory off, as a full disk or a read-only one would fail every save. */
+void memory_saved(struct daemon *dm)
 {
-	char buf[MEMORY_FILE_MAX + 2];
-	size_t len;
+	int status = 0;
+
+	while (waitpid(dm->memory_pid, &status, 0) < 0 && errno == EINTR)
+		;
+	close(dm->memory_fd);
+	dm->memory_fd = -1;
+	dm->memory_pid = 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return;
+	log_warn("%s: cannot save device memory: %s; not trying again", dm->memory_path,
+		 WIFEXITED(status) ? strerror(WEXITSTATUS(status)) : "the saving process was killed");
+	dm->memory_path[0] = 0;
+}
+
+/* Device memory at start: a missing file is an empty memory; a file that
+ * cannot be trusted is ignored, with one line, and replaced by what this run
+ * measures; malformed lines of a trusted one are dropped, with one line, and
+ * the rest kept; a directory that is not ours (dir_of_ours: a link on the
+ * way, a relative path, another's) turns memory off. */
+void memory_start(struct daemon *dm)
+{
+	char dir[PATH_MAX], lines[128], *slash;
+	struct memory_dropped dropped;
 	int r;
 
-	memset(m, 0, sizeof(*m));
-	if (ret_dropped)
-		memset(ret_dropped, 0, sizeof(*ret_dropped));
-	r = file_read_trusted(path, false, buf, MEMORY_FILE_MAX, &len);
-	if (r == -ENOENT)
-		return 0;
-	if (r)
-		return r;
-	memory_parse(buf, m, ret_dropped);
-	return 0;
-}
-
-static int fill(FILE *f, const void *ctx)
-{
-	const struct memory *m = ctx;
-
-	fputs("# wbgov: write bandwidth measured per device (wbgovd keeps it; see wbgovd(8))\n"
-	      "# v1 BYTES_PER_S SOURCE(m measured, f fast, l a lower bound) UNIX_TIME ID\n", f);
-	for (int i = 0; i < m->n; i++)
-		fprintf(f, "v1 %llu %c %llu %s\n", (unsigned long long)m->e[i].bps, m->e[i].source,
-			(unsigned long long)m->e[i].when, m->e[i].id);
-	return 0;
-}
-
-int memory_save(const char *path, struct memory *m)
-{
-	int r = file_replace(path, fill, m);
-
-	if (!r)
-		m->dirty = false;
-	return r;
-}
-
-uint64_t memory_get(const struct memory *m, const char *id, uint64_t *ret_when, char *ret_source)
-{
-	for (int i = 0; i < m->n; i++)
-		if (!strcmp(m->e[i].id, id)) {
-			if (ret_when)
-				*ret_when = m->e[i].when;
-			if (ret_source)
-				*ret_source = m->e[i].source;
-			return m->e[i].bps;
-		}
-	return 0;
-}
-
-void memory_put(struct memory *m, const char *id, uint64_t bps, char source, uint64_t now)
-{
-	int i, oldest = 0;
-
-	if (!id_ok(id) || !bps)
+	if (!dm->memory_path[0])
 		return;
-	for (i = 0; i < m->n && strcmp(m->e[i].id, id); i++)
-		if (m->e[i].when < m->e[oldest].when)
-			oldest = i;
-	if (i < m->n) {
-		uint64_t old = m->e[i].bps, d = old > bps ? old - bps : bps - old;
-		if (d <= old / 8 && m->e[i].source == source) {
-			/* the same figure: a device in use is not the oldest
-			 * (one write a day at most) */
-			if (now >= m->e[i].when + MEMORY_REFRESH_S) {
-				m->e[i].when = now;
-				m->dirty = true;
-			}
+	snprintf(dir, sizeof(dir), "%s", dm->memory_path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		/* root writes there: held to what the state directory is */
+		*slash = 0;
+		r = dir_of_ours(dir);
+		if (r) {
+			log_warn("%s: %s; device memory off", dir, state_dir_text(r));
+			dm->memory_path[0] = 0;
 			return;
 		}
-	} else if (m->n == MEMORY_MAX) {
-		i = oldest;
-	} else {
-		i = m->n++;
 	}
-	snprintf(m->e[i].id, sizeof(m->e[i].id), "%s", id);
-	m->e[i].bps = bps;
-	m->e[i].source = source;
-	m->e[i].when = now;
-	m->dirty = true;
+	r = memory_load(dm->memory_path, &dm->memory, &dropped);
+	if (r == -EPERM || r == -EINVAL || r == -EFBIG) {
+		log_warn("%s: ignored (%s); devices are measured anew",
+			 dm->memory_path, file_trust_text(r));
+		dm->memory.dirty = true; /* replace it with what this run learns */
+	} else if (!r && dropped.n) {
+		/* the file stays as it is until something new is put */
+		memory_dropped_text(&dropped, lines, sizeof(lines));
+		log_warn("%s: %d line%s dropped (%s: not \"v1 BYTES_PER_S SOURCE UNIX_TIME ID\", "
+			 "a device named twice, or past %d devices); the other %d kept",
+			 dm->memory_path, dropped.n, dropped.n > 1 ? "s" : "", lines, MEMORY_MAX,
+			 dm->memory.n);
+	} else if (r) {
+		/* a read that failed (EIO, an LSM's EACCES) says nothing of the
+		 * file: keep it as it is, and remember nothing this run */
+		log_warn("%s: %s; device memory off", dm->memory_path, strerror(-r));
+		dm->memory_path[0] = 0;
+	}
+}
+
+void memory_hooks(struct gov_hooks *h)
+{
+	h->measured = hook_measured;
+	h->recall = hook_recall;
 }

@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* wbgov's figures for Prometheus (metrics.h): the kernel's side read, the
+ * exposition written, and the file wbgovd rewrites from its governor on
+ * a clock of its own (--metrics-file). */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "daemon/metrics.h"
 #include "policy/bwmeter.h"
 #include "sys/fsutil.h"
+#include "sys/log.h"
 
 void metrics_read_kernel(struct knobs_real *real, struct metrics_dev *m)
 {
@@ -177,4 +183,92 @@ int metrics_write(FILE *f, bool daemon_up, const struct metrics_dev *dev, int n)
 		}
 	}
 	return ferror(f) ? -EIO : 0;
+}
+
+/* ------------------------------------------- the file wbgovd rewrites */
+
+struct metrics_ctx {
+	const struct governor *g;
+	struct knobs_real *real;
+	bool up;
+};
+
+/* The metrics file's contents: wbgovd's record of every device it governs
+ * and the kernel's knobs and counters now, as `wbgov status --prometheus`
+ * shows them; at exit, wbgov_daemon_up 0 alone. */
+static int fill_metrics(FILE *f, const void *ctx)
+{
+	const struct metrics_ctx *x = ctx;
+	const struct governor *g = x->g;
+	int n = x->up ? g->ndev : 0, r;
+	struct metrics_dev *m = calloc((size_t)n + 1, sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		m[i].info = g->dev[i].info;
+		m[i].has_record = true;
+		status_entry_of(&g->dev[i], &m[i].rec);
+		metrics_read_kernel(x->real, &m[i]);
+	}
+	r = metrics_write(f, x->up, m, n);
+	free(m);
+	return r;
+}
+
+int metrics_file_start(struct metrics_file *mf, const char *path, uint64_t interval_usec)
+{
+	char dir[PATH_MAX];
+	int r;
+
+	memset(mf, 0, sizeof(*mf));
+	if (!path)
+		return 0;
+	if (snprintf(mf->path, sizeof(mf->path), "%s", path) >= (int)sizeof(mf->path)) {
+		mf->path[0] = 0;
+		return -ENAMETOOLONG;
+	}
+	mf->interval_usec = interval_usec ? interval_usec : METRICS_DEFAULT_USEC;
+	/* the directory must be there: it is node_exporter's, not ours to
+	 * make, and Landlock allows only what exists at start */
+	path_split(mf->path, dir, sizeof(dir), NULL);
+	r = dir_exists(dir);
+	if (r) {
+		log_err("--metrics-file %s: its directory %s: %s", mf->path, dir,
+			r == -ENOTDIR ? "not a directory" : strerror(-r));
+		mf->path[0] = 0;
+	}
+	return r;
+}
+
+/* Replace the metrics file; a failure is logged when it starts and when
+ * it ends, and tried again at the next interval (a full disk passes). */
+void metrics_file_publish(struct metrics_file *mf, const struct governor *g,
+			  struct knobs_real *real, bool up)
+{
+	struct metrics_ctx x = { g, real, up };
+	int r;
+
+	if (!mf->path[0])
+		return;
+	r = file_publish(mf->path, fill_metrics, &x);
+	if (r && r != mf->err)
+		log_warn("%s: cannot write the metrics: %s; trying again every %.0f s",
+			 mf->path, strerror(-r), (double)mf->interval_usec / 1e6);
+	else if (!r && mf->err)
+		log_info("%s: metrics written again", mf->path);
+	mf->err = r;
+}
+
+uint64_t metrics_file_step(struct metrics_file *mf, const struct governor *g,
+			   struct knobs_real *real, uint64_t now_usec, uint64_t delay_usec)
+{
+	if (!mf->path[0])
+		return delay_usec;
+	/* on its own clock: a quiet governor sleeps 5 s between polls */
+	if (now_usec >= mf->next_usec) {
+		metrics_file_publish(mf, g, real, true);
+		mf->next_usec = now_usec + mf->interval_usec;
+	}
+	return mf->next_usec - now_usec < delay_usec ? mf->next_usec - now_usec : delay_usec;
 }

@@ -7,12 +7,14 @@
 #ifndef WBGOV_DAEMON_METRICS_H
 #define WBGOV_DAEMON_METRICS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "daemon/status.h"
 #include "knobs/knobs.h"
+#include "policy/governor.h"
 #include "sys/knobs_real.h"
 
 /* One bdi: its facts, wbgovd's record of it, the kernel's knobs and
@@ -37,5 +39,35 @@ void metrics_read_kernel(struct knobs_real *real, struct metrics_dev *m);
  * are escaped (\\, \", \n) and valid UTF-8 (a byte that is not becomes
  * U+FFFD). 0, or -EIO when the stream failed. */
 int metrics_write(FILE *f, bool daemon_up, const struct metrics_dev *dev, int n);
+
+/* --metrics-interval: the default, and its range. node_exporter reads the
+ * file at each scrape (every 15 s or more, usually); 10 s adds a tenth of a
+ * wakeup a second to an idle wbgovd's 3.4. */
+#define METRICS_DEFAULT_USEC 10000000ULL
+#define METRICS_MIN_USEC 1000000ULL
+#define METRICS_MAX_USEC 3600000000ULL
+
+/* The file wbgovd rewrites every interval_usec (--metrics-file), replaced
+ * whole each time (file_publish); path "" when off. */
+struct metrics_file {
+	char path[PATH_MAX];
+	uint64_t interval_usec, next_usec;
+	int err;              /* the last write's error, said once */
+};
+
+/* `path` (NULL: off) every `interval_usec` (0: METRICS_DEFAULT_USEC). Its
+ * directory must be there, as node_exporter's is: 0, or -errno with the
+ * reason logged (-ENAMETOOLONG unlogged) and the file off. */
+int metrics_file_start(struct metrics_file *mf, const char *path, uint64_t interval_usec);
+
+/* Rewritten from the governor's devices when its interval is up: the
+ * delay until the next poll, `delay_usec` or less to meet the next one. */
+uint64_t metrics_file_step(struct metrics_file *mf, const struct governor *g,
+			   struct knobs_real *real, uint64_t now_usec, uint64_t delay_usec);
+
+/* Rewritten now: the devices (`up`), or wbgov_daemon_up 0 alone (at stop,
+ * so a stopped wbgovd reads as stopped). */
+void metrics_file_publish(struct metrics_file *mf, const struct governor *g,
+			  struct knobs_real *real, bool up);
 
 #endif

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The status file (status.h says the format): written by wbgovd's step,
+ * read by wbgov status and explain. Nothing else. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

@@ -128,6 +128,7 @@ static bool rescan(struct governor *g)
 		came = true;
 		memset(d, 0, sizeof(*d));
 		d->info = g->scan[j];
+		gov_resolve(&g->cfg, &d->info, &d->set); /* anew at each decision */
 		d->have_counters = true; /* until the kernel says otherwise */
 		bwmeter_init(&d->meter);
 		if (g->hooks.recall) {

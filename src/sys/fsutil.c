@@ -194,6 +194,15 @@ int dir_of_ours(const char *path)
 	return 0;
 }
 
+int dir_exists(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
 const char *state_dir_text(int err)
 {
 	switch (err) {

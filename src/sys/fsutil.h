@@ -76,6 +76,10 @@ int dir_of_ours(const char *path);
 /* What its errors mean, for messages. */
 const char *state_dir_text(int err);
 
+/* Is there a directory at `path` (a link to one will do)? 0, -ENOTDIR, or
+ * the -errno of stat(2). */
+int dir_exists(const char *path);
+
 /* What file_read_trusted's errors mean, for messages. */
 const char *file_trust_text(int err);
 

@@ -234,6 +234,17 @@ void procfs_mount_table_free(struct mount_table *t)
 	free(t);
 }
 
+int procfs_mounts_watch(const char *root)
+{
+	char p[PATH_MAX];
+	int r = path_at(p, sizeof(p), root, "/proc/self/mountinfo"), fd;
+
+	if (r)
+		return r;
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
 int procfs_mount_table_read(const char *root, struct mount_table **ret)
 {
 	char p[PATH_MAX];

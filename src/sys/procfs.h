@@ -88,6 +88,11 @@ int procfs_mount_table_read(const char *root, struct mount_table **ret);
 int procfs_mounts_of(const struct mount_table *t, const char *disk, struct mount_list *ret);
 void procfs_mount_table_free(struct mount_table *t);
 
+/* ROOT/proc/self/mountinfo opened to be watched: poll(2) says POLLPRI (and
+ * POLLERR) on it when a mount comes or goes, which spares reading the table
+ * every second. Its descriptor (close-on-exec), or -errno. */
+int procfs_mounts_watch(const char *root);
+
 /* The disk holding `path` (a file, directory or /dev node): fills `disk`. */
 int procfs_disk_of_path(const char *root, const char *path, char *disk, size_t len);
 

@@ -43,7 +43,7 @@
 #include "sys/sandbox.h"
 #include "sys/scsi.h"
 #include "sys/state.h"
-#include "daemon/daemon.h"
+#include "daemon/describe.h"
 #include "daemon/status.h"
 #include "sys/sysfs.h"
 
