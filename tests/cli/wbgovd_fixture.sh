@@ -18,8 +18,7 @@
 # knobs, under the state directory's lock: refused while another holds it
 # (wbgovd waits for it), and many applies at once record only the values
 # found. Device memory with a malformed line keeps the other lines and is
-# not rewritten at stop; device memory in a directory reached through a
-# symbolic link is turned off.
+# not rewritten at stop.
 set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
@@ -382,21 +381,6 @@ grep -q "^<4>$MEM: 1 line dropped (line 3: .*); the other 2 kept$" "$LOG" ||
 	fail "a malformed line of device memory: $(grep "$MEM" "$LOG")"
 [ "$(grep -c "$MEM" "$LOG")" = 1 ] || fail "device memory: $(grep "$MEM" "$LOG")"
 cmp -s "$MEM" "$tmp/mem.before" || fail "device memory rewritten at stop: $(cat "$MEM")"
-
-# --- device memory whose directory is reached through a symbolic link
-# (which whoever owns the directory holding it could point elsewhere):
-# memory off, said in one line, and the file there not replaced, though
-# it cannot be trusted (a NUL inside) and would be at once otherwise
-mkdir -p "$tmp/real/mem"
-ln -s real "$tmp/lnk"
-printf 'not\000device memory\n' >"$tmp/real/mem/devices"
-[ -n "$AS" ] && chown -R nobody "$tmp/real"
-cp "$tmp/real/mem/devices" "$tmp/mem.before"
-start_stop --memory "$tmp/lnk/mem/devices"
-grep -q "^<4>$tmp/lnk/mem: not an absolute path free of links; device memory off$" "$LOG" ||
-	fail "device memory through a link: $(grep "mem" "$LOG")"
-cmp -s "$tmp/real/mem/devices" "$tmp/mem.before" ||
-	fail "device memory written through a link: $(cat "$tmp/real/mem/devices")"
 
 # --- a state file whose bdi name leaves /sys/class/bdi (a link planted
 # where it leads): wbgov restore refuses it (65), writes nothing

@@ -36,10 +36,18 @@ run_with() {
 	[ "$rc" -eq 0 ] || fail "--memory $1: exit $rc on SIGTERM: $(tail -n 5 "$LOG")"
 }
 
-# a link on the way to the directory
+# a link on the way to the directory, and a file there that cannot be
+# trusted (a NUL inside) and would be replaced at once otherwise: left
+mkdir -p "$tmp/real/mem"
+printf 'not\000device memory\n' >"$tmp/real/mem/devices"
+[ -n "$AS" ] && chown -R nobody "$tmp/real"
+cp "$tmp/real/mem/devices" "$tmp/mem.before"
 run_with "$tmp/link/mem/devices"
 grep -qx "<4>$tmp/link/mem: not an absolute path free of links; device memory off" "$LOG" ||
 	fail "a link on the way to device memory's directory: $(grep -i memory "$LOG")"
+cmp -s "$tmp/real/mem/devices" "$tmp/mem.before" ||
+	fail "device memory written through a link: $(cat "$tmp/real/mem/devices")"
+rm -r "$tmp/real/mem"
 # the directory itself a link (not a directory, to lstat)
 run_with "$tmp/link/devices"
 grep -qx "<4>$tmp/link: .*; device memory off" "$LOG" ||
