@@ -137,6 +137,7 @@ int main(int argc, char **argv)
 				 .state_dir = "/run/wbgov", .memory_path = MEMORY_DEFAULT_PATH };
 	int c, rc;
 
+	daemon_signals(); /* from the first instruction, --help's output too */
 	while ((c = getopt_long(argc, argv, "c:nvhV", opts, NULL)) != -1)
 		if ((rc = take_opt(c, optarg, &o)) >= 0)
 			return rc;

@@ -378,12 +378,13 @@ static enum daemon_end check_config(const struct daemon_opts *o)
 	return DAEMON_OK;
 }
 
-enum daemon_end daemon_main(const struct daemon_opts *o)
+/* The signal mask before daemon_signals: the loop's ppoll waits with it. */
+static sigset_t orig_mask;
+
+void daemon_signals(void)
 {
-	static struct daemon dm; /* large: not on the stack */
 	struct sigaction sa = { .sa_handler = on_signal };
-	sigset_t block, orig;
-	enum daemon_end how;
+	sigset_t block;
 
 	/* from here on, TERM/INT/HUP only interrupt ppoll(): a TERM during
 	 * start-up must not kill us between two knob writes */
@@ -391,13 +392,20 @@ enum daemon_end daemon_main(const struct daemon_opts *o)
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &orig);
+	sigprocmask(SIG_BLOCK, &block, &orig_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	/* a log stream whose reader went away is EPIPE, not a death with
 	 * every knob left set */
 	signal(SIGPIPE, SIG_IGN);
+}
+
+enum daemon_end daemon_main(const struct daemon_opts *o)
+{
+	static struct daemon dm; /* large: not on the stack */
+	enum daemon_end how;
+
 	if (o->verbose)
 		log_set_level(LOG_DEBUG_);
 	if (o->check)
@@ -411,6 +419,6 @@ enum daemon_end daemon_main(const struct daemon_opts *o)
 	 * Nice= does it. */
 	if (setpriority(PRIO_PROCESS, 0, -10) < 0 && errno != EPERM && errno != EACCES)
 		log_warn("setpriority: %s", strerror(errno));
-	daemon_run(&dm, &got_term, &got_hup, &orig);
+	daemon_run(&dm, &got_term, &got_hup, &orig_mask);
 	return daemon_stop(&dm);
 }

@@ -33,11 +33,17 @@ enum daemon_end {
 	DAEMON_END_COUNT
 };
 
-/* wbgovd, whole: with o->check, the configuration checked ("configuration
- * OK" on stdout, or what is wrong on stderr); else started, run until TERM
- * or INT (HUP reloads) and stopped. How it ended (the main makes an exit
- * status of it). Call once, first thing: it blocks TERM, INT and HUP
- * until the loop waits, and ignores SIGPIPE. */
+/* wbgovd's signals, for the main to set first thing, before its options
+ * are read: TERM, INT and HUP blocked until the loop waits (a TERM during
+ * start-up must not kill it between two knob writes) and caught, SIGPIPE
+ * ignored (a log stream, or the pipe --help writes to, whose reader went
+ * away is EPIPE, not a death). */
+void daemon_signals(void);
+
+/* wbgovd, whole, after daemon_signals: with o->check, the configuration
+ * checked ("configuration OK" on stdout, or what is wrong on stderr); else
+ * started, run until TERM or INT (HUP reloads) and stopped. How it ended
+ * (the main makes an exit status of it). Call once. */
 enum daemon_end daemon_main(const struct daemon_opts *o);
 
 /* Parse the configuration, take the lock, give back what a previous run
