@@ -14,16 +14,22 @@
 static _Noreturn void sync_child(const struct mount_list *ml, int err_fd, const char *err_prefix,
 				 unsigned flags)
 {
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
 	sigset_t set;
 	int i = 0;
 
 	sigemptyset(&set);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGHUP);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGINT, flags & SYNC_MOUNTS_KEEP_ON_INT ? SIG_IGN : SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	for (size_t k = 0; k < sizeof(sigs) / sizeof(sigs[0]); k++) {
+		struct sigaction was;
+		sigaddset(&set, sigs[k]);
+		/* a handler of the parent's means nothing here: the default.
+		 * What the parent's caller ignored stays ignored (nohup's HUP:
+		 * a hangup must not end the sync the command waits for) */
+		if (sigaction(sigs[k], NULL, &was) == 0 && was.sa_handler != SIG_IGN)
+			signal(sigs[k], SIG_DFL);
+	}
+	if (flags & SYNC_MOUNTS_KEEP_ON_INT)
+		signal(SIGINT, SIG_IGN);
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	fd_keep_only(err_fd);
 	if (!ml->n || ml->truncated) {

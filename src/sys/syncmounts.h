@@ -19,9 +19,11 @@
  * sync() when `ml` is empty or truncated (more mounts than it holds). A
  * mount from mountinfo (id >= 0) is opened as mountpt.h says, as the child
  * may be root's and the path a user's to change; a path a caller gave (id
- * -1) is opened as given. The child has TERM, INT and HUP unblocked and at
- * their defaults (a daemon blocks and catches them, and a child inherits
- * both: a stop must end it), INT ignored with SYNC_MOUNTS_KEEP_ON_INT, and
+ * -1) is opened as given. The child has TERM, INT and HUP unblocked and,
+ * where the parent caught them, at their defaults (a daemon blocks and
+ * catches them, and a child inherits both: a stop must end it); one the
+ * parent ignored stays ignored (nohup's HUP); INT is ignored with
+ * SYNC_MOUNTS_KEEP_ON_INT; and
  * every descriptor but 0-2 and `err_fd` closed (a pid lock or a bus
  * connection must not outlive the parent in it). The first mount that
  * fails ends it with status 1, after one line "ERR_PREFIXPATH: reason\n"
