@@ -222,8 +222,14 @@ int cli_eject(const struct cli *o, const char *arg, bool power_off)
 	if (ns && (r = siblings_in_use(o, usb, sibs, ns, "it was not powered off")))
 		return r;
 
-	/* --- flushed: the disk, and those that go with it */
-	if ((r = eject_flush(o->root, disk))) {
+	/* --- flushed: the disk, and those that go with it. The kernel may
+	 * let go of a disk a moment after its last unmount returned (a loop
+	 * device in a loaded CI run, once): a claim is looked at for 2 s */
+	for (int i = 0; (r = eject_flush(o->root, disk)) == -EBUSY && i < 20; i++) {
+		struct timespec nap = { 0, 100000000 };
+		nanosleep(&nap, NULL);
+	}
+	if (r) {
 		if (r == -EBUSY)
 			fprintf(stderr, "wbgov eject: %s is unmounted, but the kernel still holds it "
 					"(swap, a mount in another mount namespace, a file system on several "
