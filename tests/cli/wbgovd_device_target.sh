@@ -44,21 +44,11 @@ D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
 PID= LOCKER=
 trap 'for p in $PID $LOCKER; do kill -KILL "$p" 2>/dev/null || true; done; dbus_stop_all; rm -rf "$tmp"' EXIT
 start() { # CONFIG ARG...: wbgovd started, its status file written
-	: >"$LOG"
 	c=$1
 	shift
-	$AS "$D" --root "$FX" --state-dir "$ST" --memory "$MEM" -c "$c" "$@" >>"$LOG" 2>&1 &
-	PID=$!
-	wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start: $(cat "$LOG")"
-	wait_for 5 test -s "$ST/status" || fail "no status file"
+	wbgovd_start --root "$FX" --state-dir "$ST" --memory "$MEM" -c "$c" "$@"
 }
-stop() {
-	kill -TERM "$PID"
-	rc=0
-	wait "$PID" || rc=$?
-	PID=
-	[ "$rc" -eq 0 ] || fail "wbgovd exited $rc on SIGTERM: $(tail -n 5 "$LOG")"
-}
+stop() { wbgovd_stop; }
 
 # --- device memory: what the rule made of each figure. The disks' stat
 # counters grow by the wall clock (whatever the pace of the loop that

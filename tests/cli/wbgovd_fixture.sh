@@ -43,19 +43,8 @@ knobs() {
 		[ -f "$f" ] && echo "$f $(cat "$f")"
 	done
 }
-start() {
-	: >"$LOG"
-	$AS "$D" --root "$FX" --state-dir "$ST" --no-memory -c "$CONF" >>"$LOG" 2>&1 &
-	PID=$!
-	wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start: $(cat "$LOG")"
-	wait_for 5 test -s "$ST/status" || fail "no status file"
-}
-stop() {
-	kill -TERM "$PID"
-	rc=0
-	wait "$PID" || rc=$?
-	[ "$rc" -eq 0 ] || fail "wbgovd exited $rc on SIGTERM: $(tail -n 5 "$LOG")"
-}
+start() { wbgovd_start --root "$FX" --state-dir "$ST" --no-memory -c "$CONF"; }
+stop() { wbgovd_stop; }
 # start_stop ARG...: wbgovd with ARG... started, then stopped; its log in $LOG
 start_stop() {
 	: >"$LOG"

@@ -49,6 +49,26 @@ ok() {
 	[ -s "$tmp/$name" ] || fail "${W##*/} $* wrote nothing to stdout"
 }
 
+# wbgovd_start ARG...: wbgovd ($D) started as $AS with ARG..., its output
+# in $LOG, its pid in $PID; back once it has said it started and written
+# its status file in $ST
+wbgovd_start() {
+	: >"$LOG"
+	$AS "$D" "$@" >>"$LOG" 2>&1 &
+	PID=$!
+	wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start: $(cat "$LOG")"
+	wait_for 5 test -s "$ST/status" || fail "no status file"
+}
+
+# wbgovd_stop: SIGTERM to $PID, which must exit 0
+wbgovd_stop() {
+	kill -TERM "$PID"
+	rc=0
+	wait "$PID" || rc=$?
+	PID=
+	[ "$rc" -eq 0 ] || fail "wbgovd exited $rc on SIGTERM: $(tail -n 5 "$LOG")"
+}
+
 # cli_fixture DIR: the fake /proc and /sys tree tests/unit/test_sys.c
 # builds (a USB stick with two mount points, NVMe, SATA, btrfs, FUSE...),
 # written out at DIR
