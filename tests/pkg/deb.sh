@@ -98,6 +98,10 @@ t1=$(date +%s)
 deb=$(ls "$tmp"/wbgov_*.deb)
 changes=$(ls "$tmp"/wbgov_*.changes)
 echo "$me: built ${deb##*/} in $((t1 - t0)) s"
+# the package's compiles keep their warnings as warnings (debian/rules)
+grep -q -- ' -Wall ' "$tmp/build.log" || fail "no compile line in the build log"
+! grep -Eq -- '-Werror( |$)' "$tmp/build.log" ||
+	fail "the package is built with -Werror: $(grep -Em1 -- '-Werror( |$)' "$tmp/build.log")"
 
 # --- lintian: nothing at error or warning level (the one line on stderr,
 # that root runs it, is no tag)
@@ -130,7 +134,8 @@ dpkg -L wbgov >"$tmp/files"
 for f in /usr/bin/wbgovd /usr/bin/wbgov /usr/bin/wbsim /lib/systemd/system/wbgovd.service \
 	/etc/wbgov/wbgov.conf /usr/share/man/man8/wbgovd.8.gz /usr/share/man/man8/wbgov.8.gz \
 	/usr/share/man/man5/wbgov.conf.5.gz /usr/share/man/man1/wbsim.1.gz \
-	/usr/share/doc/wbgov/copyright /usr/share/bash-completion/completions/wbgov \
+	/usr/share/doc/wbgov/copyright /usr/share/doc/wbgov/desktop.md /usr/share/doc/wbgov/migrating.md \
+	/usr/share/bash-completion/completions/wbgov \
 	/usr/share/zsh/vendor-completions/_wbgov /usr/share/fish/vendor_completions.d/wbgov.fish \
 	/usr/share/dbus-1/system.d/org.wbgov.Governor1.conf /etc/xdg/autostart/wbgov-notify.desktop; do
 	grep -qx "$f" "$tmp/files" || fail "dpkg -L wbgov does not list $f"
