@@ -189,7 +189,7 @@ install: all man
 	@grep -qx 'ExecStart=$(BINDIR)/wbgovd' '$(DESTDIR)$(UNITDIR)/wbgovd.service' || \
 		{ echo "wbgovd.service: ExecStart was not rewritten to $(BINDIR)/wbgovd" >&2; exit 1; }
 	install -d '$(DESTDIR)$(DBUSPOLICYDIR)' '$(DESTDIR)$(AUTOSTARTDIR)'
-	install -m 644 etc/dbus/org.wbgov.Governor1.conf '$(DESTDIR)$(DBUSPOLICYDIR)/'
+	install -m 644 etc/dbus/io.github.wbgov.Governor1.conf '$(DESTDIR)$(DBUSPOLICYDIR)/'
 	sed 's|^Exec=/usr/local/bin/wbgov notify$$|Exec=$(BINDIR)/wbgov notify|' etc/xdg/wbgov-notify.desktop \
 		>'$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'
 	chmod 644 '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'
@@ -214,4 +214,4 @@ uninstall:
 	rm -f '$(DESTDIR)$(UNITDIR)/wbgovd.service'
 	rm -f $(BIN_PROGS:%='$(DESTDIR)$(BASHCOMPDIR)'/%) '$(DESTDIR)$(ZSHCOMPDIR)/_wbgov' \
 		$(BIN_PROGS:%='$(DESTDIR)$(FISHCOMPDIR)'/%.fish)
-	rm -f '$(DESTDIR)$(DBUSPOLICYDIR)/org.wbgov.Governor1.conf' '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'
+	rm -f '$(DESTDIR)$(DBUSPOLICYDIR)/io.github.wbgov.Governor1.conf' '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'

@@ -99,7 +99,7 @@ static struct ndev *dev_of(struct agent *a, const char *path, bool add)
 	return &a->dev[a->n++];
 }
 
-/* An a{sv} of org.wbgov.Governor1.Device into d; what it does not know
+/* An a{sv} of io.github.wbgov.Governor1.Device into d; what it does not know
  * is skipped. */
 static int read_props(sd_bus_message *m, struct ndev *d)
 {

@@ -22,9 +22,9 @@
 #include "sys/log.h"
 #include "sys/syncmounts.h"
 
-#define ERR_BUSY "org.wbgov.Governor1.Error.Busy"
-#define ERR_SYNC "org.wbgov.Governor1.Error.SyncFailed"
-#define ERR_GONE "org.wbgov.Governor1.Error.NoSuchDevice"
+#define ERR_BUSY "io.github.wbgov.Governor1.Error.Busy"
+#define ERR_SYNC "io.github.wbgov.Governor1.Error.SyncFailed"
+#define ERR_GONE "io.github.wbgov.Governor1.Error.NoSuchDevice"
 
 int bus_parse_kind(const char *arg, enum bus_kind *ret_kind)
 {

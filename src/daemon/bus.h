@@ -4,10 +4,10 @@
  * the seconds it takes — as read-only properties with PropertiesChanged
  * while data drains, and a Sync method. docs/desktop.md is the API:
  *
- *   name    org.wbgov.Governor1
- *   /org/wbgov/Governor1                org.wbgov.Governor1.Manager,
+ *   name    io.github.wbgov.Governor1
+ *   /io/github/wbgov/Governor1                io.github.wbgov.Governor1.Manager,
  *                                       org.freedesktop.DBus.ObjectManager
- *   /org/wbgov/Governor1/device/<name>  org.wbgov.Governor1.Device
+ *   /io/github/wbgov/Governor1/device/<name>  io.github.wbgov.Governor1.Device
  *
  * Governing never waits for the bus: the connection is made without
  * waiting (sd-bus's Hello and the name request are asynchronous, every
@@ -28,11 +28,11 @@
 #include "sys/knobs_real.h"
 #include "sys/procfs.h"
 
-#define BUS_NAME "org.wbgov.Governor1"
-#define BUS_PATH "/org/wbgov/Governor1"
-#define BUS_DEVICE_PREFIX "/org/wbgov/Governor1/device"
-#define BUS_MANAGER_IFACE "org.wbgov.Governor1.Manager"
-#define BUS_DEVICE_IFACE "org.wbgov.Governor1.Device"
+#define BUS_NAME "io.github.wbgov.Governor1"
+#define BUS_PATH "/io/github/wbgov/Governor1"
+#define BUS_DEVICE_PREFIX "/io/github/wbgov/Governor1/device"
+#define BUS_MANAGER_IFACE "io.github.wbgov.Governor1.Manager"
+#define BUS_DEVICE_IFACE "io.github.wbgov.Governor1.Device"
 #define BUS_SYSTEM_SOCKET "/run/dbus/system_bus_socket"
 
 /* Data still to write is looked at every 250 ms while a device holds
@@ -177,7 +177,7 @@ int bus_jobs(const struct bus *b);
  * closed. */
 void bus_stop(struct bus *b, uint64_t flush_until_usec);
 
-/* The object path of a device ("/org/wbgov/Governor1/device/sdb"), from
+/* The object path of a device ("/io/github/wbgov/Governor1/device/sdb"), from
  * its name escaped as sd_bus_path_encode does (udisks' way: dm-0 ->
  * dm_2d0). 0 or -errno. */
 int bus_device_path(const struct knobs_dev *info, char *buf, size_t len);

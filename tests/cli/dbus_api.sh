@@ -21,8 +21,8 @@ command -v busctl >/dev/null 2>&1 || { echo "$me: no busctl (scripts/deps.sh)" >
 FX=$tmp/fx
 ST=$tmp/st
 LOG=$tmp/log
-DEV=/org/wbgov/Governor1/device
-IFACE=org.wbgov.Governor1.Device
+DEV=/io/github/wbgov/Governor1/device
+IFACE=io.github.wbgov.Governor1.Device
 cli_fixture "$FX"
 # the stick's counters in debugfs, and the system's in /proc/vmstat
 mkdir -p "$FX/sys/kernel/debug/bdi/8:16"
@@ -56,22 +56,22 @@ trap 'for p in $PID; do kill -KILL "$p" 2>/dev/null || true; done; dbus_stop_all
 dbus_private sys system "$OWNER"
 A=$(dbus_addr sys)
 bc() { busctl --address="$A" "$@"; }
-get() { bc get-property org.wbgov.Governor1 "$DEV/sdb" "$IFACE" "$1"; }
+get() { bc get-property io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" "$1"; }
 
 # without the guid: the next dbus-daemon at that path has another
 $AS "$D" --root "$FX" --state-dir "$ST" --memory "$tmp/mem/devices" --bus "${A%%,guid=*}" >"$LOG" 2>&1 &
 PID=$!
-wait_for 5 grep -q "^<6>D-Bus: org.wbgov.Governor1 on unix:path=" "$LOG" || fail "wbgovd is not on the bus: $(cat "$LOG")"
+wait_for 5 grep -q "^<6>D-Bus: io.github.wbgov.Governor1 on unix:path=" "$LOG" || fail "wbgovd is not on the bus: $(cat "$LOG")"
 wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start: $(cat "$LOG")"
 
 # --- the objects: one per device of the governor, under its kernel name
-bc tree --list org.wbgov.Governor1 >"$tmp/tree" || fail "busctl tree: $(cat "$tmp/tree")"
-for p in /org/wbgov/Governor1 "$DEV/sdb" "$DEV/nvme0n1" "$DEV/btrfs_2d1" "$DEV/_38_3a16_2dfuseblk"; do
+bc tree --list io.github.wbgov.Governor1 >"$tmp/tree" || fail "busctl tree: $(cat "$tmp/tree")"
+for p in /io/github/wbgov/Governor1 "$DEV/sdb" "$DEV/nvme0n1" "$DEV/btrfs_2d1" "$DEV/_38_3a16_2dfuseblk"; do
 	grep -qx "$p" "$tmp/tree" || fail "no object $p: $(cat "$tmp/tree")"
 done
-bc get-property org.wbgov.Governor1 /org/wbgov/Governor1 org.wbgov.Governor1.Manager Devices >"$tmp/devices"
+bc get-property io.github.wbgov.Governor1 /io/github/wbgov/Governor1 io.github.wbgov.Governor1.Manager Devices >"$tmp/devices"
 grep -q "\"$DEV/sdb\"" "$tmp/devices" || fail "Devices does not list sdb: $(cat "$tmp/devices")"
-bc call org.wbgov.Governor1 /org/wbgov/Governor1 org.freedesktop.DBus.ObjectManager GetManagedObjects >"$tmp/managed"
+bc call io.github.wbgov.Governor1 /io/github/wbgov/Governor1 org.freedesktop.DBus.ObjectManager GetManagedObjects >"$tmp/managed"
 grep -q "\"$DEV/sdb\" [0-9]* .*\"$IFACE\" [0-9]* \"Name\" s \"sdb\"" "$tmp/managed" || fail "GetManagedObjects lacks sdb: $(head -c 300 "$tmp/managed")"
 
 # --- the properties hold the fixture's values
@@ -96,7 +96,7 @@ check PendingKnown 'b true'
 check PendingBytes 't 0'
 check DrainSeconds 'd 0'
 check_dev() { # OBJECT PROPERTY EXPECTED
-	got=$(bc get-property org.wbgov.Governor1 "$DEV/$1" "$IFACE" "$2") || fail "Get $1 $2 failed"
+	got=$(bc get-property io.github.wbgov.Governor1 "$DEV/$1" "$IFACE" "$2") || fail "Get $1 $2 failed"
 	[ "$got" = "$3" ] || fail "$1 $2: got $got, want $3"
 }
 check_dev nvme0n1 PendingKnown 'b false' # no counters in debugfs for it
@@ -117,8 +117,8 @@ bus = dbus.bus.BusConnection(addr)
 seen = []
 bus.add_signal_receiver(lambda i, c, inv: seen.append((time.monotonic(), dict(c))),
                         "PropertiesChanged", "org.freedesktop.DBus.Properties",
-                        "org.wbgov.Governor1", path)
-bus.get_name_owner("org.wbgov.Governor1")  # the match is in place
+                        "io.github.wbgov.Governor1", path)
+bus.get_name_owner("io.github.wbgov.Governor1")  # the match is in place
 ctx = GLib.MainContext.default()
 def stats(wb_kb, rc_kb):
     p = fx + "/sys/kernel/debug/bdi/8:16/stats"
@@ -197,7 +197,7 @@ check PendingBytes 't 0'
 # cannot be opened is named in the error
 grep -v " 8:17 " "$tmp/mountinfo.fixture" >"$MOUNTS"
 mnt_line >>"$MOUNTS"
-bc call org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || fail "Sync by root (or, not root, by the caller standing in for plugdev): $(cat "$tmp/sync")"
+bc call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || fail "Sync by root (or, not root, by the caller standing in for plugdev): $(cat "$tmp/sync")"
 wait_for 5 grep -q "sdb: Sync asked on D-Bus: syncing 1 file system " "$LOG" || fail "no Sync in the log: $(tail -n 3 "$LOG")"
 # the line's path with a link on the way (a user's directory renamed and
 # a link left in its place), or another mount there than the line's id:
@@ -206,38 +206,38 @@ ln -s "$tmp" "$tmp/lnk"
 grep -v " 8:17 " "$tmp/mountinfo.fixture" >"$MOUNTS"
 printf '%s 22 0:999 / %s rw - btrfs /dev/sdb1 rw\n' "$mid" "$tmp/lnk/mnt" >>"$MOUNTS"
 rc=0
-bc call org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || rc=$?
+bc call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || rc=$?
 [ "$rc" -ne 0 ] || fail "Sync opened a mount point through a symbolic link"
 grep -q "$tmp/lnk/mnt: a symbolic link is on the way" "$tmp/sync" || fail "Sync's error: $(cat "$tmp/sync")"
 grep -v " 8:17 " "$tmp/mountinfo.fixture" >"$MOUNTS"
 printf '%s 22 0:999 / %s rw - btrfs /dev/sdb1 rw\n' "$((mid + 100000))" "$tmp/mnt" >>"$MOUNTS"
 rc=0
-bc call org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || rc=$?
+bc call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || rc=$?
 [ "$rc" -ne 0 ] || fail "Sync opened another mount than mountinfo's"
 grep -q "$tmp/mnt: another file system is there" "$tmp/sync" || fail "Sync's error: $(cat "$tmp/sync")"
 cp "$tmp/mountinfo.fixture" "$MOUNTS"
 rc=0
-bc call org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || rc=$?
+bc call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || rc=$?
 [ "$rc" -ne 0 ] || fail "Sync of a file system that is not there succeeded"
 grep -q "/media/user/NO NAME: No such file or directory" "$tmp/sync" || fail "Sync's error: $(cat "$tmp/sync")"
 # nothing mounted: nothing to do
-bc call org.wbgov.Governor1 "$DEV/nvme1n1" "$IFACE" Sync >"$tmp/sync" 2>&1 || fail "Sync of an unmounted disk: $(cat "$tmp/sync")"
+bc call io.github.wbgov.Governor1 "$DEV/nvme1n1" "$IFACE" Sync >"$tmp/sync" 2>&1 || fail "Sync of an unmounted disk: $(cat "$tmp/sync")"
 kill -0 "$PID" || fail "wbgovd died"
 [ -z "$(ps -o pid= --ppid "$PID")" ] || fail "a Sync child was left: $(ps -o pid,comm --ppid "$PID")"
 
 # --- the policy: no one sets a property; another user reads, but may not Sync
 rc=0
-bc set-property org.wbgov.Governor1 "$DEV/sdb" "$IFACE" CapBytes t 0 >"$tmp/set" 2>&1 || rc=$?
+bc set-property io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" CapBytes t 0 >"$tmp/set" 2>&1 || rc=$?
 [ "$rc" -ne 0 ] || fail "a property could be set"
 if [ -n "$AS" ]; then
 	OTHER="setpriv --reuid=1 --regid=1 --clear-groups"
-	got=$($OTHER busctl --address="$A" get-property org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Name 2>&1) ||
+	got=$($OTHER busctl --address="$A" get-property io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Name 2>&1) ||
 		fail "another user cannot Get: $got"
 	[ "$got" = 's "sdb"' ] || fail "another user reads $got"
-	$OTHER busctl --address="$A" tree --list org.wbgov.Governor1 2>&1 | grep -qx "$DEV/sdb" ||
+	$OTHER busctl --address="$A" tree --list io.github.wbgov.Governor1 2>&1 | grep -qx "$DEV/sdb" ||
 		fail "another user cannot introspect"
 	rc=0
-	$OTHER busctl --address="$A" call org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/other" 2>&1 || rc=$?
+	$OTHER busctl --address="$A" call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/other" 2>&1 || rc=$?
 	[ "$rc" -ne 0 ] || fail "another user could Sync"
 	grep -qi "access denied\|rejected send message" "$tmp/other" || fail "another user's Sync: $(cat "$tmp/other")"
 else
@@ -253,9 +253,9 @@ kill -HUP "$PID"
 wait_for 5 grep -q "configuration reloaded" "$LOG" || fail "wbgovd does not answer after the bus went: $(tail -n 3 "$LOG")"
 dbus_private sys system "$OWNER"
 A=$(dbus_addr sys)
-wait_for 15 bc get-property org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Name ||
+wait_for 15 bc get-property io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Name ||
 	fail "wbgovd did not come back on a new bus: $(tail -n 3 "$LOG")"
-[ "$(grep -c "D-Bus: org.wbgov.Governor1 on" "$LOG")" = 2 ] || fail "not logged once per connection"
+[ "$(grep -c "D-Bus: io.github.wbgov.Governor1 on" "$LOG")" = 2 ] || fail "not logged once per connection"
 [ "$(grep -c "connection was lost" "$LOG")" = 1 ] || fail "the loss logged more than once"
 
 kill -TERM "$PID"

@@ -84,7 +84,7 @@ A=$(dbus_addr sys)
 $AS "$D" --root "$FX" --state-dir "$ST" --no-memory -c "$CONF" --bus "${A%%,guid=*}" -v \
 	--metrics-file "$tmp/metrics/wbgov.prom" --metrics-interval 1 >"$LOG" 2>&1 &
 PID=$!
-wait_for 5 grep -q "^<6>D-Bus: org.wbgov.Governor1 on unix:path=" "$LOG" || fail "wbgovd is not on the bus: $(cat "$LOG")"
+wait_for 5 grep -q "^<6>D-Bus: io.github.wbgov.Governor1 on unix:path=" "$LOG" || fail "wbgovd is not on the bus: $(cat "$LOG")"
 dbus_stop sys
 wait_for 5 grep -q "^<4>D-Bus: the connection was lost" "$LOG" || fail "the loss is not logged: $(tail -n 3 "$LOG")"
 lost_ms=$(now_ms)

@@ -103,7 +103,7 @@ server body,body-markup
 
 $AS "$D/wbgovd" --root "$FX" --state-dir "$tmp/st" --memory "$tmp/mem/devices" --bus "$SYS" >"$tmp/log" 2>&1 &
 PID=$!
-wait_for 5 grep -q "^<6>D-Bus: org.wbgov.Governor1 on" "$tmp/log" || fail "wbgovd is not on the bus: $(cat "$tmp/log")"
+wait_for 5 grep -q "^<6>D-Bus: io.github.wbgov.Governor1 on" "$tmp/log" || fail "wbgovd is not on the bus: $(cat "$tmp/log")"
 DBUS_SESSION_BUS_ADDRESS=$SESS $AS "$D/wbgov" notify --bus "$SYS" >"$tmp/agent" 2>&1 &
 APID=$!
 sleep 1

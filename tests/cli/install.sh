@@ -78,8 +78,8 @@ while IFS= read -r f; do
 	"$root"/usr/share/zsh/vendor-completions/_wbgov | "$root"/usr/share/fish/vendor_completions.d/*.fish)
 		cmp -s "$f" "etc/completions/${f##*/}" || fail "$f is not etc/completions/${f##*/}"
 		;;
-	"$root"/usr/share/dbus-1/system.d/org.wbgov.Governor1.conf)
-		cmp -s "$f" etc/dbus/org.wbgov.Governor1.conf || fail "$f is not etc/dbus/org.wbgov.Governor1.conf"
+	"$root"/usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf)
+		cmp -s "$f" etc/dbus/io.github.wbgov.Governor1.conf || fail "$f is not etc/dbus/io.github.wbgov.Governor1.conf"
 		;;
 	"$root"/etc/xdg/autostart/wbgov-notify.desktop)
 		sed 's|^Exec=.*|Exec=/usr/bin/wbgov notify|' etc/xdg/wbgov-notify.desktop | cmp -s - "$f" ||
@@ -95,7 +95,7 @@ while IFS= read -r f; do
 done <"$tmp/got"
 grep -qx "$root/usr/bin/wbsim" "$tmp/got" || fail "wbsim is not in \$PREFIX/bin"
 for f in usr/bin/wbgovd usr/lib/systemd/system/wbgovd.service etc/wbgov/wbgov.conf \
-	usr/share/dbus-1/system.d/org.wbgov.Governor1.conf etc/xdg/autostart/wbgov-notify.desktop; do
+	usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf etc/xdg/autostart/wbgov-notify.desktop; do
 	grep -qx "$root/$f" "$tmp/got" || fail "$f is not installed"
 done
 "$root/usr/bin/wbsim" --version | grep -q '^wbsim ' || fail "the installed wbsim does not run"
@@ -152,7 +152,7 @@ fi
 
 # PREFIX=/usr/local: dbus-daemon does not read /usr/local/share/dbus-1
 "$MAKE" --no-print-directory BUILD="$BUILD" DESTDIR="$tmp/local" PREFIX=/usr/local install >/dev/null
-[ -f "$tmp/local/etc/dbus-1/system.d/org.wbgov.Governor1.conf" ] ||
+[ -f "$tmp/local/etc/dbus-1/system.d/io.github.wbgov.Governor1.conf" ] ||
 	fail "PREFIX=/usr/local: the D-Bus policy is not in /etc/dbus-1/system.d"
 grep -qx 'Exec=/usr/local/bin/wbgov notify' "$tmp/local/etc/xdg/autostart/wbgov-notify.desktop" ||
 	fail "PREFIX=/usr/local: the autostart file's Exec"

@@ -95,12 +95,12 @@ MEASURED="measured bandwidth x target, less 256 KiB of sync slack"
 dbus_private sys system "$OWNER"
 A=$(dbus_addr sys)
 start "$CONF" --bus "${A%%,guid=*}"
-wait_for 5 grep -q "^<6>D-Bus: org.wbgov.Governor1 on unix:path=" "$LOG" || fail "wbgovd is not on the bus: $(cat "$LOG")"
+wait_for 5 grep -q "^<6>D-Bus: io.github.wbgov.Governor1 on unix:path=" "$LOG" || fail "wbgovd is not on the bus: $(cat "$LOG")"
 grep -q "^bdi=8:16 bw=60000000 .*max_bytes=$STICK_CAP strict=1" "$ST/status" || fail "status of 8:16: $(grep 8:16 "$ST/status")"
 grep -q "^bdi=259:0 bw=400000000 .*max_bytes=$NVME_CAP strict=1" "$ST/status" || fail "status of 259:0: $(grep 259:0 "$ST/status")"
 prop() { # DISK PROPERTY EXPECTED
-	got=$(busctl --address="$A" get-property org.wbgov.Governor1 "/org/wbgov/Governor1/device/$1" \
-		org.wbgov.Governor1.Device "$2") || fail "Get $1 $2 failed"
+	got=$(busctl --address="$A" get-property io.github.wbgov.Governor1 "/io/github/wbgov/Governor1/device/$1" \
+		io.github.wbgov.Governor1.Device "$2") || fail "Get $1 $2 failed"
 	[ "$got" = "$3" ] || fail "$1 $2: got $got, want $3"
 }
 for d in sdb nvme0n1; do

@@ -81,7 +81,7 @@ start() {
 	$AS "$D" --root "$FX" --state-dir "$ST" --no-memory -c "$CONF" --bus "${A%%,guid=*}" -v \
 		--metrics-file "$tmp/metrics/wbgov.prom" >"$LOG" 2>&1 &
 	PID=$!
-	wait_for 5 grep -q "^<6>D-Bus: org.wbgov.Governor1 on" "$LOG" || fail "wbgovd did not start: $(cat "$LOG")"
+	wait_for 5 grep -q "^<6>D-Bus: io.github.wbgov.Governor1 on" "$LOG" || fail "wbgovd did not start: $(cat "$LOG")"
 }
 # stopped WHAT: stop_timed, and the state file gone too
 stopped() {
@@ -131,8 +131,8 @@ done
 ! grep -q "left as they are\|more than" "$LOG" || fail "devices left alone: $(grep "left as they are\|more than" "$LOG")"
 
 # --- and seen: D-Bus, the metrics file, wbgov status
-objects() { [ "$(busctl --address="$A" tree --list org.wbgov.Governor1 | grep -c "^/org/wbgov/Governor1/device/")" -eq "$N" ]; }
-wait_for 5 objects || fail "$(busctl --address="$A" tree --list org.wbgov.Governor1 | grep -c /device/) of $N objects on D-Bus"
+objects() { [ "$(busctl --address="$A" tree --list io.github.wbgov.Governor1 | grep -c "^/io/github/wbgov/Governor1/device/")" -eq "$N" ]; }
+wait_for 5 objects || fail "$(busctl --address="$A" tree --list io.github.wbgov.Governor1 | grep -c /device/) of $N objects on D-Bus"
 wait_for 12 test -s "$tmp/metrics/wbgov.prom" || fail "no metrics file"
 [ "$(grep -c "^wbgov_device_strict_limit{" "$tmp/metrics/wbgov.prom")" -eq "$N" ] ||
 	fail "$(grep -c "^wbgov_device_strict_limit{" "$tmp/metrics/wbgov.prom") of $N devices in the metrics file"

@@ -24,8 +24,8 @@ HANG=$(cd "$(dirname "$W")" && pwd)/tests/hang.so
 FX=$tmp/fx
 ST=$tmp/st
 LOG=$tmp/log
-DEV=/org/wbgov/Governor1/device
-IFACE=org.wbgov.Governor1.Device
+DEV=/io/github/wbgov/Governor1/device
+IFACE=io.github.wbgov.Governor1.Device
 cli_fixture "$FX"
 # a file system of the stick that Sync syncs: this test's own
 mkdir "$tmp/mnt" "$tmp/mem"
@@ -53,13 +53,13 @@ start() {
 	$AS env LD_PRELOAD="$HANG" "$@" "$D" --root "$FX" --state-dir "$ST" --no-memory \
 		--bus "${A%%,guid=*}" >"$LOG" 2>&1 &
 	PID=$!
-	wait_for 5 grep -q "^<6>D-Bus: org.wbgov.Governor1 on" "$LOG" || fail "wbgovd is not on the bus: $(cat "$LOG")"
+	wait_for 5 grep -q "^<6>D-Bus: io.github.wbgov.Governor1 on" "$LOG" || fail "wbgovd is not on the bus: $(cat "$LOG")"
 }
 # sync_child: a Sync called in the background ($BPID, its answer in
 # $tmp/sync), and the pid of the child that runs it ($CPID)
 child() { CPID=$(ps -o pid= --ppid "$PID" | tr -d ' '); [ -n "$CPID" ]; }
 sync_child() {
-	busctl --address="$A" call org.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 &
+	busctl --address="$A" call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 &
 	BPID=$!
 	wait_for 5 child || fail "no Sync child: $(tail -n 3 "$LOG")"
 	wait_for 5 grep -q "sdb: Sync asked on D-Bus" "$LOG" || fail "no Sync in the log: $(tail -n 3 "$LOG")"

@@ -9,7 +9,7 @@
 #   dbus_addr NAME: its address
 #   dbus_stop NAME, dbus_stop_all
 command -v dbus-daemon >/dev/null 2>&1 || { echo "$me: no dbus-daemon (scripts/deps.sh)" >&2; exit 77; }
-DBUS_POLICY=$(cd "$(dirname "$0")/../.." && pwd)/etc/dbus/org.wbgov.Governor1.conf
+DBUS_POLICY=$(cd "$(dirname "$0")/../.." && pwd)/etc/dbus/io.github.wbgov.Governor1.conf
 
 # dbus_config NAME KIND OWNER: the config file for dbus_private
 dbus_config() {
@@ -40,10 +40,10 @@ dbus_config() {
 			</policy>
 			XML
 			# the test runs wbgovd as $3, not root
-			[ "$3" = root ] || echo "<policy user=\"$3\"><allow own=\"org.wbgov.Governor1\"/></policy>"
+			[ "$3" = root ] || echo "<policy user=\"$3\"><allow own=\"io.github.wbgov.Governor1\"/></policy>"
 			# not root: the caller may Sync, as a member of plugdev
 			# would (as root, dbus_api.sh checks that another user may not)
-			[ "$(id -u)" = 0 ] || echo "<policy user=\"$(id -un)\"><allow send_destination=\"org.wbgov.Governor1\" send_interface=\"org.wbgov.Governor1.Device\" send_member=\"Sync\"/></policy>"
+			[ "$(id -u)" = 0 ] || echo "<policy user=\"$(id -un)\"><allow send_destination=\"io.github.wbgov.Governor1\" send_interface=\"io.github.wbgov.Governor1.Device\" send_member=\"Sync\"/></policy>"
 			echo "<include>$DBUS_POLICY</include>"
 		else
 			echo '<policy context="default"><allow user="*"/><allow send_destination="*" eavesdrop="true"/>'
