@@ -135,9 +135,13 @@ SCDOC     ?= scdoc
 BINDIR    ?= $(PREFIX)/bin
 MANDIR    ?= $(PREFIX)/share/man
 # The unit goes where systemd looks for PREFIX (/usr/local/lib/systemd/system
-# is on its search path). The config path is not PREFIX-relative: wbgovd and
-# wbgov read /etc/wbgov/wbgov.conf by default, wherever they are installed.
-UNITDIR   ?= $(PREFIX)/lib/systemd/system
+# is on its search path); for PREFIX=/usr where this system's systemd.pc
+# says (Debian 12: /lib/systemd/system, the only place its debhelper looks;
+# Debian 13: /usr/lib/systemd/system), /usr/lib/systemd/system without one.
+# The config path is not PREFIX-relative: wbgovd and wbgov read
+# /etc/wbgov/wbgov.conf by default, wherever they are installed.
+SYSTEMDUNITDIR := $(or $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null),/usr/lib/systemd/system)
+UNITDIR   ?= $(if $(filter /usr,$(PREFIX)),$(SYSTEMDUNITDIR),$(PREFIX)/lib/systemd/system)
 # Shell completions where bash-completion, zsh (Debian's vendor directory)
 # and fish look for PREFIX. bash-completion and fish load a command's file
 # by its name: wbgovd and wbsim are links to bash's one file; fish has one

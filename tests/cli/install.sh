@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # `make install DESTDIR=... PREFIX=/usr` puts the programs, every man
 # page (man/NAME.N.scd -> share/man/manN/NAME.N), the systemd unit (its
-# ExecStart rewritten to the installed wbgovd), the example config (only
+# ExecStart rewritten to the installed wbgovd; where systemd.pc says, with
+# PREFIX=/usr/local in /usr/local/lib/systemd/system), the example config (only
 # if there is none), the shell completions, the D-Bus policy (where
 # dbus-daemon reads it) and the XDG autostart file of wbgov notify (its Exec
 # rewritten) there and nothing else; with PREFIX=/usr/local the policy goes
@@ -48,6 +49,11 @@ render() {
 	sed "s/.$(printf '\b')//g" "$2.raw" >"$2"
 }
 
+# where the unit goes for PREFIX=/usr: systemd's own word (Debian 12
+# /lib/systemd/system, 13 /usr/lib/systemd/system)
+unitdir=$(pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null) || unitdir=
+unitdir=${unitdir:-/usr/lib/systemd/system}
+
 mk install
 
 # Every installed file is a program of $BUILD or a page of man/ in the
@@ -67,7 +73,7 @@ while IFS= read -r f; do
 		[ "${dir##*/}" = "man${page##*.}" ] || fail "$f is not in man${page##*.}/"
 		cmp -s "$f" "$BUILD/man/$page" || fail "$f is not $BUILD/man/$page"
 		;;
-	"$root"/usr/lib/systemd/system/wbgovd.service)
+	"$root$unitdir"/wbgovd.service)
 		grep -qx 'ExecStart=/usr/bin/wbgovd' "$f" || fail "$f: ExecStart is not /usr/bin/wbgovd"
 		sed 's|^ExecStart=.*|ExecStart=/usr/bin/wbgovd|' etc/wbgovd.service | cmp -s - "$f" ||
 			fail "$f is not etc/wbgovd.service with ExecStart rewritten"
@@ -94,7 +100,7 @@ while IFS= read -r f; do
 	esac
 done <"$tmp/got"
 grep -qx "$root/usr/bin/wbsim" "$tmp/got" || fail "wbsim is not in \$PREFIX/bin"
-for f in usr/bin/wbgovd usr/lib/systemd/system/wbgovd.service etc/wbgov/wbgov.conf \
+for f in usr/bin/wbgovd "${unitdir#/}"/wbgovd.service etc/wbgov/wbgov.conf \
 	usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf etc/xdg/autostart/wbgov-notify.desktop; do
 	grep -qx "$root/$f" "$tmp/got" || fail "$f is not installed"
 done
@@ -152,6 +158,8 @@ fi
 
 # PREFIX=/usr/local: dbus-daemon does not read /usr/local/share/dbus-1
 "$MAKE" --no-print-directory BUILD="$BUILD" DESTDIR="$tmp/local" PREFIX=/usr/local install >/dev/null
+[ -f "$tmp/local/usr/local/lib/systemd/system/wbgovd.service" ] ||
+	fail "PREFIX=/usr/local: the unit is not in /usr/local/lib/systemd/system (on systemd's search path)"
 [ -f "$tmp/local/etc/dbus-1/system.d/io.github.wbgov.Governor1.conf" ] ||
 	fail "PREFIX=/usr/local: the D-Bus policy is not in /etc/dbus-1/system.d"
 grep -qx 'Exec=/usr/local/bin/wbgov notify' "$tmp/local/etc/xdg/autostart/wbgov-notify.desktop" ||

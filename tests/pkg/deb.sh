@@ -131,7 +131,11 @@ apt-get install -y -q --no-install-recommends "$deb" >"$tmp/install.log" 2>&1 ||
 dpkg-query -W -f='${Status}\n' wbgov | grep -qx 'install ok installed' || fail "wbgov is not installed after apt-get install"
 
 dpkg -L wbgov >"$tmp/files"
-for f in /usr/bin/wbgovd /usr/bin/wbgov /usr/bin/wbsim /lib/systemd/system/wbgovd.service \
+# the unit where this release's systemd wants it (debian/rules): Debian
+# 12 /lib/systemd/system, 13 /usr/lib/systemd/system
+unitdir=$(pkg-config --variable=systemdsystemunitdir systemd) || fail "pkg-config finds no systemd.pc"
+[ -n "$unitdir" ] || fail "systemd.pc has no systemdsystemunitdir"
+for f in /usr/bin/wbgovd /usr/bin/wbgov /usr/bin/wbsim "$unitdir/wbgovd.service" \
 	/etc/wbgov/wbgov.conf /usr/share/man/man8/wbgovd.8.gz /usr/share/man/man8/wbgov.8.gz \
 	/usr/share/man/man5/wbgov.conf.5.gz /usr/share/man/man1/wbsim.1.gz \
 	/usr/share/doc/wbgov/copyright /usr/share/doc/wbgov/desktop.md /usr/share/doc/wbgov/migrating.md \
@@ -151,12 +155,12 @@ while IFS= read -r f; do
 	/usr/bin/wb* | /usr/share/man/man[158]/*.gz | /usr/share/doc/wbgov/* | \
 		/usr/share/bash-completion/completions/wb* | /usr/share/zsh/vendor-completions/_wbgov | \
 		/usr/share/fish/vendor_completions.d/wb*.fish | \
-		/lib/systemd/system/wbgovd.service | /etc/wbgov/wbgov.conf | \
+		"$unitdir/wbgovd.service" | /etc/wbgov/wbgov.conf | \
 		/usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf | /etc/xdg/autostart/wbgov-notify.desktop) ;;
 	*) fail "dpkg -L wbgov lists $f, outside the programs, manuals, docs, completions, unit, config, D-Bus policy and autostart file" ;;
 	esac
 done <"$tmp/files"
-grep -qx 'ExecStart=/usr/bin/wbgovd' /lib/systemd/system/wbgovd.service ||
+grep -qx 'ExecStart=/usr/bin/wbgovd' "$unitdir/wbgovd.service" ||
 	fail "the installed unit does not run /usr/bin/wbgovd"
 dpkg-query -W -f='${Conffiles}\n' wbgov | grep -q '^ /etc/wbgov/wbgov.conf ' ||
 	fail "/etc/wbgov/wbgov.conf is not a conffile"
