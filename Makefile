@@ -159,6 +159,10 @@ DBUSPOLICYDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/dbus-1/system.d,/etc/d
 # /etc/xdg unless a session says otherwise
 SYSCONFDIR ?= /etc
 AUTOSTARTDIR ?= $(SYSCONFDIR)/xdg/autostart
+# The application entry wbgov notify's notifications name (their
+# "desktop-entry" hint): $XDG_DATA_DIRS/applications, which holds
+# /usr/local/share and /usr/share unless a session says otherwise
+APPLICATIONSDIR ?= $(PREFIX)/share/applications
 BIN_PROGS := wbsim wbgovd wbgov
 MAN_SRC   := $(wildcard man/*.scd)
 MAN_PAGES := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
@@ -199,6 +203,12 @@ install: all man
 	chmod 644 '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'
 	@grep -qx 'Exec=$(BINDIR)/wbgov notify' '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop' || \
 		{ echo "wbgov-notify.desktop: Exec was not rewritten to $(BINDIR)/wbgov" >&2; exit 1; }
+	install -d '$(DESTDIR)$(APPLICATIONSDIR)'
+	sed 's|^Exec=/usr/local/bin/wbgov notify$$|Exec=$(BINDIR)/wbgov notify|' etc/applications/wbgov-notify.desktop \
+		>'$(DESTDIR)$(APPLICATIONSDIR)/wbgov-notify.desktop'
+	chmod 644 '$(DESTDIR)$(APPLICATIONSDIR)/wbgov-notify.desktop'
+	@grep -qx 'Exec=$(BINDIR)/wbgov notify' '$(DESTDIR)$(APPLICATIONSDIR)/wbgov-notify.desktop' || \
+		{ echo "applications/wbgov-notify.desktop: Exec was not rewritten to $(BINDIR)/wbgov" >&2; exit 1; }
 # an existing configuration is the administrator's: never overwrite it
 	@if [ -e '$(DESTDIR)$(CONF)' ]; then \
 		echo "keeping $(DESTDIR)$(CONF)"; \
@@ -219,3 +229,4 @@ uninstall:
 	rm -f $(BIN_PROGS:%='$(DESTDIR)$(BASHCOMPDIR)'/%) '$(DESTDIR)$(ZSHCOMPDIR)/_wbgov' \
 		$(BIN_PROGS:%='$(DESTDIR)$(FISHCOMPDIR)'/%.fish)
 	rm -f '$(DESTDIR)$(DBUSPOLICYDIR)/io.github.wbgov.Governor1.conf' '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'
+	rm -f '$(DESTDIR)$(APPLICATIONSDIR)/wbgov-notify.desktop'

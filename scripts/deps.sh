@@ -11,11 +11,13 @@ set -eu
 # (busctl), python3-dbus and python3-gi: tests/cli/dbus_*.sh run private
 # buses and a fake notification server; debhelper dpkg-dev fakeroot
 # lintian: the Debian package (make check-pkg); linux-source-6.12:
-# tests/cli/kernel_series.sh applies kernel/ to it
+# tests/cli/kernel_series.sh applies kernel/ to it; desktop-file-utils:
+# tests/cli/desktop_entry.sh validates the desktop entries
 PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev libblkid-dev libmount-dev libsystemd-dev scdoc
 gnuplot-nox python3 time e2fsprogs btrfs-progs exfat-fuse exfatprogs fio util-linux kmod man-db
 python3-prometheus-client bash-completion zsh fish rsync dbus-daemon systemd python3-dbus python3-gi
-debhelper dpkg-dev fakeroot lintian linux-source-6.12 xz-utils"
+debhelper dpkg-dev fakeroot lintian linux-source-6.12 xz-utils
+desktop-file-utils"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -26,6 +26,10 @@
 
 #define NOTIFY_NAME "org.freedesktop.Notifications"
 #define NOTIFY_PATH "/org/freedesktop/Notifications"
+/* The application entry the notifications come from (make install puts
+ * wbgov-notify.desktop in $XDG_DATA_DIRS/applications): GNOME Settings
+ * lists it, and mutes what carries its name in the "desktop-entry" hint */
+#define NOTIFY_DESKTOP_ENTRY "wbgov-notify"
 /* one update a second per device: a notification server animates each */
 #define NOTIFY_EVERY_USEC 1000000ULL
 
@@ -427,8 +431,9 @@ static int send_notification(struct agent *a, struct ndev *d, const char *summar
 					  body, 0);
 	/* progress: low urgency, and transient (not kept in the tray) */
 	if (r >= 0)
-		r = sd_bus_message_append(m, "a{sv}", 3, "category", "s", "device", "urgency", "y",
-					  (uint8_t)(progress ? 0 : 1), "transient", "b", (int)progress);
+		r = sd_bus_message_append(m, "a{sv}", 4, "category", "s", "device", "urgency", "y",
+					  (uint8_t)(progress ? 0 : 1), "transient", "b", (int)progress,
+					  "desktop-entry", "s", NOTIFY_DESKTOP_ENTRY);
 	if (r >= 0)
 		r = sd_bus_message_append(m, "i", -1);
 	if (r >= 0)

@@ -10,7 +10,9 @@
 # what it shows and ends it with 0. The body, the mount points, one of
 # them named <b>x</b> & "y" 'z' (a label chooses it), arrives escaped for
 # the markup to a server that says "body-markup", and as it is to one that
-# does not (the server replaced mid-way: asked again).
+# does not (the server replaced mid-way: asked again). Every notification
+# carries the hint "desktop-entry" = wbgov-notify, the application entry
+# GNOME Settings mutes it by.
 set -eu
 PROG=wbgov
 . "$(dirname "$0")/../lib/cli.sh"
@@ -79,7 +81,8 @@ class Server(dbus.service.Object):
             Server.last += 1
         nid = replaces or Server.last
         self.log(call="Notify", app=str(app), replaces=int(replaces), id=nid, summary=str(summary),
-                 body=str(body), urgency=int(hints.get("urgency", -1)))
+                 body=str(body), urgency=int(hints.get("urgency", -1)),
+                 desktop_entry=str(hints.get("desktop-entry", "")))
         return nid
     @dbus.service.method("org.freedesktop.Notifications", in_signature="u")
     def CloseNotification(self, nid):
@@ -181,4 +184,12 @@ wait "$APID" || rc=$?
 APID=
 [ "$rc" -eq 0 ] || fail "wbgov notify exited $rc on SIGTERM: $(cat "$tmp/agent")"
 has "^CloseNotification||1|" || fail "not closed on SIGTERM: $(notes)"
+# every one (progress, "safe to remove", both servers) names the
+# application entry GNOME Settings mutes it by
+/usr/bin/python3 -c 'import json, sys
+d = [n["desktop_entry"] for n in map(json.loads, open(sys.argv[1])) if n["call"] == "Notify"]
+if d != ["wbgov-notify"] * len(d):
+    sys.exit("desktop-entry hints %s, want wbgov-notify" % d)' "$tmp/notes" || fail "the desktop-entry hint"
+[ -f "$(dirname "$0")/../../etc/applications/wbgov-notify.desktop" ] ||
+	fail "the desktop-entry hint names wbgov-notify, but there is no etc/applications/wbgov-notify.desktop"
 exit 0

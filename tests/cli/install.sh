@@ -6,7 +6,8 @@
 # PREFIX=/usr/local in /usr/local/lib/systemd/system), the example config (only
 # if there is none), the shell completions, the D-Bus policy (where
 # dbus-daemon reads it) and the XDG autostart file of wbgov notify (its Exec
-# rewritten) there and nothing else; with PREFIX=/usr/local the policy goes
+# rewritten), the application entry its notifications name (Exec
+# rewritten too) there and nothing else; with PREFIX=/usr/local the policy goes
 # to /etc/dbus-1/system.d; the pages render; bash-completion's loader and
 # fish find the completions where they were put; `make uninstall` takes all
 # of it back but the config.
@@ -92,6 +93,10 @@ while IFS= read -r f; do
 			fail "$f is not etc/xdg/wbgov-notify.desktop with Exec rewritten to /usr/bin/wbgov"
 		grep -qx 'Exec=/usr/bin/wbgov notify' "$f" || fail "$f: Exec is not /usr/bin/wbgov notify"
 		;;
+	"$root"/usr/share/applications/wbgov-notify.desktop)
+		sed 's|^Exec=.*|Exec=/usr/bin/wbgov notify|' etc/applications/wbgov-notify.desktop | cmp -s - "$f" ||
+			fail "$f is not etc/applications/wbgov-notify.desktop with Exec rewritten to /usr/bin/wbgov"
+		;;
 	"$root"/etc/wbgov/wbgov.conf)
 		cmp -s "$f" etc/wbgov.conf || fail "$f is not etc/wbgov.conf"
 		"$root/usr/bin/wbgovd" -n -c "$f" | grep -qx 'configuration OK' || fail "wbgovd -n -c $f"
@@ -101,7 +106,8 @@ while IFS= read -r f; do
 done <"$tmp/got"
 grep -qx "$root/usr/bin/wbsim" "$tmp/got" || fail "wbsim is not in \$PREFIX/bin"
 for f in usr/bin/wbgovd "${unitdir#/}"/wbgovd.service etc/wbgov/wbgov.conf \
-	usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf etc/xdg/autostart/wbgov-notify.desktop; do
+	usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf etc/xdg/autostart/wbgov-notify.desktop \
+	usr/share/applications/wbgov-notify.desktop; do
 	grep -qx "$root/$f" "$tmp/got" || fail "$f is not installed"
 done
 "$root/usr/bin/wbsim" --version | grep -q '^wbsim ' || fail "the installed wbsim does not run"
@@ -164,6 +170,8 @@ fi
 	fail "PREFIX=/usr/local: the D-Bus policy is not in /etc/dbus-1/system.d"
 grep -qx 'Exec=/usr/local/bin/wbgov notify' "$tmp/local/etc/xdg/autostart/wbgov-notify.desktop" ||
 	fail "PREFIX=/usr/local: the autostart file's Exec"
+grep -qx 'Exec=/usr/local/bin/wbgov notify' "$tmp/local/usr/local/share/applications/wbgov-notify.desktop" ||
+	fail "PREFIX=/usr/local: the application entry is not in /usr/local/share/applications, or its Exec"
 "$MAKE" --no-print-directory BUILD="$BUILD" DESTDIR="$tmp/local" PREFIX=/usr/local uninstall >/dev/null
 [ -z "$(find "$tmp/local" -type f ! -path "$tmp/local/etc/wbgov/wbgov.conf")" ] ||
 	fail "PREFIX=/usr/local: uninstall left $(find "$tmp/local" -type f)"
