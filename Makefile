@@ -35,7 +35,7 @@ SYS_LIBS   := -linih -ludev -lblkid -lmount -lsystemd
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all analyze check check-pkg check-system demo fuzz fuzz-bins clean install man uninstall
+.PHONY: all analyze check check-pkg check-system demo fuzz fuzz-bins clean install man mo pot uninstall
 all: $(BUILD)/wbsim $(BUILD)/wbgovd $(BUILD)/wbgov
 .SECONDARY:
 
@@ -164,18 +164,52 @@ AUTOSTARTDIR ?= $(SYSCONFDIR)/xdg/autostart
 # /usr/local/share and /usr/share unless a session says otherwise
 APPLICATIONSDIR ?= $(PREFIX)/share/applications
 BIN_PROGS := wbsim wbgovd wbgov
+# Translations (gettext): po/LANG.po -> $(BUILD)/locale/LANG/LC_MESSAGES/
+# wbgov.mo through msgfmt, installed in LOCALEDIR, which wbgov is built
+# with: build and install with the same PREFIX (debian/rules does).
+# Separate from `all` so building needs no gettext. `make pot`: the
+# template po/wbgov.pot from the sources again (xgettext; no line numbers,
+# so that code moving within a file changes nothing) and every po/LANG.po
+# merged with it (msgmerge), in PODIR (default po; tests/cli/po.sh makes
+# them elsewhere and compares).
+PODIR     ?= po
+LOCALEDIR ?= $(PREFIX)/share/locale
+LINGUAS   := de
+MO_FILES  := $(LINGUAS:%=$(BUILD)/locale/%/LC_MESSAGES/wbgov.mo)
+POT_SRC   := src/cmd/wbgov.c $(wildcard src/cli/*.c)
+XGETTEXT_FLAGS := --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ --keyword=cli_bad:1 \
+	--keyword=ngettext:1,2 --add-comments=TRANSLATORS: --add-location=file --sort-by-file \
+	--package-name=wbgov --package-version=0.1 --copyright-holder="wbgov maintainers" \
+	--msgid-bugs-address=maintainers@users.noreply.a-seed-8deb690b.example
 MAN_SRC   := $(wildcard man/*.scd)
 MAN_PAGES := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
 
 man: $(MAN_PAGES)
 check: man
 
+$(BUILD)/src/cmd/wbgov.o: CPPFLAGS += -DLOCALEDIR='"$(LOCALEDIR)"'
+
+mo: $(MO_FILES)
+check: mo
+
+$(BUILD)/locale/%/LC_MESSAGES/wbgov.mo: po/%.po
+	@mkdir -p $(dir $@)
+	msgfmt --check -o $@.tmp $< && mv $@.tmp $@
+
+pot:
+	xgettext $(XGETTEXT_FLAGS) -o $(PODIR)/wbgov.pot $(POT_SRC)
+	@set -e; for l in $(LINGUAS); do \
+		[ po/$$l.po -ef $(PODIR)/$$l.po ] || cp po/$$l.po $(PODIR)/$$l.po; \
+		echo "msgmerge --update $(PODIR)/$$l.po $(PODIR)/wbgov.pot"; \
+		msgmerge --quiet --update --backup=none $(PODIR)/$$l.po $(PODIR)/wbgov.pot; \
+	done
+
 $(BUILD)/man/%: man/%.scd
 	@mkdir -p $(dir $@)
 	SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || date +%s)} \
 		$(SCDOC) <$< >$@.tmp && mv $@.tmp $@
 
-install: all man
+install: all man mo
 	install -d '$(DESTDIR)$(BINDIR)'
 	install -m 755 $(BIN_PROGS:%=$(BUILD)/%) '$(DESTDIR)$(BINDIR)/'
 	@set -e; for p in $(MAN_PAGES); do \
@@ -203,6 +237,14 @@ install: all man
 	chmod 644 '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'
 	@grep -qx 'Exec=$(BINDIR)/wbgov notify' '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop' || \
 		{ echo "wbgov-notify.desktop: Exec was not rewritten to $(BINDIR)/wbgov" >&2; exit 1; }
+	@set -e; for l in $(LINGUAS); do \
+		d='$(DESTDIR)$(LOCALEDIR)'/$$l/LC_MESSAGES; \
+		echo "install -m 644 $(BUILD)/locale/$$l/LC_MESSAGES/wbgov.mo $$d/"; \
+		install -d "$$d"; \
+		install -m 644 $(BUILD)/locale/$$l/LC_MESSAGES/wbgov.mo "$$d/"; \
+	done
+	@grep -qaF '$(LOCALEDIR)' $(BUILD)/wbgov || \
+		echo "warning: $(BUILD)/wbgov was built for another LOCALEDIR than $(LOCALEDIR) (PREFIX): it will not find its translations; rebuild with the same PREFIX" >&2
 	install -d '$(DESTDIR)$(APPLICATIONSDIR)'
 	sed 's|^Exec=/usr/local/bin/wbgov notify$$|Exec=$(BINDIR)/wbgov notify|' etc/applications/wbgov-notify.desktop \
 		>'$(DESTDIR)$(APPLICATIONSDIR)/wbgov-notify.desktop'
@@ -230,3 +272,4 @@ uninstall:
 		$(BIN_PROGS:%='$(DESTDIR)$(FISHCOMPDIR)'/%.fish)
 	rm -f '$(DESTDIR)$(DBUSPOLICYDIR)/io.github.wbgov.Governor1.conf' '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'
 	rm -f '$(DESTDIR)$(APPLICATIONSDIR)/wbgov-notify.desktop'
+	rm -f $(LINGUAS:%='$(DESTDIR)$(LOCALEDIR)'/%/LC_MESSAGES/wbgov.mo)

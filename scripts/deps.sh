@@ -12,12 +12,14 @@ set -eu
 # buses and a fake notification server; debhelper dpkg-dev fakeroot
 # lintian: the Debian package (make check-pkg); linux-source-6.12:
 # tests/cli/kernel_series.sh applies kernel/ to it; desktop-file-utils:
-# tests/cli/desktop_entry.sh validates the desktop entries
+# tests/cli/desktop_entry.sh validates the desktop entries; gettext:
+# xgettext, msgmerge and msgfmt (make pot, make mo, tests/cli/po.sh);
+# locales: tests/cli/wbgov_i18n.sh compiles de_DE.UTF-8 from its source
 PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev libblkid-dev libmount-dev libsystemd-dev scdoc
 gnuplot-nox python3 time e2fsprogs btrfs-progs exfat-fuse exfatprogs fio util-linux kmod man-db
 python3-prometheus-client bash-completion zsh fish rsync dbus-daemon systemd python3-dbus python3-gi
 debhelper dpkg-dev fakeroot lintian linux-source-6.12 xz-utils
-desktop-file-utils"
+desktop-file-utils gettext locales"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

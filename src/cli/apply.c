@@ -20,7 +20,7 @@
 static void report_restore(void *ctx, const char *owner, const char *knob, int err)
 {
 	(void)ctx;
-	fprintf(stderr, "wbgov restore: %s: could not give back %s: %s\n", owner, knob, strerror(-err));
+	fprintf(stderr, _("wbgov restore: %s: could not give back %s: %s\n"), owner, knob, strerror(-err));
 }
 
 /* The state directory's lock, taken without waiting: the descriptor, or
@@ -37,17 +37,17 @@ static int lock(const struct cli *o, const char *cmd)
 	if (fd >= 0)
 		return fd;
 	if (fd != -EBUSY) {
-		fprintf(stderr, "wbgov %s: the lock %s: %s\n", cmd, p, strerror(-fd));
+		fprintf(stderr, _("wbgov %s: the lock %s: %s\n"), cmd, p, strerror(-fd));
 		return -EX_CANTCREAT;
 	}
 	pidlock_holder_text(&h, who, sizeof(who));
 	if (!strcmp(h.comm, "wbgovd"))
-		fprintf(stderr, "wbgov %s: the lock %s is held by %s: wbgovd is running%s\n", cmd, p,
-			who, !strcmp(cmd, "restore") ? "; stop it (it gives every knob back)" :
-			" and already applies the limits");
+		fprintf(stderr, _("wbgov %s: the lock %s is held by %s: wbgovd is running%s\n"), cmd, p,
+			who, !strcmp(cmd, "restore") ? _("; stop it (it gives every knob back)") :
+			_(" and already applies the limits"));
 	else
-		fprintf(stderr, "wbgov %s: the lock %s is held by %s (another apply or restore?); "
-			"nothing done\n", cmd, p, who);
+		fprintf(stderr, _("wbgov %s: the lock %s is held by %s (another apply or restore?); "
+			"nothing done\n"), cmd, p, who);
 	return -EX_TEMPFAIL;
 }
 
@@ -59,7 +59,7 @@ int cli_restore(const struct cli *o)
 	int r, fd;
 
 	if (geteuid() != 0 && !strcmp(o->root, "/")) {
-		fprintf(stderr, "wbgov restore: writing the kernel's knobs needs root\n");
+		fprintf(stderr, _("wbgov restore: writing the kernel's knobs needs root\n"));
 		return EX_NOPERM;
 	}
 	/* no state directory: nothing was ever recorded (and none is made) */
@@ -69,7 +69,7 @@ int cli_restore(const struct cli *o)
 	}
 	r = dir_of_ours(o->state_dir);
 	if (r) {
-		fprintf(stderr, "wbgov restore: %s: %s\n", o->state_dir, state_dir_text(r));
+		fprintf(stderr, _("wbgov restore: %s: %s\n"), o->state_dir, state_dir_text(r));
 		return EX_CANTCREAT;
 	}
 	fd = lock(o, "restore");
@@ -83,7 +83,7 @@ int cli_restore(const struct cli *o)
 		return 0;
 	}
 	if (r) {
-		fprintf(stderr, "wbgov restore: %s: %s\n", p,
+		fprintf(stderr, _("wbgov restore: %s: %s\n"), p,
 			r == -EINVAL ? "malformed, or not a regular file" : file_trust_text(r));
 		close(fd);
 		return EX_DATAERR;
@@ -93,7 +93,7 @@ int cli_restore(const struct cli *o)
 		int bad_n = state_restore(&knobs_real_ops, o->real, &st, report_restore, NULL);
 		r = state_save(p, &st);
 		if (r)
-			fprintf(stderr, "wbgov restore: %s: %s\n", p, strerror(-r));
+			fprintf(stderr, _("wbgov restore: %s: %s\n"), p, strerror(-r));
 		printf("restored %d of %d\n", n - bad_n, n);
 		close(fd);
 		return bad_n || r ? 1 : 0;
@@ -124,28 +124,28 @@ int cli_apply(const struct cli *o)
 	int r, fd, failed = 0;
 
 	if (!o->once)
-		return cli_bad("apply runs one pass and needs --once", "(wbgovd is the daemon)");
+		return cli_bad("apply runs one pass and needs --once", _("(wbgovd is the daemon)"));
 	/* the machine's knobs need root; a tree under --root is files */
 	if (geteuid() != 0 && !strcmp(o->root, "/")) {
-		fprintf(stderr, "wbgov apply: writing the kernel's knobs needs root\n");
+		fprintf(stderr, _("wbgov apply: writing the kernel's knobs needs root\n"));
 		return EX_NOPERM;
 	}
 	if (config_load(o->config, !strcmp(o->config, CONFIG_DEFAULT_PATH), &cfg, err, sizeof(err))) {
-		fprintf(stderr, "wbgov apply: %s\n", err);
+		fprintf(stderr, _("wbgov apply: %s\n"), err);
 		return EX_CONFIG;
 	}
 	/* before 6.2 the cap is the global dirty_bytes, applied while a slow
 	 * device holds dirty data and given back when it has none: a single
 	 * pass can only leave it wrong */
 	if (!(knobs_real_ops.features(o->real) & KNOBS_BDI_BYTES)) {
-		fprintf(stderr, "wbgov apply: this kernel has no per-device strict_limit and "
+		fprintf(stderr, _("wbgov apply: this kernel has no per-device strict_limit and "
 				"max_bytes (Linux < 6.2), and the global dirty_bytes must follow the "
-				"writes, which only wbgovd does; nothing was changed\n");
+				"writes, which only wbgovd does; nothing was changed\n"));
 		return EX_UNAVAILABLE;
 	}
 	r = dir_of_ours(o->state_dir);
 	if (r) {
-		fprintf(stderr, "wbgov apply: %s: %s\n", o->state_dir,
+		fprintf(stderr, _("wbgov apply: %s: %s\n"), o->state_dir,
 			state_dir_text(r));
 		return EX_CANTCREAT;
 	}
@@ -156,7 +156,7 @@ int cli_apply(const struct cli *o)
 	cli_path_in(a.path, sizeof(a.path), o, "state");
 	r = state_load(a.path, &a.st);
 	if (r && r != -ENOENT) {
-		fprintf(stderr, "wbgov apply: %s: unreadable; run wbgov restore first\n", a.path);
+		fprintf(stderr, _("wbgov apply: %s: unreadable; run wbgov restore first\n"), a.path);
 		close(fd);
 		return EX_DATAERR;
 	}
@@ -170,14 +170,14 @@ int cli_apply(const struct cli *o)
 			/* nothing was written to a device whose originals could
 			 * not be recorded */
 			failed++;
-			fprintf(stderr, "wbgov apply: %s: its knobs could not be recorded in %s (%s); "
-					"left as they are\n", d->info.bdi, a.path, strerror(-d->err));
+			fprintf(stderr, _("wbgov apply: %s: its knobs could not be recorded in %s (%s); "
+					"left as they are\n"), d->info.bdi, a.path, strerror(-d->err));
 		} else if (d->err) {
 			failed++;
-			fprintf(stderr, "wbgov apply: %s: %s %s: %s%s\n", d->info.bdi,
-				d->err_op == GOV_ERR_READ ? "reading" : "writing",
+			fprintf(stderr, _("wbgov apply: %s: %s %s: %s%s\n"), d->info.bdi,
+				d->err_op == GOV_ERR_READ ? _("reading") : _("writing"),
 				bdi_attr_names[d->err_attr], strerror(-d->err),
-				d->err_op == GOV_ERR_READ ? "; left as it is" : " (the previous value stays)");
+				d->err_op == GOV_ERR_READ ? _("; left as it is") : _(" (the previous value stays)"));
 		} else if (d->dec.strict) {
 			printf("%s (%s): max_bytes %.1f MiB, strict (%s)\n", d->info.disk, d->info.bdi,
 			       (double)d->dec.max_bytes / MIB, gov_why_text[d->dec.why]);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli/i18n.h"
 #include "knobs/knobs.h"
 #include "sys/knobs_real.h"
 #include "sys/procfs.h"
@@ -51,7 +52,8 @@ int cli_notify(const struct cli *o);
 extern volatile sig_atomic_t cli_interrupted;
 void cli_on_int(int sig);
 
-/* "wbgov: WHAT: ARG" on stderr; EX_USAGE. */
+/* "wbgov: WHAT: ARG" on stderr, WHAT translated (a literal: xgettext
+ * takes it from the call); EX_USAGE. */
 int cli_bad(const char *what, const char *arg);
 /* STATE_DIR/NAME */
 void cli_path_in(char *buf, size_t len, const struct cli *o, const char *name);

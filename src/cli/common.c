@@ -31,7 +31,7 @@ void cli_on_int(int sig)
 
 int cli_bad(const char *what, const char *arg)
 {
-	fprintf(stderr, "wbgov: %s: %s\n", what, arg);
+	fprintf(stderr, _("wbgov: %s: %s\n"), _(what), arg);
 	return EX_USAGE;
 }
 
@@ -100,12 +100,15 @@ void cli_progress_line(FILE *f, bool tty, int pct, const char *what, double rate
 	bar[20] = 0;
 	if (rate_bps > 0) {
 		cli_human_rate(r, sizeof(r), rate_bps);
-		fprintf(f, "%s[%s] %3d %%, %s, %s, ETA %.0f s, %.0f s so far%s", tty ? "\r" : "", bar,
-			pct, what, r, eta_s, elapsed_s, tty ? "  " : "\n");
+		fputs(tty ? "\r" : "", f);
+		/* TRANSLATORS: [bar] 40 %, 12.0 MiB left, 4.7 MiB/s, ETA 3 s, 5 s so far */
+		fprintf(f, _("[%s] %3d %%, %s, %s, ETA %.0f s, %.0f s so far"), bar, pct, what, r,
+			eta_s, elapsed_s);
 	} else {
-		fprintf(f, "%s[%s] %3d %%, %s, %.0f s so far%s", tty ? "\r" : "", bar, pct, what,
-			elapsed_s, tty ? "  " : "\n");
+		fputs(tty ? "\r" : "", f);
+		fprintf(f, _("[%s] %3d %%, %s, %.0f s so far"), bar, pct, what, elapsed_s);
 	}
+	fputs(tty ? "  " : "\n", f);
 	fflush(f);
 }
 
@@ -124,10 +127,10 @@ int cli_bdi_pending(const struct cli *o, const char *bdi, uint64_t *ret)
 const char *cli_source_text(int source)
 {
 	switch (source) {
-	case BW_LOWER_BOUND: return "a lower bound: not yet seen with a backlog of its own";
-	case BW_MEASURED: return "measured while it had a backlog of its own";
-	case BW_REMEMBERED: return "remembered from an earlier run";
-	default: return "unknown";
+	case BW_LOWER_BOUND: return _("a lower bound: not yet seen with a backlog of its own");
+	case BW_MEASURED: return _("measured while it had a backlog of its own");
+	case BW_REMEMBERED: return _("remembered from an earlier run");
+	default: return _("unknown");
 	}
 }
 

@@ -73,9 +73,10 @@ static void on_stop(int sig)
 static const char *signal_text(void)
 {
 	switch (stop_signal) {
-	case SIGTERM: return " by SIGTERM";
-	case SIGHUP: return " by SIGHUP (hang-up)";
-	case SIGPIPE: return " by SIGPIPE (the reader of the progress is gone)";
+	/* TRANSLATORS: after "wbgov cp: interrupted" */
+	case SIGTERM: return _(" by SIGTERM");
+	case SIGHUP: return _(" by SIGHUP (hang-up)");
+	case SIGPIPE: return _(" by SIGPIPE (the reader of the progress is gone)");
 	default: return "";
 	}
 }
@@ -200,7 +201,8 @@ static void show(struct job *j, bool final)
 		char what[64], d[24], t[24];
 		bytes_text(d, sizeof(d), j->durable, BYTES_KIB_DOWN);
 		bytes_text(t, sizeof(t), j->total, BYTES_KIB_DOWN);
-		snprintf(what, sizeof(what), "%s of %s durable", d, t);
+		/* TRANSLATORS: "12.0 MiB of 48.0 MiB durable" */
+		snprintf(what, sizeof(what), _("%s of %s durable"), d, t);
 		cli_progress_line(stderr, true, pct, what, rate, eta, now);
 		j->shown = true;
 		return;
@@ -208,12 +210,16 @@ static void show(struct job *j, bool final)
 	{
 		char t[24], r[24];
 		if (j->durable < 1024)
-			snprintf(t, sizeof(t), "%llu bytes", (unsigned long long)j->durable);
+			snprintf(t, sizeof(t), ngettext("%llu byte", "%llu bytes", (unsigned long)j->durable),
+				 (unsigned long long)j->durable);
 		else
 			bytes_text(t, sizeof(t), j->durable, BYTES_KIB_DOWN);
 		cli_human_rate(r, sizeof(r), now > 0 ? (double)j->durable / now : 0);
-		fprintf(stderr, "%swbgov cp: %s in %d file%s durable after %.1f s (%s)\n",
-			j->tty && j->shown ? "\n" : "", t, j->nfiles, j->nfiles == 1 ? "" : "s", now, r);
+		fputs(j->tty && j->shown ? "\n" : "", stderr);
+		/* TRANSLATORS: "wbgov cp: 48.0 MiB in 2 files durable after 9.6 s (5.0 MiB/s)" */
+		fprintf(stderr, ngettext("wbgov cp: %s in %d file durable after %.1f s (%s)\n",
+					 "wbgov cp: %s in %d files durable after %.1f s (%s)\n",
+					 (unsigned long)j->nfiles), t, j->nfiles, now, r);
 	}
 }
 
@@ -291,8 +297,8 @@ static int dst_status(int err)
  * the new content and leave the other names the old one. */
 static void say_links(const char *dst, nlink_t n)
 {
-	fprintf(stderr, "wbgov cp: %s has %lu links: replacing it would split them, leaving %lu with "
-			"the old content; remove it first, or write through every link with cp(1)\n",
+	fprintf(stderr, _("wbgov cp: %s has %lu links: replacing it would split them, leaving %lu with "
+			"the old content; remove it first, or write through every link with cp(1)\n"),
 		dst, (unsigned long)n, (unsigned long)n - 1);
 }
 
@@ -400,7 +406,7 @@ static int copy_one(struct job *j, const struct src *s, int index)
 	in = open(s->path, O_RDONLY | O_CLOEXEC);
 	if (in < 0 || fstat(in, &st) < 0) {
 		end_line(j);
-		fprintf(stderr, "wbgov cp: %s: %s\n", s->path, strerror(errno));
+		fprintf(stderr, _("wbgov cp: %s: %s\n"), s->path, strerror(errno));
 		if (in >= 0)
 			close(in);
 		return EX_NOINPUT;
@@ -410,7 +416,7 @@ static int copy_one(struct job *j, const struct src *s, int index)
 		err = errno;
 		close(in);
 		end_line(j);
-		fprintf(stderr, "wbgov cp: %s: %s\n", dir, strerror(err));
+		fprintf(stderr, _("wbgov cp: %s: %s\n"), dir, strerror(err));
 		return EX_CANTCREAT;
 	}
 	/* a file that is there is replaced, and what it was kept (a link or
@@ -420,7 +426,7 @@ static int copy_one(struct job *j, const struct src *s, int index)
 		close(in);
 		close(dfd);
 		end_line(j);
-		fprintf(stderr, "wbgov cp: %s: its ACL cannot be read: %s; not replaced\n", s->dst,
+		fprintf(stderr, _("wbgov cp: %s: its ACL cannot be read: %s; not replaced\n"), s->dst,
 			strerror(-r));
 		return dst_status(-r);
 	}
@@ -454,7 +460,7 @@ static int copy_one(struct job *j, const struct src *s, int index)
 		close(in);
 		close(dfd);
 		end_line(j);
-		fprintf(stderr, "wbgov cp: cannot create a file in %s: %s\n", dir, strerror(err));
+		fprintf(stderr, _("wbgov cp: cannot create a file in %s: %s\n"), dir, strerror(err));
 		return dst_status(err);
 	}
 	if (replace && (err = -take_owner(out, &old)))
@@ -529,16 +535,16 @@ static int copy_one(struct job *j, const struct src *s, int index)
 	free(acl);
 	if (status == CP_NAME_NOT_DURABLE) {
 		end_line(j);
-		fprintf(stderr, "wbgov cp: %s: %s; %s holds the whole copy, its data durable, but the "
-				"directory could not be synced: its name may not survive a crash (try sync)\n",
+		fprintf(stderr, _("wbgov cp: %s: %s; %s holds the whole copy, its data durable, but the "
+				"directory could not be synced: its name may not survive a crash (try sync)\n"),
 			dir, strerror(err), s->dst);
 	} else if (status) {
 		end_line(j);
-		fprintf(stderr, "wbgov cp: %s: %s; %s not written (the partial copy is removed)\n", what,
+		fprintf(stderr, _("wbgov cp: %s: %s; %s not written (the partial copy is removed)\n"), what,
 			strerror(err), s->dst);
 	} else if (tmp[0]) {
 		end_line(j);
-		fprintf(stderr, "wbgov cp: interrupted%s; %s not written (the partial copy is removed)\n",
+		fprintf(stderr, _("wbgov cp: interrupted%s; %s not written (the partial copy is removed)\n"),
 			signal_text(), s->dst);
 		status = 130;
 	}
@@ -558,36 +564,36 @@ static int plan(struct src *srcs, int n, const char *dest, uint64_t *total)
 	struct statvfs vfs;
 
 	if (dest_err && dest_err != ENOENT && dest_err != ENOTDIR) { /* EACCES, ELOOP... */
-		fprintf(stderr, "wbgov cp: %s: %s\n", dest, strerror(dest_err));
+		fprintf(stderr, _("wbgov cp: %s: %s\n"), dest, strerror(dest_err));
 		return EX_CANTCREAT;
 	}
 	if (n > 1 && !dest_dir) {
-		fprintf(stderr, "wbgov cp: %s: %s; several files go into a directory\n", dest,
-			dest_err ? "no such directory" : "not a directory");
+		fprintf(stderr, _("wbgov cp: %s: %s; several files go into a directory\n"), dest,
+			dest_err ? _("no such directory") : _("not a directory"));
 		return EX_USAGE;
 	}
 	if (!dest_dir && dl && dest[dl - 1] == '/') {
-		fprintf(stderr, "wbgov cp: %s: no such directory\n", dest);
+		fprintf(stderr, _("wbgov cp: %s: no such directory\n"), dest);
 		return EX_CANTCREAT;
 	}
 	*total = 0;
 	for (int i = 0; i < n; i++) {
 		struct src *s = &srcs[i];
 		if (stat(s->path, &st) < 0) {
-			fprintf(stderr, "wbgov cp: %s: %s\n", s->path, strerror(errno));
+			fprintf(stderr, _("wbgov cp: %s: %s\n"), s->path, strerror(errno));
 			return EX_NOINPUT;
 		}
 		if (S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "wbgov cp: %s is a directory; wbgov cp copies files, not "
-					"directory trees (cp -r, then wbgov sync)\n", s->path);
+			fprintf(stderr, _("wbgov cp: %s is a directory; wbgov cp copies files, not "
+					"directory trees (cp -r, then wbgov sync)\n"), s->path);
 			return EX_NOINPUT;
 		}
 		if (!S_ISREG(st.st_mode)) {
-			fprintf(stderr, "wbgov cp: %s is not a regular file\n", s->path);
+			fprintf(stderr, _("wbgov cp: %s is not a regular file\n"), s->path);
 			return EX_NOINPUT;
 		}
 		if (faccessat(AT_FDCWD, s->path, R_OK, AT_EACCESS) < 0) {
-			fprintf(stderr, "wbgov cp: %s: %s\n", s->path, strerror(errno));
+			fprintf(stderr, _("wbgov cp: %s: %s\n"), s->path, strerror(errno));
 			return EX_NOINPUT;
 		}
 		s->size = (uint64_t)st.st_size;
@@ -597,12 +603,12 @@ static int plan(struct src *srcs, int n, const char *dest, uint64_t *total)
 			path_split(s->path, dir, sizeof(dir), &base);
 			s->dst_buf = malloc(PATH_MAX);
 			if (!s->dst_buf) {
-				fprintf(stderr, "wbgov cp: out of memory\n");
+				fprintf(stderr, _("wbgov cp: out of memory\n"));
 				return EX_OSERR;
 			}
 			if (snprintf(s->dst_buf, PATH_MAX, "%s%s%s", dest, dest[dl - 1] == '/' ? "" : "/",
 				     base) >= PATH_MAX) {
-				fprintf(stderr, "wbgov cp: %s/%s: path too long\n", dest, base);
+				fprintf(stderr, _("wbgov cp: %s/%s: path too long\n"), dest, base);
 				return EX_USAGE;
 			}
 			s->dst = s->dst_buf;
@@ -617,18 +623,18 @@ static int plan(struct src *srcs, int n, const char *dest, uint64_t *total)
 		}
 		if (stat(s->dst, &ds) == 0) {
 			if (S_ISDIR(ds.st_mode)) {
-				fprintf(stderr, "wbgov cp: %s is a directory\n", s->dst);
+				fprintf(stderr, _("wbgov cp: %s is a directory\n"), s->dst);
 				return EX_CANTCREAT;
 			}
 			if (ds.st_dev == st.st_dev && ds.st_ino == st.st_ino) {
-				fprintf(stderr, "wbgov cp: %s and %s are the same file\n", s->path, s->dst);
+				fprintf(stderr, _("wbgov cp: %s and %s are the same file\n"), s->path, s->dst);
 				return EX_USAGE;
 			}
 		}
 		path_split(s->dst, dir, sizeof(dir), &base);
 		if (!base[0] || faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) < 0) {
-			fprintf(stderr, "wbgov cp: cannot write in %s: %s\n", dir,
-				base[0] ? strerror(errno) : "no file name");
+			fprintf(stderr, _("wbgov cp: cannot write in %s: %s\n"), dir,
+				base[0] ? strerror(errno) : _("no file name"));
 			return EX_CANTCREAT;
 		}
 	}
@@ -640,7 +646,7 @@ static int plan(struct src *srcs, int n, const char *dest, uint64_t *total)
 		char need[24], have[24];
 		bytes_text(need, sizeof(need), *total, BYTES_KIB_DOWN);
 		bytes_text(have, sizeof(have), (uint64_t)vfs.f_bavail * vfs.f_frsize, BYTES_KIB_DOWN);
-		fprintf(stderr, "wbgov cp: %s has %s free; the copy needs %s\n", dir, have, need);
+		fprintf(stderr, _("wbgov cp: %s has %s free; the copy needs %s\n"), dir, have, need);
 		return EX_CANTCREAT;
 	}
 	return 0;
@@ -654,20 +660,20 @@ int cli_cp(const struct cli *o, int n, char **args)
 	int nsrc = n - 1, r, copied = 0;
 
 	if (n < 2)
-		return cli_bad("cp needs SRC... DEST", n ? args[0] : "no argument");
+		return cli_bad("cp needs SRC... DEST", n ? args[0] : _("no argument"));
 	for (int i = 0; i < n; i++)
 		if (!args[i][0])
 			return cli_bad("cp: an empty name", i == n - 1 ? "DEST" : "SRC");
 	srcs = calloc((size_t)nsrc, sizeof(*srcs));
 	if (!srcs) {
-		fprintf(stderr, "wbgov cp: out of memory\n");
+		fprintf(stderr, _("wbgov cp: out of memory\n"));
 		return EX_OSERR;
 	}
 	for (int i = 0; i < nsrc; i++)
 		srcs[i].path = args[i];
 	r = plan(srcs, nsrc, args[n - 1], &j.total);
 	if (!r && !(j.buf = malloc(CHUNK_BYTES))) {
-		fprintf(stderr, "wbgov cp: out of memory\n");
+		fprintf(stderr, _("wbgov cp: out of memory\n"));
 		r = EX_OSERR;
 	}
 	if (!r) {
@@ -697,13 +703,14 @@ int cli_cp(const struct cli *o, int n, char **args)
 		}
 		if (!r && copied < nsrc) { /* interrupted between two files */
 			end_line(&j);
-			fprintf(stderr, "wbgov cp: interrupted%s; %s not written\n", signal_text(),
+			fprintf(stderr, _("wbgov cp: interrupted%s; %s not written\n"), signal_text(),
 				srcs[copied].dst);
 			r = 130;
 		}
 		if (r && copied)
-			fprintf(stderr, "wbgov cp: %d of %d file%s copied and durable before that\n",
-				copied, nsrc, nsrc == 1 ? "" : "s");
+			fprintf(stderr, ngettext("wbgov cp: %d of %d file copied and durable before that\n",
+						 "wbgov cp: %d of %d files copied and durable before that\n",
+						 (unsigned long)nsrc), copied, nsrc);
 		if (!r)
 			show(&j, true);
 	}

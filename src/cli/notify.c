@@ -214,7 +214,7 @@ static int on_managed(sd_bus_message *m, void *userdata, sd_bus_error *err)
 		r = sd_bus_message_exit_container(m);
 	}
 	if (r < 0)
-		fprintf(stderr, "wbgov notify: wbgovd's objects: %s\n", strerror(-r));
+		fprintf(stderr, _("wbgov notify: wbgovd's objects: %s\n"), strerror(-r));
 	return 0;
 }
 
@@ -307,8 +307,8 @@ static int on_notified(sd_bus_message *m, void *userdata, sd_bus_error *err)
 		 * next change */
 		const sd_bus_error *e = sd_bus_message_get_error(m);
 		if (!d->owner->notify_failed)
-			fprintf(stderr, "wbgov notify: Notify: %s\n",
-				e && e->message ? e->message : "failed");
+			fprintf(stderr, _("wbgov notify: Notify: %s\n"),
+				e && e->message ? e->message : _("failed"));
 		d->owner->notify_failed = true;
 		return 0;
 	}
@@ -441,7 +441,7 @@ static int send_notification(struct agent *a, struct ndev *d, const char *summar
 	sd_bus_message_unref(m);
 	if (r < 0) {
 		if (!a->notify_failed)
-			fprintf(stderr, "wbgov notify: Notify: %s\n", strerror(-r));
+			fprintf(stderr, _("wbgov notify: Notify: %s\n"), strerror(-r));
 		a->notify_failed = true;
 		return r;
 	}
@@ -464,18 +464,21 @@ static uint64_t consider(struct agent *a, uint64_t now)
 
 		if (d->known && (d->pending >= a->threshold || (d->shown && d->pending))) {
 			bytes_text(size, sizeof(size), d->pending, BYTES_MIB_SHORT);
+			/* TRANSLATORS: a notification's summary: "Writing 120 MiB to
+			 * SanDisk Cruzer — 24 s left", then without the time where
+			 * the device's speed is not known */
 			if (d->drain_s >= 0)
-				snprintf(summary, sizeof(summary), "Writing %s to %s \xe2\x80\x94 %.0f s left", size,
-					 who, d->drain_s < 1 ? 1 : d->drain_s);
+				snprintf(summary, sizeof(summary), _("Writing %s to %s \xe2\x80\x94 %.0f s left"),
+					 size, who, d->drain_s < 1 ? 1 : d->drain_s);
 			else
-				snprintf(summary, sizeof(summary), "Writing %s to %s", size, who);
+				snprintf(summary, sizeof(summary), _("Writing %s to %s"), size, who);
 			progress = true;
 		} else if (d->shown && d->known && !d->pending) {
 			if (d->mounts[0])
 				snprintf(summary, sizeof(summary),
-					 "%s: all written, safe to remove once unmounted", who);
+					 _("%s: all written, safe to remove once unmounted"), who);
 			else
-				snprintf(summary, sizeof(summary), "%s: safe to remove", who);
+				snprintf(summary, sizeof(summary), _("%s: safe to remove"), who);
 			progress = false;
 		} else {
 			continue;
@@ -534,7 +537,7 @@ static bool drain(sd_bus *b, const char *what)
 	while ((r = sd_bus_process(b, NULL)) > 0)
 		;
 	if (r < 0)
-		fprintf(stderr, "wbgov notify: the %s bus: %s\n", what, strerror(-r));
+		fprintf(stderr, _("wbgov notify: the %s bus: %s\n"), what, strerror(-r));
 	return r >= 0;
 }
 
@@ -549,14 +552,14 @@ int cli_notify(const struct cli *o)
 	a.threshold = o->threshold;
 	a.sys = open_daemon_bus(o->bus, &r);
 	if (!a.sys) {
-		fprintf(stderr, "wbgov notify: cannot reach the %s bus, where wbgovd is: %s\n",
+		fprintf(stderr, _("wbgov notify: cannot reach the %s bus, where wbgovd is: %s\n"),
 			o->bus ? o->bus : "system", strerror(-r));
 		return EX_UNAVAILABLE;
 	}
 	r = sd_bus_open_user(&a.sess);
 	if (r < 0) {
-		fprintf(stderr, "wbgov notify: cannot reach the session bus (DBUS_SESSION_BUS_ADDRESS), "
-				"where notifications go: %s\n", strerror(-r));
+		fprintf(stderr, _("wbgov notify: cannot reach the session bus (DBUS_SESSION_BUS_ADDRESS), "
+				"where notifications go: %s\n"), strerror(-r));
 		sd_bus_unref(a.sys);
 		return EX_UNAVAILABLE;
 	}
@@ -584,7 +587,7 @@ int cli_notify(const struct cli *o)
 					     "org.freedesktop.DBus", "GetNameOwner", on_get_owner, &a,
 					     "s", BUS_NAME);
 	if (r < 0) {
-		fprintf(stderr, "wbgov notify: watching wbgovd: %s\n", strerror(-r));
+		fprintf(stderr, _("wbgov notify: watching wbgovd: %s\n"), strerror(-r));
 		rc = EX_UNAVAILABLE;
 		goto out;
 	}

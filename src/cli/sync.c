@@ -55,7 +55,7 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 	snprintf(prefix, sizeof(prefix), "%swbgov %s: ", tty ? "\n" : "", cmd);
 	res = sync_mounts_start(mounts, STDERR_FILENO, prefix, SYNC_MOUNTS_KEEP_ON_INT, &child);
 	if (res < 0) {
-		fprintf(stderr, "wbgov %s: fork: %s\n", cmd, strerror(-res));
+		fprintf(stderr, _("wbgov %s: fork: %s\n"), cmd, strerror(-res));
 		return EX_OSERR;
 	}
 	sigaction(SIGINT, &sa, NULL);
@@ -69,9 +69,9 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 		if ((res = sync_mounts_reap(child, false)) != -EAGAIN)
 			break;
 		if (cli_interrupted) {
-			fprintf(stderr, "%swbgov %s: stopped watching; the kernel goes on writing and "
-					"the data stays safe (wbgov status shows what is left)\n",
-				tty && shown ? "\n" : "", cmd);
+			fputs(tty && shown ? "\n" : "", stderr);
+			fprintf(stderr, _("wbgov %s: stopped watching; the kernel goes on writing and "
+					  "the data stays safe (wbgov status shows what is left)\n"), cmd);
 			return 130;
 		}
 		nanosleep(&nap, NULL);
@@ -92,7 +92,9 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 			uint64_t gone = start_left - (left < start_left ? left : start_left);
 			int pct = start_left ? (int)(100 * (double)gone / (double)start_left) : 100;
 			bytes_text(h, sizeof(h), left, BYTES_KIB_DOWN);
-			snprintf(l, sizeof(l), "%s left%s", h, per_dev ? "" : " (system)");
+			/* TRANSLATORS: "12.0 MiB left", of the device; of the system
+			 * when the kernel does not tell a device's own */
+			snprintf(l, sizeof(l), per_dev ? _("%s left") : _("%s left (system)"), h);
 			cli_progress_line(stderr, tty, pct, l, rate, rate > 0 ? (double)left / rate : 0,
 					  elapsed);
 			shown = true;
@@ -104,7 +106,8 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		/* on a terminal, end the progress line first, if there was one */
-		fprintf(stderr, "%swbgov %s: durable after %.1f s\n", tty && shown ? "\n" : "", cmd,
+		fputs(tty && shown ? "\n" : "", stderr);
+		fprintf(stderr, _("wbgov %s: durable after %.1f s\n"), cmd,
 			(double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9);
 	}
 	return 0;
@@ -126,11 +129,11 @@ int cli_sync(const struct cli *o, const char *arg)
 		} else {
 			nd = cli_resolve(o, arg, devs, MAXDEV);
 			if (nd < 0) {
-				fprintf(stderr, "wbgov sync: no such device or path: %s\n", arg);
+				fprintf(stderr, _("wbgov sync: no such device or path: %s\n"), arg);
 				return EX_UNAVAILABLE;
 			}
 			if (procfs_mounts(o->root, devs[0].disk, &mounts) <= 0) {
-				fprintf(stderr, "wbgov sync: %s is not mounted: nothing to sync\n", arg);
+				fprintf(stderr, _("wbgov sync: %s is not mounted: nothing to sync\n"), arg);
 				return 0;
 			}
 		}

@@ -3,7 +3,9 @@
  * progress; apply and restore by hand. Options and exit codes; the commands are in
  * src/cli. Read-only commands need no root. */
 #include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sysexits.h>
 
@@ -11,10 +13,17 @@
 #include "daemon/config.h"
 
 #define VERSION "0.1"
+/* the Makefile sets it from PREFIX; this is for a compile without it
+ * (make analyze) */
+#ifndef LOCALEDIR
+#define LOCALEDIR "/usr/local/share/locale"
+#endif
 
 static void usage(FILE *f)
 {
-	fputs("Usage: wbgov status [--json|--prometheus]\n"
+	/* TRANSLATORS: the commands and options stay as they are; "Usage:"
+	 * may change its length, the lines under it follow */
+	fputs(_("Usage: wbgov status [--json|--prometheus]\n"
 	      "       wbgov watch [--interval SECONDS] [--json]\n"
 	      "       wbgov sync [PATH|DEVICE]\n"
 	      "       wbgov eject [--no-power-off] PATH|DEVICE\n"
@@ -23,9 +32,9 @@ static void usage(FILE *f)
 	      "       wbgov apply --once [-c FILE]\n"
 	      "       wbgov restore\n"
 	      "       wbgov notify [--bus system|session|ADDRESS] [--threshold SIZE]\n"
-	      "       wbgov --help | --version\n"
-	      "\n"
-	      "Common options: --root DIR (find /proc and /sys there), --state-dir DIR\n"
+	      "       wbgov --help | --version\n"), f);
+	fputs("\n", f);
+	fputs(_("Common options: --root DIR (find /proc and /sys there), --state-dir DIR\n"
 	      "(wbgovd's, default /run/wbgov). DEVICE: sdb, /dev/sdb1, LABEL=x, UUID=x, 8:16,\n"
 	      "btrfs-1, a path.\n"
 	      "status, watch, explain and cp need no root. See wbgov(8).\n"
@@ -33,7 +42,7 @@ static void usage(FILE *f)
 	      "directory not synced, 64 usage, 66 no such SRC (cp), 69 no such device or\n"
 	      "(apply) no per-device knobs, 73 DEST cannot be written (cp), 74 I/O error,\n"
 	      "75 the lock is held (apply, restore: wbgovd runs) or the device is busy\n"
-	      "(eject), 77 permission, 130 interrupted.\n",
+	      "(eject), 77 permission, 130 interrupted.\n"),
 	      f);
 }
 
@@ -42,57 +51,57 @@ static const struct {
 	const char *name, *synopsis, *text;
 } commands[] = {
 	{ "status", "status [--json|--prometheus]",
-	  "One line per device: model, bus, measured bandwidth, the kernel's strict_limit\n"
+	  N_("One line per device: model, bus, measured bandwidth, the kernel's strict_limit\n"
 	  "and max_bytes, dirty + writeback, seconds to drain, mount points. --json: one\n"
 	  "JSON object (wbgov(8) gives its schema). --prometheus: the same figures in\n"
 	  "Prometheus's text format, as wbgovd --metrics-file writes them (wbgov(8) lists\n"
-	  "the metrics). Needs no root." },
+	  "the metrics). Needs no root.") },
 	{ "watch", "watch [--interval SECONDS] [--json]",
-	  "The status table again every SECONDS (0.1 to 3600, default 1) until Ctrl-C,\n"
+	  N_("The status table again every SECONDS (0.1 to 3600, default 1) until Ctrl-C,\n"
 	  "each under the time it was read. --json: status's object on one line each\n"
-	  "time (JSON Lines), with its \"time\"." },
+	  "time (JSON Lines), with its \"time\".") },
 	{ "sync", "sync [PATH|DEVICE]",
-	  "Write the file system of PATH, every file system of DEVICE, or everything,\n"
-	  "showing what is left, the rate and the ETA; \"durable\" when it is." },
+	  N_("Write the file system of PATH, every file system of DEVICE, or everything,\n"
+	  "showing what is left, the rate and the ETA; \"durable\" when it is.") },
 	{ "eject", "eject [--no-power-off] PATH|DEVICE",
-	  "Sync the disk holding PATH (or DEVICE) with progress, unmount all of its\n"
+	  N_("Sync the disk holding PATH (or DEVICE) with progress, unmount all of its\n"
 	  "mounts, flush it and power it off, then say \"safe to remove\". A busy mount,\n"
 	  "or another disk of the same USB device (a card reader's other slot) that is\n"
 	  "mounted or in use, is named, and nothing is done. --no-power-off: stop after\n"
-	  "the flush. Needs root." },
+	  "the flush. Needs root.") },
 	{ "cp", "cp [--quiet] [--json] SRC... DEST",
-	  "Copy files, each sent to the device as it is written, and return when they\n"
+	  N_("Copy files, each sent to the device as it is written, and return when they\n"
 	  "are on it, showing the bytes that are durable, the rate and the ETA. DEST is a\n"
 	  "file, or a directory the SRCs go into; directories are not copied. A copy\n"
 	  "that fails or is interrupted (INT, TERM, HUP, PIPE) is removed: DEST is the old\n"
 	  "file or the whole new one. A replaced DEST keeps its permissions (as root, its\n"
 	  "owner and group); one with other hard links is refused. --quiet: nothing but\n"
-	  "errors. --json: the progress as JSON Lines on standard output. Needs no root." },
+	  "errors. --json: the progress as JSON Lines on standard output. Needs no root.") },
 	{ "explain", "explain [--json] DEVICE",
-	  "Why DEVICE (sdb, /dev/sdb1, 8:16, btrfs-1, a path) has the limit it has:\n"
+	  N_("Why DEVICE (sdb, /dev/sdb1, 8:16, btrfs-1, a path) has the limit it has:\n"
 	  "facts, measured bandwidth and where it came from, the rule, the limit, and\n"
-	  "the knobs in the kernel now. --json: one JSON object (wbgov(8))." },
+	  "the knobs in the kernel now. --json: one JSON object (wbgov(8)).") },
 	{ "apply", "apply --once [-c FILE]",
-	  "Without the daemon: give every device the limit the rule gives it now, once,\n"
+	  N_("Without the daemon: give every device the limit the rule gives it now, once,\n"
 	  "recording the knobs it changes for `wbgov restore`. Needs root; refused while\n"
 	  "wbgovd, another apply or a restore holds the state directory's lock, and on\n"
-	  "Linux < 6.2 (no per-device knobs: only wbgovd can follow the writes)." },
+	  "Linux < 6.2 (no per-device knobs: only wbgovd can follow the writes).") },
 	{ "notify", "notify [--bus system|session|ADDRESS] [--threshold SIZE]",
-	  "A desktop session's agent: while a device holds at least SIZE (default 8M)\n"
+	  N_("A desktop session's agent: while a device holds at least SIZE (default 8M)\n"
 	  "still to write, shows \"Writing 120 MiB to SanDisk Cruzer \xe2\x80\x94 24 s left\" through the\n"
 	  "session's notification server, then \"safe to remove\" when it has drained.\n"
-	  "--bus: where wbgovd is (default the system bus). Runs until INT or TERM." },
+	  "--bus: where wbgovd is (default the system bus). Runs until INT or TERM.") },
 	{ "restore", "restore",
-	  "Give back every knob recorded in the state file (after `apply --once`, or a\n"
-	  "wbgovd that was killed). Needs root; refused while wbgovd runs." },
+	  N_("Give back every knob recorded in the state file (after `apply --once`, or a\n"
+	  "wbgovd that was killed). Needs root; refused while wbgovd runs.") },
 };
 
 static int command_help(const char *cmd)
 {
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(commands[i].name, cmd)) {
-			printf("Usage: wbgov [OPTIONS] %s\n\n%s\n\nOPTIONS: --root DIR, --state-dir DIR, "
-			       "-c FILE. See wbgov(8).\n", commands[i].synopsis, commands[i].text);
+			printf(_("Usage: wbgov [OPTIONS] %s\n\n%s\n\nOPTIONS: --root DIR, --state-dir DIR, "
+				 "-c FILE. See wbgov(8).\n"), commands[i].synopsis, _(commands[i].text));
 			return 0;
 		}
 	usage(stdout);
@@ -134,15 +143,15 @@ static int take_option(struct cli *o, struct given *g, const char *cmd, int c, c
 	case 'R': o->root = arg; return 0;
 	case 'S': o->state_dir = arg; return 0;
 	case ':':
-		fprintf(stderr, "wbgov %s: %s needs a value; see wbgov %s --help\n", cmd, word,
+		fprintf(stderr, _("wbgov %s: %s needs a value; see wbgov %s --help\n"), cmd, word,
 			cmd);
 		return EX_USAGE;
 	default:
 		if (optopt)
-			fprintf(stderr, "wbgov %s: unknown option -%c; see wbgov %s --help\n", cmd,
+			fprintf(stderr, _("wbgov %s: unknown option -%c; see wbgov %s --help\n"), cmd,
 				optopt, cmd);
 		else
-			fprintf(stderr, "wbgov %s: unknown option %s; see wbgov %s --help\n", cmd,
+			fprintf(stderr, _("wbgov %s: unknown option %s; see wbgov %s --help\n"), cmd,
 				word, cmd);
 		return EX_USAGE;
 	}
@@ -172,12 +181,12 @@ static int options_fit(const struct cli *o, const struct given *g, const char *c
 	else if (g->threshold && strcmp(cmd, "notify"))
 		bad = "--threshold";
 	if (bad) {
-		fprintf(stderr, "wbgov %s: %s is not an option of %s; see wbgov %s --help\n", cmd,
+		fprintf(stderr, _("wbgov %s: %s is not an option of %s; see wbgov %s --help\n"), cmd,
 			bad, cmd, cmd);
 		return EX_USAGE;
 	}
 	if (o->json && o->prometheus) {
-		fprintf(stderr, "wbgov status: --json or --prometheus, not both\n");
+		fprintf(stderr, _("wbgov status: --json or --prometheus, not both\n"));
 		return EX_USAGE;
 	}
 	return 0;
@@ -198,11 +207,11 @@ static int run(struct cli *o, const char *cmd, const char *arg, int n, char **ar
 		return cli_sync(o, arg);
 	if (!strcmp(cmd, "eject"))
 		return arg ? cli_eject(o, arg, !o->no_power_off)
-			   : cli_bad("eject needs a PATH or DEVICE", "e.g. /media/stick or sdb");
+			   : cli_bad("eject needs a PATH or DEVICE", _("e.g. /media/stick or sdb"));
 	if (!strcmp(cmd, "cp"))
 		return cli_cp(o, n, args);
 	if (!strcmp(cmd, "explain"))
-		return arg ? cli_explain(o, arg) : cli_bad("explain needs a DEVICE", "e.g. sdb");
+		return arg ? cli_explain(o, arg) : cli_bad("explain needs a DEVICE", _("e.g. sdb"));
 	if (!strcmp(cmd, "apply"))
 		return arg ? cli_bad("apply takes no argument", arg) : cli_apply(o);
 	if (!strcmp(cmd, "notify"))
@@ -229,6 +238,23 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* The messages in the user's language (LC_MESSAGES, LANGUAGE), in
+ * UTF-8 whatever the locale's charset: notifications go over D-Bus, which
+ * takes nothing else, and the rest of wbgov writes UTF-8 already. Only
+ * LC_CTYPE and LC_MESSAGES: numbers keep their decimal point, as JSON and
+ * Prometheus text want. WBGOV_TEXTDOMAINDIR: the catalogues of a build
+ * not installed (the tests). */
+static void i18n_init(void)
+{
+	const char *dir = getenv("WBGOV_TEXTDOMAINDIR");
+
+	setlocale(LC_CTYPE, "");
+	setlocale(LC_MESSAGES, "");
+	bindtextdomain(WBGOV_TEXTDOMAIN, dir && dir[0] ? dir : LOCALEDIR);
+	bind_textdomain_codeset(WBGOV_TEXTDOMAIN, "UTF-8");
+	textdomain(WBGOV_TEXTDOMAIN);
+}
+
 int main(int argc, char **argv)
 {
 	struct cli o = { .root = "/", .state_dir = "/run/wbgov", .config = CONFIG_DEFAULT_PATH,
@@ -237,6 +263,7 @@ int main(int argc, char **argv)
 	const char *cmd, *arg = NULL;
 	int c, first, rc;
 
+	i18n_init();
 	while ((c = getopt_long(argc, argv, "+c:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': o.config = optarg; break;
@@ -250,7 +277,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		return cli_bad("no command given", "try `wbgov --help`");
+		return cli_bad("no command given", _("try `wbgov --help`"));
 	cmd = argv[optind];
 	/* the command's own options may come before or after its argument:
 	 * parse the rest afresh (optind 0) with GNU's permuting order */

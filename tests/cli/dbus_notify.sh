@@ -12,7 +12,9 @@
 # the markup to a server that says "body-markup", and as it is to one that
 # does not (the server replaced mid-way: asked again). Every notification
 # carries the hint "desktop-entry" = wbgov-notify, the application entry
-# GNOME Settings mutes it by.
+# GNOME Settings mutes it by. In German (LANGUAGE=de, this build's
+# catalogue): "Schreiben von 50 MiB auf ... — noch N s", then "...: alles
+# geschrieben, kann nach dem Aushängen sicher entfernt werden".
 set -eu
 PROG=wbgov
 . "$(dirname "$0")/../lib/cli.sh"
@@ -184,6 +186,23 @@ wait "$APID" || rc=$?
 APID=
 [ "$rc" -eq 0 ] || fail "wbgov notify exited $rc on SIGTERM: $(cat "$tmp/agent")"
 has "^CloseNotification||1|" || fail "not closed on SIGTERM: $(notes)"
+
+# --- in German: an agent started under LANGUAGE=de (over C.UTF-8, which
+# needs no locale generated) while 50 MiB are still to write
+DBUS_SESSION_BUS_ADDRESS=$SESS LANGUAGE=de LC_ALL=C.UTF-8 WBGOV_TEXTDOMAINDIR="$D/locale" \
+	$AS "$D/wbgov" notify --bus "$SYS" >"$tmp/agent" 2>&1 &
+APID=$!
+wait_for 5 has "$(printf '^Notify|Schreiben von 50 MiB auf SanDisk Cruzer \357\277\275 Blade \342\200\224 noch [0-9]* s|')" ||
+	fail "no German \"Schreiben von 50 MiB\": $(notes | tail -n 3; cat "$tmp/agent")"
+stats 0 0
+vmstat 0
+wait_for 5 has "$(printf '^Notify|SanDisk Cruzer \357\277\275 Blade: alles geschrieben, kann nach dem Aushängen sicher entfernt werden|')" ||
+	fail "no German \"sicher entfernt\": $(notes | tail -n 3)"
+kill -TERM "$APID"
+rc=0
+wait "$APID" || rc=$?
+APID=
+[ "$rc" -eq 0 ] || fail "the German wbgov notify exited $rc on SIGTERM: $(cat "$tmp/agent")"
 # every one (progress, "safe to remove", both servers) names the
 # application entry GNOME Settings mutes it by
 /usr/bin/python3 -c 'import json, sys

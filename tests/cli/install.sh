@@ -7,7 +7,8 @@
 # if there is none), the shell completions, the D-Bus policy (where
 # dbus-daemon reads it) and the XDG autostart file of wbgov notify (its Exec
 # rewritten), the application entry its notifications name (Exec
-# rewritten too) there and nothing else; with PREFIX=/usr/local the policy goes
+# rewritten too), each translation (po/LANG.po compiled, in
+# share/locale/LANG/LC_MESSAGES/wbgov.mo) there and nothing else; with PREFIX=/usr/local the policy goes
 # to /etc/dbus-1/system.d; the pages render; bash-completion's loader and
 # fish find the completions where they were put; `make uninstall` takes all
 # of it back but the config.
@@ -93,6 +94,12 @@ while IFS= read -r f; do
 			fail "$f is not etc/xdg/wbgov-notify.desktop with Exec rewritten to /usr/bin/wbgov"
 		grep -qx 'Exec=/usr/bin/wbgov notify' "$f" || fail "$f: Exec is not /usr/bin/wbgov notify"
 		;;
+	"$root"/usr/share/locale/*/LC_MESSAGES/wbgov.mo)
+		l=${f#"$root"/usr/share/locale/}
+		l=${l%%/*}
+		[ -f "po/$l.po" ] || fail "$f comes from no po/$l.po"
+		cmp -s "$f" "$BUILD/locale/$l/LC_MESSAGES/wbgov.mo" || fail "$f is not $BUILD/locale/$l/LC_MESSAGES/wbgov.mo"
+		;;
 	"$root"/usr/share/applications/wbgov-notify.desktop)
 		sed 's|^Exec=.*|Exec=/usr/bin/wbgov notify|' etc/applications/wbgov-notify.desktop | cmp -s - "$f" ||
 			fail "$f is not etc/applications/wbgov-notify.desktop with Exec rewritten to /usr/bin/wbgov"
@@ -107,7 +114,7 @@ done <"$tmp/got"
 grep -qx "$root/usr/bin/wbsim" "$tmp/got" || fail "wbsim is not in \$PREFIX/bin"
 for f in usr/bin/wbgovd "${unitdir#/}"/wbgovd.service etc/wbgov/wbgov.conf \
 	usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf etc/xdg/autostart/wbgov-notify.desktop \
-	usr/share/applications/wbgov-notify.desktop; do
+	usr/share/applications/wbgov-notify.desktop usr/share/locale/de/LC_MESSAGES/wbgov.mo; do
 	grep -qx "$root/$f" "$tmp/got" || fail "$f is not installed"
 done
 "$root/usr/bin/wbsim" --version | grep -q '^wbsim ' || fail "the installed wbsim does not run"

@@ -142,7 +142,7 @@ for f in /usr/bin/wbgovd /usr/bin/wbgov /usr/bin/wbsim "$unitdir/wbgovd.service"
 	/usr/share/bash-completion/completions/wbgov \
 	/usr/share/zsh/vendor-completions/_wbgov /usr/share/fish/vendor_completions.d/wbgov.fish \
 	/usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf /etc/xdg/autostart/wbgov-notify.desktop \
-	/usr/share/applications/wbgov-notify.desktop; do
+	/usr/share/applications/wbgov-notify.desktop /usr/share/locale/de/LC_MESSAGES/wbgov.mo; do
 	grep -qx "$f" "$tmp/files" || fail "dpkg -L wbgov does not list $f"
 	[ -f "$f" ] || fail "$f is not installed"
 done
@@ -158,8 +158,8 @@ while IFS= read -r f; do
 		/usr/share/fish/vendor_completions.d/wb*.fish | \
 		"$unitdir/wbgovd.service" | /etc/wbgov/wbgov.conf | \
 		/usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf | /etc/xdg/autostart/wbgov-notify.desktop | \
-		/usr/share/applications/wbgov-notify.desktop) ;;
-	*) fail "dpkg -L wbgov lists $f, outside the programs, manuals, docs, completions, unit, config, D-Bus policy and desktop entries" ;;
+		/usr/share/applications/wbgov-notify.desktop | /usr/share/locale/*/LC_MESSAGES/wbgov.mo) ;;
+	*) fail "dpkg -L wbgov lists $f, outside the programs, manuals, docs, completions, unit, config, D-Bus policy, desktop entries and translations" ;;
 	esac
 done <"$tmp/files"
 grep -qx 'ExecStart=/usr/bin/wbgovd' "$unitdir/wbgovd.service" ||
@@ -171,6 +171,10 @@ grep -qx 'configuration OK' "$tmp/n.out" || fail "wbgovd -n does not say the ins
 /usr/bin/wbgov --help >"$tmp/help" || fail "wbgov --help: exit $?"
 grep -q 'restore' "$tmp/help" || fail "wbgov --help does not list restore"
 /usr/bin/wbsim --version | grep -q '^wbsim ' || fail "the installed wbsim does not run"
+# the package's wbgov finds the package's translations (LANGUAGE over
+# C.UTF-8: no locale to generate)
+LANGUAGE=de LC_ALL=C.UTF-8 /usr/bin/wbgov cp --help | grep -q '^Aufruf: wbgov \[OPTIONEN\] cp ' ||
+	fail "the installed wbgov does not find /usr/share/locale/de/LC_MESSAGES/wbgov.mo"
 # enabled: deb-systemd-helper makes the link whether systemd runs or not
 [ -L /etc/systemd/system/multi-user.target.wants/wbgovd.service ] ||
 	fail "wbgovd.service is not enabled (no multi-user.target.wants link)"
