@@ -20,7 +20,8 @@
 static void report_restore(void *ctx, const char *owner, const char *knob, int err)
 {
 	(void)ctx;
-	fprintf(stderr, _("wbgov restore: %s: could not give back %s: %s\n"), owner, knob, strerror(-err));
+	fprintf(stderr, _("wbgov restore: %s: could not give back %s: %s\n"), owner, knob,
+		strerror(-err));
 }
 
 /* The state directory's lock, taken without waiting: the descriptor, or
@@ -177,7 +178,8 @@ int cli_apply(const struct cli *o)
 			fprintf(stderr, _("wbgov apply: %s: %s %s: %s%s\n"), d->info.bdi,
 				d->err_op == GOV_ERR_READ ? _("reading") : _("writing"),
 				bdi_attr_names[d->err_attr], strerror(-d->err),
-				d->err_op == GOV_ERR_READ ? _("; left as it is") : _(" (the previous value stays)"));
+				d->err_op == GOV_ERR_READ ? _("; left as it is") :
+							    _(" (the previous value stays)"));
 		} else if (d->dec.strict) {
 			printf("%s (%s): max_bytes %.1f MiB, strict (%s)\n", d->info.disk, d->info.bdi,
 			       (double)d->dec.max_bytes / MIB, gov_why_text[d->dec.why]);

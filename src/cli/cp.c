@@ -544,7 +544,8 @@ static int copy_one(struct job *j, const struct src *s, int index)
 			strerror(err), s->dst);
 	} else if (tmp[0]) {
 		end_line(j);
-		fprintf(stderr, _("wbgov cp: interrupted%s; %s not written (the partial copy is removed)\n"),
+		fprintf(stderr,
+			_("wbgov cp: interrupted%s; %s not written (the partial copy is removed)\n"),
 			signal_text(), s->dst);
 		status = 130;
 	}

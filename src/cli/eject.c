@@ -273,7 +273,8 @@ int cli_eject(const struct cli *o, const char *arg, bool power_off)
 	}
 	for (int i = 0; i < ns; i++) {
 		size_t l = strlen(also);
-		snprintf(also + l, sizeof(also) - l, "%s%.31s", i ? ", " : _(", and with it "), sibs[i].disk);
+		snprintf(also + l, sizeof(also) - l, "%s%.31s", i ? ", " : _(", and with it "),
+			 sibs[i].disk);
 	}
 	if (kind == EJECT_POWER_USB)
 		fprintf(stderr, _("wbgov eject: %s is powered off (USB device %s%s): safe to remove\n"),
