@@ -74,9 +74,11 @@ python3 - "$tmp/json" <<'PY' || fail "cp --json: see above"
 import json, sys
 ls = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
 last = ls[-1]
-keys = {"elapsed_s", "durable_bytes", "total_bytes", "rate_bps", "eta_s", "file", "done"}
+keys = {"schema", "elapsed_s", "durable_bytes", "total_bytes", "rate_bps", "eta_s", "file", "done"}
 if set(last) != keys:
     sys.exit("keys %s" % sorted(set(last) ^ keys))
+if any(l.get("schema") != 1 for l in ls):
+    sys.exit("a line without schema 1: %r" % [l for l in ls if l.get("schema") != 1][0])
 if not (last["done"] is True and last["durable_bytes"] == last["total_bytes"] == 9000000):
     sys.exit("last object %r" % last)
 PY
