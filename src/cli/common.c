@@ -202,15 +202,15 @@ json_t *cli_json_mounts(const struct mount_list *ml)
 
 int cli_json_print(FILE *f, json_t *doc, bool one_line)
 {
-	int r;
+	/* the whole text first: a failure prints nothing, not half an object */
+	char *text = doc ? json_dumps(doc, CLI_JSON_FLAGS | (one_line ? 0 : JSON_INDENT(2))) : NULL;
+	int r = text ? 0 : -ENOMEM;
 
-	if (!doc)
-		return -ENOMEM;
-	r = json_dumpf(doc, f, CLI_JSON_FLAGS | (one_line ? 0 : JSON_INDENT(2)));
 	json_decref(doc);
-	if (r || fputc('\n', f) == EOF)
-		return -EIO;
-	return 0;
+	if (text && (fputs(text, f) == EOF || fputc('\n', f) == EOF))
+		r = -EIO;
+	free(text);
+	return r;
 }
 
 /* A copy of `s` fit for a terminal: bytes that are not UTF-8, and control

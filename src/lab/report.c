@@ -182,17 +182,21 @@ static int print_json(FILE *f, const struct run_result *res,
 		      const struct run_result *const *base, int n)
 {
 	json_t *runs = json_array(), *doc;
+	char *text;
 	int r;
 
 	for (int i = 0; runs && i < n; i++)
 		if (json_array_append_new(runs, run_json(&res[i], base[i])))
 			json_decref(runs), runs = NULL;
 	doc = json_pack("{s:i, s:o}", "schema", 2, "runs", runs);
-	if (!doc)
-		return -ENOMEM;
-	r = json_dumpf(doc, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	/* the whole text first: a failure prints nothing, not half a document */
+	text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) : NULL;
 	json_decref(doc);
-	return r || fputc('\n', f) == EOF ? -EIO : 0;
+	if (!text)
+		return -ENOMEM;
+	r = fputs(text, f) == EOF || fputc('\n', f) == EOF ? -EIO : 0;
+	free(text);
+	return r;
 }
 
 int report_print(FILE *f, enum report_format fmt, const struct run_result *res,

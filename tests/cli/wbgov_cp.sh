@@ -314,6 +314,29 @@ grep -q "interrupted by SIGPIPE" "$tmp/pipe.err" || fail "the reader of --json g
 [ "$(cat "$empty/kept")" = old ] && [ "$(ls -A "$empty")" = kept ] ||
 	fail "the reader of --json gone: left $(ls -A "$empty" | tr '\n' ' ')"
 
+# --json with a destination whose name holds a newline, a quote and a
+# byte that is not UTF-8: every line is one object that parses as strict
+# UTF-8 JSON, the name in "file" whole, the bad byte as U+FFFD
+odd=$(printf '%s/odd\n"name\377' "$tmp")
+rc=0
+shim WBGOV_SHIM_SLOW_MS=150 "$W" cp --json "$src/big file" "$odd" >"$tmp/odd.json" 2>"$tmp/odd.err" || rc=$?
+[ "$rc" = 0 ] && cmp -s "$src/big file" "$odd" || fail "cp --json to an odd name: exit $rc ($(cat "$tmp/odd.err"))"
+python3 - "$tmp/odd.json" "$tmp" <<'PY' || fail "cp --json to an odd name: see above"
+import json, sys
+lines = open(sys.argv[1], "rb").read().split(b"\n")[:-1]
+objs = [json.loads(l.decode("utf-8")) for l in lines]  # strict: invalid UTF-8 raises
+files = [o["file"] for o in objs if o["file"] is not None]
+if not files:
+    sys.exit("no line named the file: %r" % objs)
+want = sys.argv[2] + '/odd\n"name\ufffd'
+bad = [f for f in files if f != want]
+if bad:
+    sys.exit("file is %r, want %r" % (bad[0], want))
+if objs[-1]["file"] is not None or objs[-1]["done"] is not True:
+    sys.exit("last line %r" % objs[-1])
+PY
+rm -f "$odd"
+
 # the terminal hangs up (its pty's master closed) once the progress shows:
 # 130, DEST as it was, no temporary file; the copy was 0600 meanwhile
 python3 - "$tmp/shim.so" "$W" "$src/big file" "$empty/kept" "$empty" <<'PY' || fail "a terminal hang-up: see above"
