@@ -12,7 +12,8 @@ WERROR  ?= -Werror
 WARN     = -Wall -Wextra $(WERROR) -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wpointer-arith -Wformat=2 -Wvla
 CPPFLAGS += -std=c11 -D_GNU_SOURCE -Isrc
-LDLIBS  += -lm
+# jansson writes every JSON output (wbsim's, wbgov's)
+LDLIBS  += -ljansson -lm
 
 MODEL_SRC  := $(wildcard src/model/*.c)
 POLICY_SRC := $(wildcard src/policy/*.c)

@@ -4,6 +4,7 @@
 # nothing when they are all there. Needs root only when something is missing.
 set -eu
 # man-db: tests/cli/install.sh renders the installed pages with `man -l`;
+# libjansson-dev: every JSON output is written with jansson;
 # python3-prometheus-client: the reference parser the metrics tests check
 # wbgov's Prometheus output with; bash-completion, zsh, fish: the
 # completions' tests run them; rsync: bench/real-usb cp compares it with
@@ -15,7 +16,7 @@ set -eu
 # tests/cli/desktop_entry.sh validates the desktop entries; gettext:
 # xgettext, msgmerge and msgfmt (make pot, make mo, tests/cli/po.sh);
 # locales: tests/cli/wbgov_i18n.sh compiles de_DE.UTF-8 from its source
-PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev libblkid-dev libmount-dev libsystemd-dev scdoc
+PKGS="build-essential clang make pkg-config libcmocka-dev libinih-dev libudev-dev libblkid-dev libmount-dev libsystemd-dev libjansson-dev scdoc
 gnuplot-nox python3 time e2fsprogs btrfs-progs exfat-fuse exfatprogs fio util-linux kmod man-db
 python3-prometheus-client bash-completion zsh fish rsync dbus-daemon systemd python3-dbus python3-gi
 debhelper dpkg-dev fakeroot lintian linux-source-6.12 xz-utils

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "cli/i18n.h"
 #include "knobs/knobs.h"
 #include "sys/knobs_real.h"
@@ -74,11 +76,23 @@ void cli_progress_line(FILE *f, bool tty, int pct, const char *what, double rate
 int cli_bdi_pending(const struct cli *o, const char *bdi, uint64_t *ret);
 /* Where a bandwidth figure came from (enum bw_source). */
 const char *cli_source_text(int source);
-/* ... as a JSON value: "measured", "remembered", "lower_bound" */
-const char *cli_source_key(int source);
-/* A JSON string, valid UTF-8 whatever `s` holds; or null when empty. */
-void cli_json_str(FILE *f, const char *s);
-void cli_json_str_or_null(FILE *f, const char *s);
+/* JSON values for the commands' --json (jansson; NULL when out of
+ * memory, which json_pack's "o" turns into a failure of the whole):
+ * a string, valid UTF-8 whatever `s` holds (U+FFFD for a byte that is
+ * not), or null when it is empty; a number, or null when !have; the mount
+ * points of `ml`. */
+json_t *cli_json_text(const char *s);
+json_t *cli_json_text_or_null(const char *s);
+json_t *cli_json_u64(bool have, uint64_t v);
+json_t *cli_json_real(bool have, double v, int decimals);
+json_t *cli_json_mounts(const struct mount_list *ml);
+/* Numbers as people write them: 15 significant digits (a rounded figure
+ * prints as its decimals), integers as integers. */
+#define CLI_JSON_FLAGS JSON_REAL_PRECISION(15)
+/* Print doc (taken: freed) on f, then a newline: indented, or on one
+ * line (a JSON Lines stream: watch, cp). 0, -ENOMEM (doc is NULL) or
+ * -EIO. */
+int cli_json_print(FILE *f, json_t *doc, bool one_line);
 /* `s` fit for a terminal: invalid UTF-8 and control characters as '?'. */
 const char *cli_tty_clean(char *buf, size_t len, const char *s);
 /* Sync `mounts` (every file system when it is empty or cut) in a child

@@ -134,35 +134,86 @@ const char *cli_source_text(int source)
 	}
 }
 
-const char *cli_source_key(int source)
-{
-	return source == BW_MEASURED ? "measured" : source == BW_REMEMBERED ? "remembered" :
-									     "lower_bound";
-}
-
 /* A JSON string, always valid UTF-8: what sysfs or a mount point holds
- * that is not (a model string in Latin-1) becomes U+FFFD. */
-void cli_json_str(FILE *f, const char *str)
+ * that is not (a model string in Latin-1) becomes U+FFFD; jansson escapes
+ * the rest (quotes, newlines). */
+json_t *cli_json_text(const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	json_t *j = json_string(str);
+	size_t o = 0;
+	char *buf;
 
-	fputc('"', f);
+	if (j) /* valid already, the usual case */
+		return j;
+	buf = malloc(strlen(str) * 3 + 1);
+	if (!buf)
+		return NULL;
 	while (*s) {
 		int n = text_utf8_len((const char *)s);
 		if (!n) {
-			fputs("\\ufffd", f);
+			memcpy(buf + o, "\xef\xbf\xbd", 3);
+			o += 3;
 			s++;
-		} else if (*s == '"' || *s == '\\') {
-			fputc('\\', f);
-			fputc(*s++, f);
-		} else if (*s < 0x20 || *s == 0x7f) {
-			fprintf(f, "\\u%04x", *s++);
 		} else {
-			fwrite(s, 1, (size_t)n, f);
+			memcpy(buf + o, s, (size_t)n);
+			o += (size_t)n;
 			s += n;
 		}
 	}
-	fputc('"', f);
+	j = json_stringn(buf, o);
+	free(buf);
+	return j;
+}
+
+json_t *cli_json_text_or_null(const char *s)
+{
+	return s[0] ? cli_json_text(s) : json_null();
+}
+
+json_t *cli_json_u64(bool have, uint64_t v)
+{
+	if (!have)
+		return json_null();
+	return json_integer(v > (uint64_t)LLONG_MAX ? LLONG_MAX : (json_int_t)v);
+}
+
+/* The number printf's %.*f shows, not one bit more: printed with
+ * CLI_JSON_FLAGS' 15 significant digits, 2.5 stays 2.5, not
+ * 2.4999999999999996. */
+json_t *cli_json_real(bool have, double v, int decimals)
+{
+	char buf[64];
+
+	if (!have)
+		return json_null();
+	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+	return json_real(strtod(buf, NULL));
+}
+
+json_t *cli_json_mounts(const struct mount_list *ml)
+{
+	json_t *a = json_array();
+
+	for (const char *m = mount_list_next(ml, NULL); a && m; m = mount_list_next(ml, m))
+		if (json_array_append_new(a, cli_json_text(m))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+int cli_json_print(FILE *f, json_t *doc, bool one_line)
+{
+	/* the whole text first: a failure prints nothing, not half an object */
+	char *text = doc ? json_dumps(doc, CLI_JSON_FLAGS | (one_line ? 0 : JSON_INDENT(2))) : NULL;
+	int r = text ? 0 : -ENOMEM;
+
+	json_decref(doc);
+	if (text && (fputs(text, f) == EOF || fputc('\n', f) == EOF))
+		r = -EIO;
+	free(text);
+	return r;
 }
 
 /* A copy of `s` fit for a terminal: bytes that are not UTF-8, and control
@@ -187,16 +238,6 @@ const char *cli_tty_clean(char *buf, size_t len, const char *str)
 	buf[o] = 0;
 	return buf;
 }
-
-/* A string, or null when it is empty (unknown). */
-void cli_json_str_or_null(FILE *f, const char *s)
-{
-	if (s[0])
-		cli_json_str(f, s);
-	else
-		fputs("null", f);
-}
-
 
 /* The bdis a DEVICE argument names: a disk (sdb, /dev/sdb1), a bdi (8:16,
  * btrfs-1) or a path on a mounted filesystem. */

@@ -185,15 +185,17 @@ static void show(struct job *j, bool final)
 	rate = rate_eta(j, now, &eta);
 	pct = j->total ? (int)(100 * (double)j->durable / (double)j->total) : 100;
 	if (j->o->json) {
-		printf("{\"elapsed_s\": %.3f, \"durable_bytes\": %llu, \"total_bytes\": %llu, ", now,
-		       (unsigned long long)j->durable, (unsigned long long)j->total);
-		if (rate > 0)
-			printf("\"rate_bps\": %.0f, \"eta_s\": %.3f, ", rate, eta);
-		else
-			fputs("\"rate_bps\": null, \"eta_s\": null, ", stdout);
-		fputs("\"file\": ", stdout);
-		cli_json_str_or_null(stdout, final || !j->file ? "" : j->file);
-		printf(", \"done\": %s}\n", final ? "true" : "false");
+		/* schema 1, in wbgov(8); one object a line */
+		cli_json_print(stdout,
+			       json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:b}", "schema", 1,
+					 "elapsed_s", cli_json_real(true, now, 3),
+					 "durable_bytes", cli_json_u64(true, j->durable),
+					 "total_bytes", cli_json_u64(true, j->total),
+					 "rate_bps", cli_json_u64(rate > 0, (uint64_t)(rate + 0.5)),
+					 "eta_s", cli_json_real(rate > 0, eta, 3),
+					 "file", cli_json_text_or_null(final || !j->file ? "" : j->file),
+					 "done", final),
+			       true);
 		fflush(stdout);
 		return;
 	}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbgov explain: the daemon's record of a device's decision, or what the
  * rule would do when no daemon runs. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "daemon/config.h"
 #include "daemon/describe.h"
 #include "daemon/status.h"
+#include "policy/bwmeter.h"
 #include "policy/governor.h"
 #include "sys/procfs.h"
 #include "sys/state.h"
@@ -237,104 +239,65 @@ static void print_text(const struct gov_config *cfg, const struct why *w, bool r
 	}
 }
 
-static void json_u64_or_null(const char *key, bool have, uint64_t v)
+/* A list fact of knobs_dev as a JSON array of strings. */
+static json_t *json_list(const char *list, size_t size)
 {
-	if (have)
-		printf(", \"%s\": %llu", key, (unsigned long long)v);
-	else
-		printf(", \"%s\": null", key);
+	json_t *a = json_array();
+
+	for (const char *p = knobs_list_next(list, size, NULL); a && p;
+	     p = knobs_list_next(list, size, p))
+		if (json_array_append_new(a, cli_json_text(p))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
 }
 
-/* schema 1, in wbgov(8): every key always there, null for unknown */
-static void print_json(const struct gov_config *cfg, const struct why *w, bool running, bool first)
+/* schema 2, in wbgov(8): every key always there, null for unknown */
+static json_t *device_json(const struct gov_config *cfg, const struct why *w, bool running)
 {
 	const struct knobs_dev *d = w->d;
+	const struct gov_rule *rule = w->dec.rule;
 	bool bw = w->has_st && w->bw;
+	json_t *other = json_null();
 
-	printf("%s\n  {\"bdi\": ", first ? "" : ",");
-	cli_json_str(stdout, d->bdi);
-	fputs(", \"disk\": ", stdout);
-	cli_json_str(stdout, d->disk);
-	fputs(", \"model\": ", stdout);
-	cli_json_str_or_null(stdout, d->model);
-	fputs(", \"serial\": ", stdout);
-	cli_json_str_or_null(stdout, d->serial);
-	fputs(", \"bus\": ", stdout);
-	cli_json_str_or_null(stdout, d->bus);
-	printf(", \"removable\": %s, \"rotational\": %s, \"fuse\": %s, \"mounts\": [",
-	       d->removable ? "true" : "false", d->rotational ? "true" : "false",
-	       d->is_fuse ? "true" : "false");
-	for (const char *m = mount_list_next(&w->ml, NULL); m; m = mount_list_next(&w->ml, m)) {
-		if (m != w->ml.buf)
-			fputs(", ", stdout);
-		cli_json_str(stdout, m);
-	}
-	fputc(']', stdout);
-	json_u64_or_null("bandwidth_bps", bw, w->bw);
-	if (bw)
-		printf(", \"bandwidth_source\": \"%s\"", cli_source_key(w->st.source));
-	else
-		fputs(", \"bandwidth_source\": null", stdout);
-	json_u64_or_null("windows", w->has_st, w->st.measures);
-	json_u64_or_null("kernel_bandwidth_bps", w->has_kernel_bw, w->kernel_bw);
-	fputs(", \"usb\": ", stdout);
-	cli_json_str_or_null(stdout, d->usb);
-	fputs(", \"wwn\": ", stdout);
-	cli_json_str_or_null(stdout, d->wwn);
-	fputs(", \"labels\": [", stdout);
-	for (const char *p = knobs_list_next(d->labels, sizeof(d->labels), NULL); p;
-	     p = knobs_list_next(d->labels, sizeof(d->labels), p)) {
-		fputs(p == d->labels ? "" : ", ", stdout);
-		cli_json_str(stdout, p);
-	}
-	fputs("], \"uuids\": [", stdout);
-	for (const char *p = knobs_list_next(d->uuids, sizeof(d->uuids), NULL); p;
-	     p = knobs_list_next(d->uuids, sizeof(d->uuids), p)) {
-		fputs(p == d->uuids ? "" : ", ", stdout);
-		cli_json_str(stdout, p);
-	}
-	fputc(']', stdout);
-	if (w->dec.rule) {
-		fputs(", \"config\": ", stdout);
-		cli_json_str(stdout, cfg->files[w->dec.rule->file]);
-		printf(", \"config_line\": %u, \"config_section\": ", w->dec.rule->line);
-		cli_json_str(stdout, w->dec.rule->name);
-	} else {
-		fputs(", \"config\": null, \"config_line\": null, \"config_section\": null", stdout);
-	}
-	printf(", \"decided_by\": \"%s\", \"rule\": ", w->decided ? "wbgovd" : "what-if");
-	cli_json_str(stdout, gov_why_text[w->dec.why]);
-	printf(", \"limit\": \"%s\"",
-	       !w->dec.govern ? "none" : !w->dec.strict ? "no_cap" :
-	       w->per_dev ? "strict" : "global_dirty_bytes");
-	json_u64_or_null("limit_bytes", w->dec.govern && w->dec.strict, w->dec.max_bytes);
-	if (w->decided && w->st.err) {
-		fputs(", \"write_error\": ", stdout);
-		cli_json_str(stdout, strerror(w->st.err < 0 ? -w->st.err : w->st.err));
-	} else {
-		fputs(", \"write_error\": null", stdout);
-	}
-	if (w->per_dev)
-		printf(", \"kernel_strict_limit\": %s", w->strict ? "true" : "false");
-	else
-		fputs(", \"kernel_strict_limit\": null", stdout);
-	json_u64_or_null("kernel_max_bytes", w->per_dev, w->mb);
-	json_u64_or_null("kernel_max_ratio_fine", w->per_dev, w->fine);
 	if (w->other) {
 		char t[512];
 		other_text(w, running, t, sizeof(t));
-		printf(", \"other_rule\": {\"when\": \"%s\", \"strict_limit\": %llu, "
-		       "\"max_ratio_fine\": %llu, \"text\": ",
-		       w->other == OTHER_BEFORE ? "before_wbgov" : "now",
-		       (unsigned long long)w->other_strict, (unsigned long long)w->other_fine);
-		cli_json_str(stdout, t);
-		fputc('}', stdout);
-	} else {
-		fputs(", \"other_rule\": null", stdout);
+		other = json_pack("{s:s, s:I, s:I, s:o}", "when",
+				  w->other == OTHER_BEFORE ? "before_wbgov" : "now", "strict_limit",
+				  (json_int_t)w->other_strict, "max_ratio_fine", (json_int_t)w->other_fine,
+				  "text", cli_json_text(t));
 	}
-	json_u64_or_null("vm_dirty_bytes", w->has_vm, w->dirty_bytes);
-	json_u64_or_null("vm_dirty_background_bytes", w->has_vm, w->dirty_background_bytes);
-	fputc('}', stdout);
+	return json_pack(
+		"{s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+		" s:o, s:o, s:o, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		"bdi", cli_json_text(d->bdi), "disk", cli_json_text(d->disk),
+		"model", cli_json_text_or_null(d->model), "serial", cli_json_text_or_null(d->serial),
+		"bus", cli_json_text_or_null(d->bus), "removable", d->removable,
+		"rotational", d->rotational, "fuse", d->is_fuse, "mounts", cli_json_mounts(&w->ml),
+		"bandwidth_bps", cli_json_u64(bw, w->bw),
+		"bandwidth_source", bw ? json_string(bw_source_key(w->st.source)) : json_null(),
+		"windows", cli_json_u64(w->has_st, w->st.measures),
+		"kernel_bandwidth_bps", cli_json_u64(w->has_kernel_bw, w->kernel_bw),
+		"usb", cli_json_text_or_null(d->usb), "wwn", cli_json_text_or_null(d->wwn),
+		"labels", json_list(d->labels, sizeof(d->labels)),
+		"uuids", json_list(d->uuids, sizeof(d->uuids)),
+		"config", rule ? cli_json_text(cfg->files[rule->file]) : json_null(),
+		"config_line", cli_json_u64(rule != NULL, rule ? rule->line : 0),
+		"config_section", rule ? cli_json_text(rule->name) : json_null(),
+		"decided_by", w->decided ? "wbgovd" : "what_if",
+		"rule", cli_json_text(gov_why_text[w->dec.why]),
+		"limit", !w->dec.govern ? "none" : !w->dec.strict ? "no_cap" :
+			 w->per_dev ? "strict" : "global_dirty_bytes",
+		"limit_bytes", cli_json_u64(w->dec.govern && w->dec.strict, w->dec.max_bytes),
+		"write_error", w->decided && w->st.err ?
+			cli_json_text(strerror(w->st.err < 0 ? -w->st.err : w->st.err)) : json_null(),
+		"kernel_strict_limit", w->per_dev ? json_boolean(w->strict) : json_null(),
+		"kernel_max_bytes", cli_json_u64(w->per_dev, w->mb),
+		"kernel_max_ratio_fine", cli_json_u64(w->per_dev, w->fine), "other_rule", other,
+		"vm_dirty_bytes", cli_json_u64(w->has_vm, w->dirty_bytes),
+		"vm_dirty_background_bytes", cli_json_u64(w->has_vm, w->dirty_background_bytes));
 }
 
 int cli_explain(const struct cli *o, const char *arg)
@@ -344,6 +307,7 @@ int cli_explain(const struct cli *o, const char *arg)
 	char err[512], sp[PATH_MAX];
 	int n;
 	bool running = cli_daemon_running(o);
+	json_t *list;
 
 	/* labels and UUIDs to show: a probe where udev keeps no database (as
 	 * root; a user's probe of /dev finds nothing) */
@@ -359,18 +323,22 @@ int cli_explain(const struct cli *o, const char *arg)
 		return EX_CONFIG;
 	}
 	cli_path_in(sp, sizeof(sp), o, "status");
-	if (o->json)
-		printf("{\"schema\": 1, \"wbgovd_running\": %s, \"devices\": [",
-		       running ? "true" : "false");
+	list = o->json ? json_array() : NULL;
 	for (int i = 0; i < n; i++) {
 		struct why w;
 		gather(o, &cfg, sp, running, &devs[i], &w);
-		if (o->json)
-			print_json(&cfg, &w, running, i == 0);
-		else
+		if (!o->json)
 			print_text(&cfg, &w, running, i == 0);
+		else if (list && json_array_append_new(list, device_json(&cfg, &w, running)))
+			json_decref(list), list = NULL;
 	}
-	if (o->json)
-		fputs(n ? "\n]}\n" : "]}\n", stdout);
+	if (o->json) {
+		int r = cli_json_print(stdout, json_pack("{s:i, s:b, s:o}", "schema", 2,
+							 "wbgovd_running", running, "devices", list),
+				       false);
+		if (r == -ENOMEM)
+			fprintf(stderr, "wbgov explain: %s\n", strerror(ENOMEM));
+		return r == -ENOMEM ? EX_OSERR : r ? EX_IOERR : 0;
+	}
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "daemon/metrics.h"
 #include "daemon/status.h"
 #include "knobs/room.h"
+#include "policy/bwmeter.h"
 #include "sys/fsutil.h"
 #include "sys/procfs.h"
 #include "sys/sysfs.h"
@@ -111,58 +112,36 @@ int cli_status(const struct cli *o, FILE *f)
 	if (o->json) {
 		/* schema 1, in wbgov(8): every key always there, null for unknown;
 		 * watch's on one line */
-		const char *nl = o->watching ? "" : "\n";
-		fprintf(f, "{\"schema\": 1, \"time\": \"%s\", \"wbgovd_running\": %s, ", when,
-			running ? "true" : "false");
-		if (mem_err)
-			fputs("\"dirty_bytes\": null, \"writeback_bytes\": null, ", f);
-		else
-			fprintf(f, "\"dirty_bytes\": %llu, \"writeback_bytes\": %llu, ",
-				(unsigned long long)dirty, (unsigned long long)writeback);
-		fputs("\"devices\": [", f);
-		for (int i = 0; i < n; i++) {
+		json_t *devs = json_array(), *doc;
+		int rc;
+		for (int i = 0; devs && i < n; i++) {
 			struct row *r = &rows[i];
 			bool bw = r->has_st && r->st.bw_bps;
-			fprintf(f, "%s%s%s{\"bdi\": ", i ? "," : "", nl, *nl ? "  " : "");
-			cli_json_str(f, r->d.bdi);
-			fputs(", \"disk\": ", f);
-			cli_json_str(f, r->d.disk);
-			fputs(", \"model\": ", f);
-			cli_json_str_or_null(f, r->d.model);
-			fputs(", \"bus\": ", f);
-			cli_json_str_or_null(f, r->d.bus);
-			fputs(", \"mounts\": [", f);
-			for (const char *m = mount_list_next(&r->mounts, NULL); m;
-			     m = mount_list_next(&r->mounts, m)) {
-				if (m != r->mounts.buf)
-					fputs(", ", f);
-				cli_json_str(f, m);
-			}
-			fputc(']', f);
-			if (bw)
-				fprintf(f, ", \"bandwidth_bps\": %llu, \"bandwidth_source\": \"%s\"",
-					(unsigned long long)r->st.bw_bps, cli_source_key(r->st.source));
-			else
-				fputs(", \"bandwidth_bps\": null, \"bandwidth_source\": null", f);
-			if (r->has_knobs)
-				fprintf(f, ", \"strict_limit\": %s, \"max_bytes\": %llu, \"max_ratio_fine\": %llu",
-					r->strict ? "true" : "false", (unsigned long long)r->max_bytes,
-					(unsigned long long)r->ratio);
-			else
-				fputs(", \"strict_limit\": null, \"max_bytes\": null, \"max_ratio_fine\": null", f);
-			if (r->has_pending)
-				fprintf(f, ", \"dirty_writeback_bytes\": %llu", (unsigned long long)r->pending);
-			else
-				fputs(", \"dirty_writeback_bytes\": null", f);
 			double drain = status_drain_s(r->has_pending, r->pending, bw ? r->st.bw_bps : 0);
-			if (drain >= 0)
-				fprintf(f, ", \"drain_s\": %.2f", drain);
-			else
-				fputs(", \"drain_s\": null", f);
-			fputc('}', f);
+			json_t *dev = json_pack(
+				"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+				"bdi", cli_json_text(r->d.bdi), "disk", cli_json_text(r->d.disk),
+				"model", cli_json_text_or_null(r->d.model),
+				"bus", cli_json_text_or_null(r->d.bus), "mounts", cli_json_mounts(&r->mounts),
+				"bandwidth_bps", cli_json_u64(bw, r->st.bw_bps),
+				"bandwidth_source", bw ? json_string(bw_source_key(r->st.source)) : json_null(),
+				"strict_limit", r->has_knobs ? json_boolean(r->strict) : json_null(),
+				"max_bytes", cli_json_u64(r->has_knobs, r->max_bytes),
+				"max_ratio_fine", cli_json_u64(r->has_knobs, r->ratio),
+				"dirty_writeback_bytes", cli_json_u64(r->has_pending, r->pending),
+				"drain_s", cli_json_real(drain >= 0, drain, 2));
+			if (json_array_append_new(devs, dev)) {
+				json_decref(devs);
+				devs = NULL;
+			}
 		}
-		fprintf(f, "%s]}\n", n ? nl : "");
-		return 0;
+		doc = json_pack("{s:i, s:s, s:b, s:o, s:o, s:o}", "schema", 1, "time", when,
+				"wbgovd_running", running, "dirty_bytes", cli_json_u64(!mem_err, dirty),
+				"writeback_bytes", cli_json_u64(!mem_err, writeback), "devices", devs);
+		rc = cli_json_print(f, doc, o->watching);
+		if (rc == -ENOMEM)
+			fprintf(stderr, "wbgov status: %s\n", strerror(ENOMEM));
+		return rc == -ENOMEM ? EX_OSERR : rc ? EX_IOERR : 0;
 	}
 	{
 		/* the text columns as wide as their longest entry, as lsblk does */

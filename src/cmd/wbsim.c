@@ -339,9 +339,14 @@ static int run(const struct args *a, const struct lab_params *p, struct scenario
 	}
 	if (!rc && a->series)
 		rc = write_series(a->series, res, n);
-	if (!rc && report_print(stdout, a->fmt, res, base, n)) {
-		fprintf(stderr, "wbsim: writing the results: %s\n", strerror(errno));
-		rc = EX_IOERR;
+	if (!rc) {
+		int r = report_print(stdout, a->fmt, res, base, n);
+		/* the stream's own error (ENOSPC) where it has one */
+		if (r) {
+			fprintf(stderr, "wbsim: writing the results: %s\n",
+				strerror(r == -EIO && errno ? errno : -r));
+			rc = r == -ENOMEM ? EX_OSERR : EX_IOERR;
+		}
 	}
 	if (!rc || rc == EX_UNAVAILABLE || rc == EX_CANTCREAT)
 		for (int i = 0; i < n; i++)

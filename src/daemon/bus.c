@@ -134,21 +134,11 @@ static int get_bool(sd_bus *bus, const char *path, const char *iface, const char
 	return sd_bus_message_append(reply, "b", (int)*(const bool *)userdata);
 }
 
-static const char *source_key(int source)
-{
-	switch (source) {
-	case BW_LOWER_BOUND: return "lower-bound";
-	case BW_MEASURED: return "measured";
-	case BW_REMEMBERED: return "remembered";
-	default: return "none";
-	}
-}
-
 static int get_source(sd_bus *bus, const char *path, const char *iface, const char *prop,
 		      sd_bus_message *reply, void *userdata, sd_bus_error *err)
 {
 	(void)bus, (void)path, (void)iface, (void)prop, (void)err;
-	return sd_bus_message_append(reply, "s", source_key(*(const int *)userdata));
+	return sd_bus_message_append(reply, "s", bw_source_key(*(const int *)userdata));
 }
 
 static int get_mounts(sd_bus *bus, const char *path, const char *iface, const char *prop,
@@ -565,18 +555,15 @@ static void read_now(struct bus *b, struct bus_dev *d, const struct gov_dev *gd,
 	n->source = gd->meter.source;
 	n->cap_bytes = gd->decided && gd->dec.govern && gd->dec.strict && !gd->above_global ?
 			       gd->dec.max_bytes : 0;
+	n->state = gov_state_key(gov_dev_state(gd));
 	if (gd->err) {
-		n->state = "error";
 		snprintf(n->why, sizeof(n->why), "%s of %s failed: %s",
 			 gd->err_op == GOV_ERR_READ ? "reading" : gd->err_op == GOV_ERR_RECORD ?
 			 "recording the original values" : "writing", bdi_attr_names[gd->err_attr],
 			 strerror(-gd->err));
 	} else if (!gd->decided) {
-		n->state = "deciding";
 		n->why[0] = 0;
 	} else {
-		n->state = gd->above_global || (gd->dec.govern && !gd->dec.strict) ? "uncapped" :
-			   !gd->dec.govern ? "left-alone" : "capped";
 		snprintf(n->why, sizeof(n->why), "%s",
 			 gov_why_text[gd->above_global ? WHY_ABOVE_GLOBAL : gd->dec.why]);
 	}

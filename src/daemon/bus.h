@@ -83,7 +83,7 @@ struct bus_props {
 	bool pending_known;             /* the kernel tells (debugfs) */
 	uint64_t pending_bytes;         /* dirty + writeback, 0 when not known */
 	double drain_s;                 /* -1: not known */
-	const char *state;              /* "capped", "uncapped", "left-alone", "error", "deciding" */
+	const char *state;              /* gov_state_key(): "capped", "left_alone"... */
 	char why[256];
 };
 

@@ -144,13 +144,8 @@ static bool value_of(enum fam k, const struct metrics_dev *m, char *buf, size_t 
 
 int metrics_write(FILE *f, bool daemon_up, const struct metrics_dev *dev, int n)
 {
-	static const struct {
-		int source;
-		const char *name;
-	} sources[] = {
-		{ BW_MEASURED, "measured" }, { BW_LOWER_BOUND, "lower_bound" },
-		{ BW_REMEMBERED, "remembered" },
-	};
+	/* the state set's members, in the order it has always had */
+	static const enum bw_source sources[] = { BW_MEASURED, BW_LOWER_BOUND, BW_REMEMBERED };
 
 	fputs("# HELP wbgov_daemon_up 1 while wbgovd runs, else 0.\n"
 	      "# TYPE wbgov_daemon_up gauge\n", f);
@@ -173,9 +168,9 @@ int metrics_write(FILE *f, bool daemon_up, const struct metrics_dev *dev, int n)
 			} else if (k == F_SOURCE) {
 				/* a state set: every source, 1 for the one in force */
 				for (size_t s = 0; s < sizeof(sources) / sizeof(sources[0]); s++) {
-					const char *labels[] = { "source", sources[s].name, NULL };
+					const char *labels[] = { "source", bw_source_key(sources[s]), NULL };
 					sample(f, F_SOURCE, m, labels,
-					       m->rec.source == sources[s].source ? "1" : "0");
+					       m->rec.source == (int)sources[s] ? "1" : "0");
 				}
 			} else {
 				sample(f, (enum fam)k, m, NULL, v);

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "lab/report.h"
 
@@ -138,39 +141,77 @@ static void print_csv(FILE *f, const struct run_result *res, int n)
 	}
 }
 
-static void print_json(FILE *f, const struct run_result *res,
-		       const struct run_result *const *base, int n)
+/* A number as the CSV prints it (%.*f), and no more digits: with
+ * JSON_REAL_PRECISION(15) a figure of three decimals prints as itself. */
+static json_t *json_fixed(double v, int places)
 {
-	fputs("[", f);
-	for (int i = 0; i < n; i++) {
-		char v[128], *p, *tok;
+	char buf[64];
 
-		fprintf(f, "%s\n  {\"scenario\": \"%s\", \"policy\": \"%s\"", i ? "," : "",
-			res[i].scenario, res[i].policy);
-		for (int c = 0; c < COL_COUNT; c++) {
-			fprintf(f, ", \"%s\": ", run_col_names[c]);
-			cell(f, &res[i], c, "null");
-		}
-		fprintf(f, ", \"simulated_s\": %.3f", res[i].sim_seconds);
-		report_verdict(&res[i], base[i], v, sizeof(v));
-		fputs(", \"loses\": [", f);
-		p = v;
-		for (int k = 0; (tok = strsep(&p, ",")) && *tok; k++)
-			fprintf(f, "%s\"%s\"", k ? ", " : "", tok);
-		fputs("]}", f);
+	snprintf(buf, sizeof(buf), "%.*f", places, v);
+	return json_real(strtod(buf, NULL));
+}
+
+static json_t *run_json(const struct run_result *r, const struct run_result *base)
+{
+	json_t *o = json_pack("{s:s, s:s}", "scenario", r->scenario, "policy", r->policy), *loses;
+	char v[128], *p = v, *tok;
+
+	for (int c = 0; o && c < COL_COUNT; c++)
+		if (json_object_set_new(o, run_col_names[c],
+					r->has[c] ? json_fixed(r->val[c], decimals[c]) : json_null()))
+			json_decref(o), o = NULL;
+	report_verdict(r, base, v, sizeof(v));
+	loses = json_array();
+	while (loses && (tok = strsep(&p, ",")) && *tok)
+		if (json_array_append_new(loses, json_string(tok)))
+			json_decref(loses), loses = NULL;
+	if (o && json_object_set_new(o, "simulated_s", json_fixed(r->sim_seconds, 3)))
+		json_decref(o), o = NULL;
+	if (!o) {
+		json_decref(loses);
+		return NULL;
 	}
-	fputs(n ? "\n]\n" : "]\n", f);
+	/* json_object_set_new lets go of `loses` when it fails */
+	if (json_object_set_new(o, "loses", loses))
+		json_decref(o), o = NULL;
+	return o;
+}
+
+/* schema 2, in wbsim(1): {"schema": 2, "runs": [one object a run]} */
+static int print_json(FILE *f, const struct run_result *res,
+		      const struct run_result *const *base, int n)
+{
+	json_t *runs = json_array(), *doc;
+	char *text;
+	int r;
+
+	for (int i = 0; runs && i < n; i++)
+		if (json_array_append_new(runs, run_json(&res[i], base[i])))
+			json_decref(runs), runs = NULL;
+	doc = json_pack("{s:i, s:o}", "schema", 2, "runs", runs);
+	/* the whole text first: a failure prints nothing, not half a document */
+	text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) : NULL;
+	json_decref(doc);
+	if (!text)
+		return -ENOMEM;
+	r = fputs(text, f) == EOF || fputc('\n', f) == EOF ? -EIO : 0;
+	free(text);
+	return r;
 }
 
 int report_print(FILE *f, enum report_format fmt, const struct run_result *res,
 		 const struct run_result *const *base, int n)
 {
+	int r = 0;
+
 	switch (fmt) {
 	case FMT_TABLE: print_table(f, res, base, n); break;
 	case FMT_CSV: print_csv(f, res, n); break;
-	case FMT_JSON: print_json(f, res, base, n); break;
+	case FMT_JSON: r = print_json(f, res, base, n); break;
 	}
-	if (fflush(f) || ferror(f))
+	if (r == -ENOMEM)
+		return r;
+	if (r || fflush(f) || ferror(f))
 		return -EIO;
 	return 0;
 }

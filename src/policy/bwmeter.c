@@ -14,6 +14,16 @@ static uint64_t rate(uint64_t bytes, uint64_t usec)
 	return bytes / usec * 1000000 + bytes % usec * 1000000 / usec;
 }
 
+const char *bw_source_key(int source)
+{
+	static const char *const key[] = {
+		[BW_NONE] = "none", [BW_LOWER_BOUND] = "lower_bound", [BW_MEASURED] = "measured",
+		[BW_REMEMBERED] = "remembered",
+	};
+
+	return source >= 0 && source < (int)(sizeof(key) / sizeof(key[0])) ? key[source] : key[BW_NONE];
+}
+
 void bwmeter_init(struct bwmeter *m)
 {
 	memset(m, 0, sizeof(*m));

@@ -63,6 +63,11 @@ enum bw_source {
 	BW_REMEMBERED,  /* a figure kept from an earlier run (the caller's) */
 };
 
+/* The source's one spelling in every output (JSON, Prometheus, D-Bus):
+ * "none", "lower_bound", "measured", "remembered"; "none" for a value out
+ * of range. */
+const char *bw_source_key(int source);
+
 struct bwmeter {
 	bool primed;
 	struct bw_sample last;

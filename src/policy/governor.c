@@ -56,6 +56,28 @@ struct gov_dev *gov_find(struct governor *g, const char *bdi)
 	return NULL;
 }
 
+enum gov_state gov_dev_state(const struct gov_dev *d)
+{
+	if (d->err)
+		return GOV_STATE_ERROR;
+	if (!d->decided)
+		return GOV_STATE_DECIDING;
+	if (d->above_global || (d->dec.govern && !d->dec.strict))
+		return GOV_STATE_UNCAPPED;
+	return d->dec.govern ? GOV_STATE_CAPPED : GOV_STATE_LEFT_ALONE;
+}
+
+const char *gov_state_key(int state)
+{
+	static const char *const key[GOV_STATE_COUNT] = {
+		[GOV_STATE_ERROR] = "error", [GOV_STATE_DECIDING] = "deciding",
+		[GOV_STATE_UNCAPPED] = "uncapped", [GOV_STATE_LEFT_ALONE] = "left_alone",
+		[GOV_STATE_CAPPED] = "capped",
+	};
+
+	return state >= 0 && state < GOV_STATE_COUNT ? key[state] : key[GOV_STATE_ERROR];
+}
+
 static int restore_dev(struct governor *g, struct gov_dev *d, enum bdi_attr *failed);
 
 /* A bdi left the list. A pulled disk's bdi is gone with its knobs; a loop

@@ -225,4 +225,16 @@ int gov_restore(struct governor *g);
 
 struct gov_dev *gov_find(struct governor *g, const char *bdi);
 
+/* Where a device stands, as wbgovd shows it: its last knob change failed;
+ * not decided yet; decided without a limit of its own (no cap, or one the
+ * global threshold bounds already); left as it was (mode off); capped. */
+enum gov_state {
+	GOV_STATE_ERROR, GOV_STATE_DECIDING, GOV_STATE_UNCAPPED, GOV_STATE_LEFT_ALONE,
+	GOV_STATE_CAPPED, GOV_STATE_COUNT
+};
+enum gov_state gov_dev_state(const struct gov_dev *d);
+/* The state's one spelling in every output: "error", "deciding",
+ * "uncapped", "left_alone", "capped"; "error" for a value out of range. */
+const char *gov_state_key(int state);
+
 #endif

@@ -74,9 +74,11 @@ python3 - "$tmp/json" <<'PY' || fail "cp --json: see above"
 import json, sys
 ls = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
 last = ls[-1]
-keys = {"elapsed_s", "durable_bytes", "total_bytes", "rate_bps", "eta_s", "file", "done"}
+keys = {"schema", "elapsed_s", "durable_bytes", "total_bytes", "rate_bps", "eta_s", "file", "done"}
 if set(last) != keys:
     sys.exit("keys %s" % sorted(set(last) ^ keys))
+if any(l.get("schema") != 1 for l in ls):
+    sys.exit("a line without schema 1: %r" % [l for l in ls if l.get("schema") != 1][0])
 if not (last["done"] is True and last["durable_bytes"] == last["total_bytes"] == 9000000):
     sys.exit("last object %r" % last)
 PY
@@ -311,6 +313,29 @@ rc=$(cat "$tmp/pipe.rc")
 grep -q "interrupted by SIGPIPE" "$tmp/pipe.err" || fail "the reader of --json gone: $(cat "$tmp/pipe.err")"
 [ "$(cat "$empty/kept")" = old ] && [ "$(ls -A "$empty")" = kept ] ||
 	fail "the reader of --json gone: left $(ls -A "$empty" | tr '\n' ' ')"
+
+# --json with a destination whose name holds a newline, a quote and a
+# byte that is not UTF-8: every line is one object that parses as strict
+# UTF-8 JSON, the name in "file" whole, the bad byte as U+FFFD
+odd=$(printf '%s/odd\n"name\377' "$tmp")
+rc=0
+shim WBGOV_SHIM_SLOW_MS=150 "$W" cp --json "$src/big file" "$odd" >"$tmp/odd.json" 2>"$tmp/odd.err" || rc=$?
+[ "$rc" = 0 ] && cmp -s "$src/big file" "$odd" || fail "cp --json to an odd name: exit $rc ($(cat "$tmp/odd.err"))"
+python3 - "$tmp/odd.json" "$tmp" <<'PY' || fail "cp --json to an odd name: see above"
+import json, sys
+lines = open(sys.argv[1], "rb").read().split(b"\n")[:-1]
+objs = [json.loads(l.decode("utf-8")) for l in lines]  # strict: invalid UTF-8 raises
+files = [o["file"] for o in objs if o["file"] is not None]
+if not files:
+    sys.exit("no line named the file: %r" % objs)
+want = sys.argv[2] + '/odd\n"name\ufffd'
+bad = [f for f in files if f != want]
+if bad:
+    sys.exit("file is %r, want %r" % (bad[0], want))
+if objs[-1]["file"] is not None or objs[-1]["done"] is not True:
+    sys.exit("last line %r" % objs[-1])
+PY
+rm -f "$odd"
 
 # the terminal hangs up (its pty's master closed) once the progress shows:
 # 130, DEST as it was, no temporary file; the copy was 0600 meanwhile

@@ -8,7 +8,7 @@
 # source names the stick's partition); the table says why a column
 # shows "-" and prints no control or invalid bytes; explain finds a disk by
 # its name and by a partition, shows wbgovd's record only while it runs and
-# the pre-6.2 limit as what it is; explain --json is schema 1, what-if or
+# the pre-6.2 limit as what it is; explain --json is schema 2, what_if or
 # wbgovd's record and labelled so; watch puts its time over each table,
 # and --json one object a line with its time; sync names the mount point
 # it cannot sync. A /proc/meminfo that is missing or malformed makes the
@@ -81,7 +81,7 @@ grep -q "rule (if wbgovd ran): not measured yet: the start cap" "$tmp/ex" || fai
 grep -q "123456" "$tmp/ex" && fail "explain showed a record no running wbgovd keeps"
 G status --json | grep -q '"bandwidth_bps": 5000000' && fail "status showed a record no running wbgovd keeps"
 G status | grep -q "4.8 MiB/s" && fail "the status table showed a record no running wbgovd keeps"
-# explain --json: schema 1, the what-if labelled so; with a wbgovd running
+# explain --json: schema 2, the what-if labelled so ("what_if"); with a wbgovd running
 # (its pid file names a live process called wbgovd), its record, labelled
 # as its
 G explain --json sdb >"$tmp/exj" || fail "explain --json exited $?"
@@ -113,7 +113,7 @@ keys = {"bdi", "disk", "model", "serial", "bus", "removable", "rotational", "fus
         "vm_dirty_background_bytes"}
 for n, p in enumerate(sys.argv[1:]):
     d = load(p)
-    want(d["schema"] == 1 and d["wbgovd_running"] is bool(n), "schema or wbgovd_running: %r" % d)
+    want(d["schema"] == 2 and d["wbgovd_running"] is bool(n), "schema or wbgovd_running: %r" % d)
     want([x["bdi"] for x in d["devices"]] == ["8:16", "8:16-fuseblk"], "bdis %r" % [x["bdi"] for x in d["devices"]])
     for x in d["devices"]:
         want(set(x) == keys, "%s has keys %s" % (x["bdi"], sorted(set(x) ^ keys)))
@@ -123,7 +123,7 @@ for n, p in enumerate(sys.argv[1:]):
     want(sdb["kernel_strict_limit"] is False and sdb["kernel_max_ratio_fine"] == 1000000, "kernel knobs")
     want(sdb["usb"] == "0781:5567" and sdb["wwn"] is None and sdb["other_rule"] is None, "ids: %r" % sdb)
     if n == 0:
-        want(sdb["decided_by"] == "what-if" and sdb["bandwidth_bps"] is None and sdb["windows"] is None,
+        want(sdb["decided_by"] == "what_if" and sdb["bandwidth_bps"] is None and sdb["windows"] is None,
              "without wbgovd: %r" % sdb)
         want(sdb["limit"] == "strict" and sdb["limit_bytes"] == 4194304, "the start cap: %r" % sdb)
     else:

@@ -135,7 +135,7 @@ for d in sdb:$STICK_CAP nvme0n1:$NVME_CAP; do
 	python3 - "$tmp/exj" "${d#*:}" <<'PY' || fail "explain --json ${d%:*}: see above"
 import json, sys
 dev = json.load(open(sys.argv[1], encoding="utf-8"))["devices"][0]
-want = {"decided_by": "what-if", "limit": "strict", "limit_bytes": int(sys.argv[2]),
+want = {"decided_by": "what_if", "limit": "strict", "limit_bytes": int(sys.argv[2]),
         "rule": "measured bandwidth x target, less 256 KiB of sync slack"}
 got = {k: dev[k] for k in want}
 if got != want:

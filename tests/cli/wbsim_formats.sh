@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Output formats: the CSV header and shape (11 fields a row, empty cells for
-# columns that do not apply), and JSON that parses, holds one object per
+# columns that do not apply), and JSON that parses, schema 2: {"schema": 2,
+# "runs": [...]} with one object per
 # scenario x policy with null for the same cells, and a "loses" array.
 # (Keys beyond the CSV columns and "loses" are allowed.)
 set -eu
@@ -75,11 +76,14 @@ check_json() {
 	# order, null exactly where the CSV cell is empty, equal numbers
 	python3 - "$tmp/$1" "$tmp/$2" >"$tmp/pyout" 2>&1 <<'EOF' || fail "$1: $(cat "$tmp/pyout")"
 import csv, json, sys
-doc = json.load(open(sys.argv[1]))
+top = json.load(open(sys.argv[1]))
 rows = list(csv.reader(open(sys.argv[2])))
 head, rows = rows[0], rows[1:]
+if not isinstance(top, dict) or set(top) != {"schema", "runs"} or top["schema"] != 2:
+    sys.exit("top level is %r, want {\"schema\": 2, \"runs\": [...]}" % (top if not isinstance(top, dict) else sorted(top)))
+doc = top["runs"]
 if not isinstance(doc, list):
-    sys.exit("top level is %s, want an array" % type(doc).__name__)
+    sys.exit("runs is %s, want an array" % type(doc).__name__)
 if len(doc) != len(rows):
     sys.exit("%d objects, the CSV has %d rows" % (len(doc), len(rows)))
 want_keys = set(head) | {"loses"}

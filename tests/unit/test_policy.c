@@ -2520,6 +2520,79 @@ static void test_governor_pre_62_card(void **state)
 	assert_int_equal(gov_restore(&G), 0);
 }
 
+/* Every output (JSON, Prometheus, D-Bus) spells a bandwidth source and a
+ * device state by these two functions: one snake_case word each, no two
+ * alike, a value out of range as the safe one. */
+static bool snake_case(const char *s)
+{
+	if (!s || !*s || *s == '_')
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s == '_' && s[1] && s[1] != '_')))
+			return false;
+	return true;
+}
+
+static void test_enum_keys(void **state)
+{
+	static const struct {
+		int value;
+		const char *key;
+	} sources[] = {
+		{ BW_NONE, "none" }, { BW_LOWER_BOUND, "lower_bound" }, { BW_MEASURED, "measured" },
+		{ BW_REMEMBERED, "remembered" }, { -1, "none" }, { BW_REMEMBERED + 1, "none" },
+	}, states[] = {
+		{ GOV_STATE_ERROR, "error" }, { GOV_STATE_DECIDING, "deciding" },
+		{ GOV_STATE_UNCAPPED, "uncapped" }, { GOV_STATE_LEFT_ALONE, "left_alone" },
+		{ GOV_STATE_CAPPED, "capped" }, { -1, "error" }, { GOV_STATE_COUNT, "error" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
+		assert_string_equal(bw_source_key(sources[i].value), sources[i].key);
+		assert_true(snake_case(sources[i].key));
+	}
+	/* the first 4 rows are the enum's values: no two spelled alike */
+	for (size_t i = 0; i < 4; i++)
+		for (size_t k = 0; k < i; k++)
+			assert_string_not_equal(bw_source_key(sources[i].value),
+						bw_source_key(sources[k].value));
+	for (size_t i = 0; i < sizeof(states) / sizeof(states[0]); i++) {
+		assert_string_equal(gov_state_key(states[i].value), states[i].key);
+		assert_true(snake_case(states[i].key));
+	}
+	for (size_t i = 0; i < GOV_STATE_COUNT; i++)
+		for (size_t k = 0; k < i; k++)
+			assert_string_not_equal(gov_state_key((int)i), gov_state_key((int)k));
+}
+
+/* A device's state from what the governor holds of it, as D-Bus shows it. */
+static void test_dev_state(void **state)
+{
+	static const struct {
+		int err;
+		bool decided, above_global, govern, strict;
+		enum gov_state want;
+	} rows[] = {
+		{ -EINVAL, true, false, true, true, GOV_STATE_ERROR },
+		{ 0, false, false, true, true, GOV_STATE_DECIDING },
+		{ 0, true, true, true, true, GOV_STATE_UNCAPPED },
+		{ 0, true, false, true, false, GOV_STATE_UNCAPPED },
+		{ 0, true, false, false, false, GOV_STATE_LEFT_ALONE },
+		{ 0, true, false, true, true, GOV_STATE_CAPPED },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct gov_dev d;
+		memset(&d, 0, sizeof(d));
+		d.err = rows[i].err;
+		d.decided = rows[i].decided;
+		d.above_global = rows[i].above_global;
+		d.dec.govern = rows[i].govern;
+		d.dec.strict = rows[i].strict;
+		assert_int_equal(gov_dev_state(&d), rows[i].want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2579,6 +2652,8 @@ int main(void)
 		cmocka_unit_test(test_governor_device_target_class),
 		cmocka_unit_test(test_governor_write_throttle),
 		cmocka_unit_test(test_governor_throttled_after_measured),
+		cmocka_unit_test(test_enum_keys),
+		cmocka_unit_test(test_dev_state),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
