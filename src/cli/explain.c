@@ -33,6 +33,7 @@ struct why {
 	uint64_t other_strict, other_fine, other_bytes;
 	bool has_vm;
 	uint64_t dirty_bytes, dirty_background_bytes; /* a sysctl.d tweak's, when not 0 */
+	struct cli_pending pend; /* data still to write, and where that came from */
 };
 
 /* The state file, read once: what wbgov found on the bdis it changed. */
@@ -103,12 +104,13 @@ static void other_text(const struct why *w, bool running, char *buf, size_t len)
 }
 
 static void gather(const struct cli *o, const struct gov_config *cfg, const char *sp,
-		   bool running, struct knobs_dev *d, struct why *w)
+		   bool running, struct knobs_dev *d, const struct cli_pending *pend, struct why *w)
 {
 	struct gov_settings set;
 
 	memset(w, 0, sizeof(*w));
 	w->d = d;
+	w->pend = *pend;
 	/* the daemon's record, while it runs: a file left by a run that ended
 	 * is not what holds now */
 	w->has_st = running && status_read(sp, d->bdi, &w->st) == 0;
@@ -190,6 +192,18 @@ static void print_text(const struct gov_config *cfg, const struct why *w, bool r
 		       w->st.measures == 1 ? "" : "s", d->disk);
 	else
 		printf("  measured:    not yet%s\n", running ? "" : " (wbgovd is not running)");
+	if (w->pend.source != PENDING_NONE) {
+		char b[32], s[48] = "";
+		double drain = cli_pending_drain_s(&w->pend, w->bw);
+		bytes_text(b, sizeof(b), w->pend.bytes, BYTES_KIB_DOWN);
+		if (drain >= 0)
+			snprintf(s, sizeof(s), ", %.1f s to write", drain);
+		printf("  to write:    %s dirty + writeback%s (%s)\n", b, s,
+		       w->pend.source == PENDING_DEBUGFS ? "debugfs" : "wbgovd on D-Bus");
+	} else {
+		printf("  to write:    not known (debugfs is root's, and wbgovd does not tell it on "
+		       "the system bus)\n");
+	}
 	if (w->has_kernel_bw)
 		printf("  kernel:      %.1f MiB/s, its own estimate (debugfs; 0 while the bdi is clean)\n",
 		       (double)w->kernel_bw / (double)MIB);
@@ -277,6 +291,18 @@ static void print_json(const struct gov_config *cfg, const struct why *w, bool r
 		fputs(", \"bandwidth_source\": null", stdout);
 	json_u64_or_null("windows", w->has_st, w->st.measures);
 	json_u64_or_null("kernel_bandwidth_bps", w->has_kernel_bw, w->kernel_bw);
+	json_u64_or_null("dirty_writeback_bytes", w->pend.source != PENDING_NONE, w->pend.bytes);
+	{
+		double drain = cli_pending_drain_s(&w->pend, w->bw);
+		if (drain >= 0)
+			printf(", \"drain_s\": %.2f", drain);
+		else
+			fputs(", \"drain_s\": null", stdout);
+	}
+	if (w->pend.source != PENDING_NONE)
+		printf(", \"pending_source\": \"%s\"", cli_pending_key[w->pend.source]);
+	else
+		fputs(", \"pending_source\": null", stdout);
 	fputs(", \"usb\": ", stdout);
 	cli_json_str_or_null(stdout, d->usb);
 	fputs(", \"wwn\": ", stdout);
@@ -340,6 +366,8 @@ static void print_json(const struct gov_config *cfg, const struct why *w, bool r
 int cli_explain(const struct cli *o, const char *arg)
 {
 	static struct knobs_dev devs[MAXDEV];
+	static struct cli_pending pend[MAXDEV];
+	const char *bdis[MAXDEV];
 	struct gov_config cfg;
 	char err[512], sp[PATH_MAX];
 	int n;
@@ -359,12 +387,15 @@ int cli_explain(const struct cli *o, const char *arg)
 		return EX_CONFIG;
 	}
 	cli_path_in(sp, sizeof(sp), o, "status");
+	for (int i = 0; i < n; i++)
+		bdis[i] = devs[i].bdi;
+	cli_pending_fill(o, bdis, pend, n);
 	if (o->json)
 		printf("{\"schema\": 1, \"wbgovd_running\": %s, \"devices\": [",
 		       running ? "true" : "false");
 	for (int i = 0; i < n; i++) {
 		struct why w;
-		gather(o, &cfg, sp, running, &devs[i], &w);
+		gather(o, &cfg, sp, running, &devs[i], &pend[i], &w);
 		if (o->json)
 			print_json(&cfg, &w, running, i == 0);
 		else
