@@ -112,8 +112,9 @@ void settings_reload(struct daemon_settings *run, uint64_t *metrics_interval_use
 			 "keep the bus it is on); D-Bus stays %s",
 			 now->bus_from[0] ? now->bus_from : "bus (no longer set)",
 			 run->bus ? run->bus : "the default");
-	if (run->metrics && now->metrics && same(run->metrics, now->metrics) &&
-	    iv != *metrics_interval_usec) {
+	/* the interval is a setting of its own: it applies to the running
+	 * file whatever the path says */
+	if (run->metrics && iv != *metrics_interval_usec) {
 		log_info("metrics file %s: written every %.0f s from now on", run->metrics,
 			 (double)iv / 1e6);
 		*metrics_interval_usec = iv;
