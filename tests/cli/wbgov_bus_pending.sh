@@ -8,8 +8,8 @@
 # wbgov (as nobody) reads a copy of the tree whose debugfs it may not read
 # (mode 000: EACCES), or that has none (not mounted). Where debugfs can be
 # read, it is read and the bus is not asked. A bus daemon that is stopped
-# (SIGSTOP) costs wbgov at most about a second, and its figures are "-";
-# so does a bus where wbgovd is not.
+# (SIGSTOP) costs wbgov about a second, and its figures are "-"; a bus
+# where wbgovd is not gives "-" at once.
 set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
@@ -39,7 +39,8 @@ chmod 000 "$tmp/denied/sys/kernel/debug"
 D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
 G=$(cd "$(dirname "$W")" && pwd)/wbgov
 PID=
-trap 'for p in $PID; do kill -KILL "$p" 2>/dev/null || true; done; dbus_stop_all; chmod 755 "$tmp/denied/sys/kernel/debug" 2>/dev/null; rm -rf "$tmp"' EXIT
+PROBE=
+trap 'for p in $PID $PROBE; do kill -KILL "$p" 2>/dev/null || true; done; dbus_stop_all; chmod 755 "$tmp/denied/sys/kernel/debug" 2>/dev/null; rm -rf "$tmp"' EXIT
 dbus_private sys system "$OWNER"
 A=$(dbus_addr sys)
 bc() { busctl --address="$A" "$@"; }
@@ -117,15 +118,31 @@ $AS env DBUS_SYSTEM_BUS_ADDRESS="$A" "$G" --state-dir "$ST" --root "$tmp/denied"
 got=$(pending_json "$tmp/s.json" 8:16)
 [ "$got" = "null null null" ] || fail "status under --root without --bus asked a bus: $got"
 
-# --- debugfs readable: read, the bus not asked (a stopped bus costs nothing)
+# --- debugfs readable: read, and the bus not asked. The bus is a socket
+# that records whether anyone connects; a user who cannot read debugfs
+# does, which shows the probe sees a connection.
+python3 - "$tmp/probe.sock" "$tmp/probe.hit" <<'PY' &
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+os.chmod(sys.argv[1], 0o777)
+s.listen(8)
+while True:
+    c, _ = s.accept()
+    open(sys.argv[2], "a").write("connected\n")
+PY
+PROBE=$!
+wait_for 5 test -S "$tmp/probe.sock" || fail "the probe socket did not appear"
+W2 --root "$FX" status --json --bus "unix:path=$tmp/probe.sock" >"$tmp/s.json" || fail "status over debugfs exited $?"
+got=$(pending_json "$tmp/s.json" 8:16)
+[ "$got" = "12582912 2.52 debugfs" ] || fail "status over a readable debugfs: $got"
+[ ! -e "$tmp/probe.hit" ] || fail "status over a readable debugfs asked the bus"
+W2 --root "$tmp/denied" status --json --bus "unix:path=$tmp/probe.sock" >/dev/null || fail "status exited $?"
+[ -e "$tmp/probe.hit" ] || fail "the probe socket saw no connection from a status that needs the bus"
+kill "$PROBE"
+PROBE=
 busd=$(sed -n 2p "$tmp/dbus-sys.out")
 kill -STOP "$busd"
-t0=$(now_ms)
-W2 --root "$FX" status --json --bus "$A" >"$tmp/s.json" || { kill -CONT "$busd"; fail "status over debugfs exited $?"; }
-ms=$(($(now_ms) - t0))
-got=$(pending_json "$tmp/s.json" 8:16)
-[ "$got" = "12582912 2.52 debugfs" ] || { kill -CONT "$busd"; fail "status over a readable debugfs: $got"; }
-[ "$ms" -lt 800 ] || { kill -CONT "$busd"; fail "status over a readable debugfs took $ms ms with the bus stopped"; }
 
 # --- the bus daemon stopped: about a second, then "-", never a hang
 for cmd in "status --json" "explain --json sdb"; do
@@ -137,7 +154,9 @@ for cmd in "status --json" "explain --json sdb"; do
 	echo "$me: $cmd with the bus daemon stopped: $ms ms" >&2
 	[ "$rc" -ne 124 ] || { kill -CONT "$busd"; fail "$cmd hung on a stopped bus"; }
 	[ "$rc" -eq 0 ] || { kill -CONT "$busd"; fail "$cmd exited $rc with the bus stopped"; }
-	[ "$ms" -ge 900 ] && [ "$ms" -lt 2000 ] || { kill -CONT "$busd"; fail "$cmd took $ms ms with the bus stopped, want about 1000"; }
+	# the wait is a second; the rest is the program's start, on a loaded
+	# machine too
+	[ "$ms" -ge 1000 ] && [ "$ms" -lt 3000 ] || { kill -CONT "$busd"; fail "$cmd took $ms ms with the bus stopped, want about 1000"; }
 	got=$(pending_json "$tmp/s.json" 8:16)
 	[ "$got" = "null null null" ] || { kill -CONT "$busd"; fail "$cmd with the bus stopped: $got"; }
 done
@@ -153,5 +172,5 @@ W2 --root "$tmp/denied" status --json --bus "$A" >"$tmp/s.json" || fail "status 
 ms=$(($(now_ms) - t0))
 got=$(pending_json "$tmp/s.json" 8:16)
 [ "$got" = "null null null" ] || fail "status without wbgovd: $got"
-[ "$ms" -lt 800 ] || fail "status without wbgovd on the bus took $ms ms"
+[ "$ms" -lt 1000 ] || fail "status without wbgovd on the bus took $ms ms: it waited for no answer"
 echo "$me: ok"
