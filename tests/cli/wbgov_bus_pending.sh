@@ -84,7 +84,12 @@ W2() { $AS "$G" --state-dir "$ST" "$@"; }
 for tree in denied nodebug; do
 	R=$tmp/$tree
 	# --- status --json: the stick's figures are wbgovd's
+	t0=$(now_ms)
 	W2 --root "$R" status --json --bus "$A" >"$tmp/s.json" 2>"$tmp/s.err" || fail "$tree: status --json exited $?: $(cat "$tmp/s.err")"
+	echo "$me: $tree: status --json with wbgovd's figures: $(($(now_ms) - t0)) ms" >&2
+	t0=$(now_ms)
+	W2 --root "$R" status --json >/dev/null 2>&1 || fail "$tree: status --json without a bus exited $?"
+	echo "$me: $tree: status --json without a bus: $(($(now_ms) - t0)) ms" >&2
 	got=$(pending_json "$tmp/s.json" 8:16)
 	[ "$got" = "$bytes $drain2 wbgovd" ] || fail "$tree: status --json: 8:16 $got, want $bytes $drain2 wbgovd"
 	# a device wbgovd knows no counters of stays unknown
