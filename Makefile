@@ -59,8 +59,10 @@ $(BUILD)/libwbgovsys.a: $(SYS_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+# wbsim reads wbgov.conf through the daemon's parser, which checks wbgovd's
+# own keys (bus = through bus.c): the same libraries
 $(BUILD)/wbsim: $(BUILD)/src/cmd/wbsim.o $(BUILD)/libwbgovsys.a $(BUILD)/libwbgov.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) -linih $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(SYS_LIBS) $(LDLIBS)
 
 $(BUILD)/wbgovd: $(BUILD)/src/cmd/wbgovd.o $(BUILD)/libwbgovsys.a $(BUILD)/libwbgov.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(SYS_LIBS) $(LDLIBS)

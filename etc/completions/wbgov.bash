@@ -129,10 +129,10 @@ _wbgov()
 
 	local opts="--root --state-dir --config -c --help"
 	case $cmd in
-	status) opts+=" --json --prometheus" ;;
-	watch) opts+=" --interval --json" ;;
+	status) opts+=" --json --prometheus --bus" ;;
+	watch) opts+=" --interval --json --bus" ;;
 	eject) opts+=" --no-power-off" ;;
-	explain) opts+=" --json" ;;
+	explain) opts+=" --json --bus" ;;
 	apply) opts+=" --once" ;;
 	cp) opts+=" --quiet -q --json" ;;
 	notify) opts+=" --bus --threshold" ;;

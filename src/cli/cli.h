@@ -35,7 +35,8 @@ struct cli {
 	double interval;
 	bool watching;         /* status as watch shows it: under its time */
 	struct knobs_real *real; /* the machine, under root */
-	const char *bus;       /* notify: where wbgovd is (NULL: the system bus) */
+	const char *bus;       /* notify, status, watch, explain: where wbgovd is (NULL: the
+				  system bus; for status, watch and explain only under root /) */
 	uint64_t threshold;    /* notify: data to write worth a notification */
 };
 
@@ -74,6 +75,26 @@ void cli_progress_line(FILE *f, bool tty, int pct, const char *what, double rate
 		       double eta_s, double elapsed_s);
 /* Dirty + writeback of one bdi, where the kernel tells (debugfs). */
 int cli_bdi_pending(const struct cli *o, const char *bdi, uint64_t *ret);
+/* Where a figure of data still to write came from (pending.c). */
+enum pending_source { PENDING_NONE, PENDING_DEBUGFS, PENDING_WBGOVD };
+/* ... as a JSON value: null, "debugfs", "wbgovd" */
+extern const char *const cli_pending_key[];
+struct cli_pending {
+	enum pending_source source;
+	uint64_t bytes;        /* dirty + writeback; 0 when not known */
+	double drain_s;        /* wbgovd's DrainSeconds (-1: it does not know) */
+};
+/* Data still to write of each of the n bdis into out[]: debugfs's
+ * counters where they can be read, else wbgovd's figures on the bus
+ * (o->bus), asked once for all of them and waited for at most a second;
+ * PENDING_NONE where neither tells. */
+void cli_pending_fill(const struct cli *o, const char *const *bdi, struct cli_pending *out, int n);
+/* Seconds to write p's data: wbgovd's own figure, or the bytes over
+ * bw_bps as status_drain_s says; -1 when not known. */
+double cli_pending_drain_s(const struct cli_pending *p, uint64_t bw_bps);
+/* Is a bus asked at all: one named with --bus, or the system bus under
+ * root "/" (a fixture tree's devices are not the system's). */
+bool cli_bus_default(const struct cli *o);
 /* Where a bandwidth figure came from (enum bw_source). */
 const char *cli_source_text(int source);
 /* JSON values for the commands' --json (jansson; NULL when out of

@@ -35,6 +35,7 @@ struct why {
 	uint64_t other_strict, other_fine, other_bytes;
 	bool has_vm;
 	uint64_t dirty_bytes, dirty_background_bytes; /* a sysctl.d tweak's, when not 0 */
+	struct cli_pending pend; /* data still to write, and where that came from */
 };
 
 /* The state file, read once: what wbgov found on the bdis it changed. */
@@ -105,12 +106,13 @@ static void other_text(const struct why *w, bool running, char *buf, size_t len)
 }
 
 static void gather(const struct cli *o, const struct gov_config *cfg, const char *sp,
-		   bool running, struct knobs_dev *d, struct why *w)
+		   bool running, struct knobs_dev *d, const struct cli_pending *pend, struct why *w)
 {
 	struct gov_settings set;
 
 	memset(w, 0, sizeof(*w));
 	w->d = d;
+	w->pend = *pend;
 	/* the daemon's record, while it runs: a file left by a run that ended
 	 * is not what holds now */
 	w->has_st = running && status_read(sp, d->bdi, &w->st) == 0;
@@ -192,6 +194,18 @@ static void print_text(const struct gov_config *cfg, const struct why *w, bool r
 		       w->st.measures == 1 ? "" : "s", d->disk);
 	else
 		printf("  measured:    not yet%s\n", running ? "" : " (wbgovd is not running)");
+	if (w->pend.source != PENDING_NONE) {
+		char b[32], s[48] = "";
+		double drain = cli_pending_drain_s(&w->pend, w->bw);
+		bytes_text(b, sizeof(b), w->pend.bytes, BYTES_KIB_DOWN);
+		if (drain >= 0)
+			snprintf(s, sizeof(s), ", %.1f s to write", drain);
+		printf("  to write:    %s dirty + writeback%s (%s)\n", b, s,
+		       w->pend.source == PENDING_DEBUGFS ? "debugfs" : "wbgovd on D-Bus");
+	} else {
+		printf("  to write:    not known (debugfs is root's, and wbgovd does not tell it on "
+		       "the system bus)\n");
+	}
 	if (w->has_kernel_bw)
 		printf("  kernel:      %.1f MiB/s, its own estimate (debugfs; 0 while the bdi is clean)\n",
 		       (double)w->kernel_bw / (double)MIB);
@@ -259,6 +273,7 @@ static json_t *device_json(const struct gov_config *cfg, const struct why *w, bo
 	const struct knobs_dev *d = w->d;
 	const struct gov_rule *rule = w->dec.rule;
 	bool bw = w->has_st && w->bw;
+	double drain = cli_pending_drain_s(&w->pend, w->bw);
 	json_t *other = json_null();
 
 	if (w->other) {
@@ -271,7 +286,7 @@ static json_t *device_json(const struct gov_config *cfg, const struct why *w, bo
 	}
 	return json_pack(
 		"{s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-		" s:o, s:o, s:o, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+		" s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 		"bdi", cli_json_text(d->bdi), "disk", cli_json_text(d->disk),
 		"model", cli_json_text_or_null(d->model), "serial", cli_json_text_or_null(d->serial),
 		"bus", cli_json_text_or_null(d->bus), "removable", d->removable,
@@ -280,6 +295,10 @@ static json_t *device_json(const struct gov_config *cfg, const struct why *w, bo
 		"bandwidth_source", bw ? json_string(bw_source_key(w->st.source)) : json_null(),
 		"windows", cli_json_u64(w->has_st, w->st.measures),
 		"kernel_bandwidth_bps", cli_json_u64(w->has_kernel_bw, w->kernel_bw),
+		"dirty_writeback_bytes", cli_json_u64(w->pend.source != PENDING_NONE, w->pend.bytes),
+		"drain_s", cli_json_real(drain >= 0, drain, 2),
+		"pending_source", w->pend.source != PENDING_NONE ?
+			json_string(cli_pending_key[w->pend.source]) : json_null(),
 		"usb", cli_json_text_or_null(d->usb), "wwn", cli_json_text_or_null(d->wwn),
 		"labels", json_list(d->labels, sizeof(d->labels)),
 		"uuids", json_list(d->uuids, sizeof(d->uuids)),
@@ -303,6 +322,8 @@ static json_t *device_json(const struct gov_config *cfg, const struct why *w, bo
 int cli_explain(const struct cli *o, const char *arg)
 {
 	static struct knobs_dev devs[MAXDEV];
+	static struct cli_pending pend[MAXDEV];
+	const char *bdis[MAXDEV];
 	struct gov_config cfg;
 	char err[512], sp[PATH_MAX];
 	int n;
@@ -324,9 +345,12 @@ int cli_explain(const struct cli *o, const char *arg)
 	}
 	cli_path_in(sp, sizeof(sp), o, "status");
 	list = o->json ? json_array() : NULL;
+	for (int i = 0; i < n; i++)
+		bdis[i] = devs[i].bdi;
+	cli_pending_fill(o, bdis, pend, n);
 	for (int i = 0; i < n; i++) {
 		struct why w;
-		gather(o, &cfg, sp, running, &devs[i], &w);
+		gather(o, &cfg, sp, running, &devs[i], &pend[i], &w);
 		if (!o->json)
 			print_text(&cfg, &w, running, i == 0);
 		else if (list && json_array_append_new(list, device_json(&cfg, &w, running)))

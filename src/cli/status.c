@@ -28,6 +28,7 @@ struct row {
 	bool has_knobs;
 	uint64_t pending;
 	bool has_pending;
+	struct cli_pending pend; /* pending's source; wbgovd's drain */
 };
 
 /* A row per bdi, however many, into *ret (kept for the next call: watch
@@ -36,7 +37,9 @@ static int collect(const struct cli *o, struct row **ret)
 {
 	static struct knobs_dev *devs;
 	static struct row *rows;
-	static int devs_room, rows_room;
+	static const char **bdis;
+	static struct cli_pending *pend;
+	static int devs_room, rows_room, bdis_room, pend_room;
 	struct mount_table *mt;
 	char sp[PATH_MAX];
 	int n = cli_devices(o, &devs, &devs_room);
@@ -46,7 +49,9 @@ static int collect(const struct cli *o, struct row **ret)
 
 	if (n < 0)
 		return n;
-	if (!room_for(&rows, &rows_room, n, sizeof(*rows)))
+	if (!room_for(&rows, &rows_room, n, sizeof(*rows)) ||
+	    !room_for(&bdis, &bdis_room, n, sizeof(*bdis)) ||
+	    !room_for(&pend, &pend_room, n, sizeof(*pend)))
 		return -ENOMEM;
 	*ret = rows;
 	cli_path_in(sp, sizeof(sp), o, "status");
@@ -62,9 +67,16 @@ static int collect(const struct cli *o, struct row **ret)
 		r->has_knobs = sysfs_bdi_read(o->root, r->d.bdi, BDI_STRICT_LIMIT, &r->strict) == 0 &&
 			       sysfs_bdi_read(o->root, r->d.bdi, BDI_MAX_BYTES, &r->max_bytes) == 0 &&
 			       sysfs_bdi_read(o->root, r->d.bdi, BDI_MAX_RATIO_FINE, &r->ratio) == 0;
-		r->has_pending = cli_bdi_pending(o, r->d.bdi, &r->pending) == 0;
+		bdis[i] = devs[i].bdi;
 	}
 	procfs_mount_table_free(mt);
+	/* debugfs, else wbgovd on the bus: once for every row */
+	cli_pending_fill(o, bdis, pend, n);
+	for (int i = 0; i < n; i++) {
+		rows[i].pend = pend[i];
+		rows[i].has_pending = pend[i].source != PENDING_NONE;
+		rows[i].pending = pend[i].bytes;
+	}
 	return n;
 }
 
@@ -117,9 +129,9 @@ int cli_status(const struct cli *o, FILE *f)
 		for (int i = 0; devs && i < n; i++) {
 			struct row *r = &rows[i];
 			bool bw = r->has_st && r->st.bw_bps;
-			double drain = status_drain_s(r->has_pending, r->pending, bw ? r->st.bw_bps : 0);
+			double drain = cli_pending_drain_s(&r->pend, bw ? r->st.bw_bps : 0);
 			json_t *dev = json_pack(
-				"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+				"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 				"bdi", cli_json_text(r->d.bdi), "disk", cli_json_text(r->d.disk),
 				"model", cli_json_text_or_null(r->d.model),
 				"bus", cli_json_text_or_null(r->d.bus), "mounts", cli_json_mounts(&r->mounts),
@@ -129,6 +141,8 @@ int cli_status(const struct cli *o, FILE *f)
 				"max_bytes", cli_json_u64(r->has_knobs, r->max_bytes),
 				"max_ratio_fine", cli_json_u64(r->has_knobs, r->ratio),
 				"dirty_writeback_bytes", cli_json_u64(r->has_pending, r->pending),
+				"pending_source", r->has_pending ? json_string(cli_pending_key[r->pend.source])
+								 : json_null(),
 				"drain_s", cli_json_real(drain >= 0, drain, 2));
 			if (json_array_append_new(devs, dev)) {
 				json_decref(devs);
@@ -146,7 +160,7 @@ int cli_status(const struct cli *o, FILE *f)
 	{
 		/* the text columns as wide as their longest entry, as lsblk does */
 		int wd = 6, wb = 3, wm = 5, wu = 3;
-		bool no_bw = false, no_pend = false;
+		bool no_bw = false, no_pend = false, from_bus = false;
 		for (int i = 0; i < n; i++) {
 			int l;
 			if ((l = (int)strlen(rows[i].d.disk)) > wd) wd = l;
@@ -171,10 +185,11 @@ int cli_status(const struct cli *o, FILE *f)
 			if (r->has_knobs)
 				bytes_text(mx, sizeof(mx), r->max_bytes, BYTES_KIB_DOWN);
 			if (r->has_pending) {
-				double s = status_drain_s(true, r->pending, r->has_st ? r->st.bw_bps : 0);
+				double s = cli_pending_drain_s(&r->pend, r->has_st ? r->st.bw_bps : 0);
 				bytes_text(pend, sizeof(pend), r->pending, BYTES_KIB_DOWN);
 				if (s >= 0)
 					snprintf(drain, sizeof(drain), "%.1f s", s);
+				from_bus |= r->pend.source == PENDING_WBGOVD;
 			} else {
 				no_pend = true;
 			}
@@ -189,7 +204,11 @@ int cli_status(const struct cli *o, FILE *f)
 				running ? "" : " (it is not running)");
 		if (no_pend)
 			fprintf(f, "%sDIRTY+WB, DRAIN: - where the bdi's own counters are not readable "
-				   "(debugfs at /sys/kernel/debug, as root)\n", no_bw ? "" : "\n");
+				   "(debugfs at /sys/kernel/debug, as root) and wbgovd does not tell them "
+				   "on the system bus\n", no_bw ? "" : "\n");
+		if (from_bus)
+			fprintf(f, "%sDIRTY+WB, DRAIN: from wbgovd on D-Bus where debugfs is not "
+				   "readable here\n", no_bw || no_pend ? "" : "\n");
 	}
 	if (mem_err) {
 		char mp[PATH_MAX];

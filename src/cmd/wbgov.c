@@ -23,12 +23,12 @@ static void usage(FILE *f)
 {
 	/* TRANSLATORS: the commands and options stay as they are; "Usage:"
 	 * may change its length, the lines under it follow */
-	fputs(_("Usage: wbgov status [--json|--prometheus]\n"
-	      "       wbgov watch [--interval SECONDS] [--json]\n"
+	fputs(_("Usage: wbgov status [--json|--prometheus] [--bus BUS]\n"
+	      "       wbgov watch [--interval SECONDS] [--json] [--bus BUS]\n"
 	      "       wbgov sync [PATH|DEVICE]\n"
 	      "       wbgov eject [--no-power-off] PATH|DEVICE\n"
 	      "       wbgov cp [--quiet] [--json] SRC... DEST\n"
-	      "       wbgov explain [--json] DEVICE\n"
+	      "       wbgov explain [--json] [--bus BUS] DEVICE\n"
 	      "       wbgov apply --once [-c FILE]\n"
 	      "       wbgov restore\n"
 	      "       wbgov notify [--bus system|session|ADDRESS] [--threshold SIZE]\n"
@@ -50,13 +50,15 @@ static void usage(FILE *f)
 static const struct {
 	const char *name, *synopsis, *text;
 } commands[] = {
-	{ "status", "status [--json|--prometheus]",
+	{ "status", "status [--json|--prometheus] [--bus BUS]",
 	  N_("One line per device: model, bus, measured bandwidth, the kernel's strict_limit\n"
 	  "and max_bytes, dirty + writeback, seconds to drain, mount points. --json: one\n"
 	  "JSON object (wbgov(8) gives its schema). --prometheus: the same figures in\n"
 	  "Prometheus's text format, as wbgovd --metrics-file writes them (wbgov(8) lists\n"
-	  "the metrics). Needs no root.") },
-	{ "watch", "watch [--interval SECONDS] [--json]",
+	  "the metrics). Needs no root: where debugfs cannot be read, dirty + writeback\n"
+	  "and the seconds to drain are wbgovd's, asked on D-Bus (--bus: system, session or\n"
+	  "an address; default the system bus, none under --root).") },
+	{ "watch", "watch [--interval SECONDS] [--json] [--bus BUS]",
 	  N_("The status table again every SECONDS (0.1 to 3600, default 1) until Ctrl-C,\n"
 	  "each under the time it was read. --json: status's object on one line each\n"
 	  "time (JSON Lines), with its \"time\".") },
@@ -77,10 +79,11 @@ static const struct {
 	  "file or the whole new one. A replaced DEST keeps its permissions (as root, its\n"
 	  "owner and group); one with other hard links is refused. --quiet: nothing but\n"
 	  "errors. --json: the progress as JSON Lines on standard output. Needs no root.") },
-	{ "explain", "explain [--json] DEVICE",
+	{ "explain", "explain [--json] [--bus BUS] DEVICE",
 	  N_("Why DEVICE (sdb, /dev/sdb1, 8:16, btrfs-1, a path) has the limit it has:\n"
-	  "facts, measured bandwidth and where it came from, the rule, the limit, and\n"
-	  "the knobs in the kernel now. --json: one JSON object (wbgov(8)).") },
+	  "facts, measured bandwidth and where it came from, the data still to write,\n"
+	  "the rule, the limit, and the knobs in the kernel now. --json: one JSON object\n"
+	  "(wbgov(8)). --bus: where wbgovd is, as for status.") },
 	{ "apply", "apply --once [-c FILE]",
 	  N_("Without the daemon: give every device the limit the rule gives it now, once,\n"
 	  "recording the knobs it changes for `wbgov restore`. Needs root; refused while\n"
@@ -176,7 +179,8 @@ static int options_fit(const struct cli *o, const struct given *g, const char *c
 		bad = "--no-power-off";
 	else if (o->quiet && strcmp(cmd, "cp"))
 		bad = "--quiet";
-	else if (o->bus && strcmp(cmd, "notify"))
+	else if (o->bus && strcmp(cmd, "notify") && strcmp(cmd, "status") && strcmp(cmd, "watch") &&
+		 strcmp(cmd, "explain"))
 		bad = "--bus";
 	else if (g->threshold && strcmp(cmd, "notify"))
 		bad = "--threshold";

@@ -145,9 +145,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wbgovd: unexpected argument: %s\n", argv[optind]);
 		return EX_USAGE;
 	}
-	if (o.metrics_usec && !o.metrics_path) {
-		fprintf(stderr, "wbgovd: --metrics-interval goes with --metrics-file\n");
-		return EX_USAGE;
-	}
 	return exit_status[daemon_main(&o)];
 }

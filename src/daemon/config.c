@@ -18,14 +18,24 @@
 #include "model/ini.h"
 #include "model/parse.h"
 #include "model/units.h"
+#include "daemon/bus.h"
 #include "daemon/config.h"
+#include "daemon/metrics.h"
 #include "sys/fsutil.h"
 #include "policy/tunables.h"
+
+/* etc/wbgovd.service's ReadWritePaths= holds each (tests/cli/install.sh
+ * checks): /run/wbgov is its RuntimeDirectory, and Debian's
+ * prometheus-node-exporter reads its textfile collector's *.prom from the
+ * second. */
+const char *const config_metrics_dirs[] = { "/run/wbgov", "/var/lib/prometheus/node-exporter",
+					    NULL };
 
 struct ctx {
 	struct ini_text in; /* the file being read, its line, the first error */
 	unsigned file;     /* its index in c->files */
 	struct gov_config *c;
+	struct config_daemon *d;
 	config_note_fn note;
 	void *note_ctx;
 	char section[64];  /* the current [device ...] section */
@@ -35,6 +45,7 @@ struct ctx {
 	bool has_target[GOV_MAX_RULES];
 	bool has_mode[GOV_MAX_RULES];
 	unsigned seen_global; /* bit per global key in this file: duplicates are errors */
+	unsigned seen_daemon; /* ... and per key of wbgovd's own */
 	unsigned limits_file; /* the last file that set floor or ceiling */
 };
 
@@ -104,6 +115,82 @@ static int new_rule(struct ctx *x, const char *section)
 	return 1;
 }
 
+/* Is `path` under one of the directories wbgovd.service may write? */
+static bool unit_writable(const char *path)
+{
+	for (int i = 0; config_metrics_dirs[i]; i++) {
+		size_t n = strlen(config_metrics_dirs[i]);
+		if (!strncmp(path, config_metrics_dirs[i], n) && path[n] == '/')
+			return true;
+	}
+	return false;
+}
+
+/* An absolute path to a file, each component a name: no ".", "..", "//"
+ * or trailing "/" (wbgovd renames its temporary file over it, and the
+ * warning below compares it by its text), room for the temporary name. */
+static bool file_path_ok(const char *p)
+{
+	if (p[0] != '/' || strlen(p) + strlen(FILE_TMP_SUFFIX) >= PATH_MAX)
+		return false;
+	for (const char *c = p; *c; c++) {
+		if (*c != '/')
+			continue;
+		if (c[1] == '/' || c[1] == 0 || (c[1] == '.' && (c[2] == '/' || c[2] == 0)) ||
+		    (c[1] == '.' && c[2] == '.' && (c[3] == '/' || c[3] == 0)))
+			return false;
+	}
+	return true;
+}
+
+/* metrics, metrics_interval, bus: wbgovd's own. 1 done, 0 failed, -1 not
+ * one of them. */
+static int daemon_key(struct ctx *x, const char *key, const char *val)
+{
+	static const char *const keys[] = { "metrics", "metrics_interval", "bus" };
+	struct config_daemon *d = x->d;
+	enum bus_kind kind;
+	unsigned k;
+
+	for (k = 0; k < 3 && strcmp(key, keys[k]); k++)
+		;
+	if (k == 3)
+		return -1;
+	if (x->seen_daemon & (1u << k))
+		return fail(x, "\"%s\" is set twice", key);
+	x->seen_daemon |= 1u << k;
+	if (k == 0) {
+		if (*val && !file_path_ok(val))
+			return fail(x, "metrics = \"%s\": want an absolute path to a file, without . or .. "
+				       "(or nothing: no metrics file)", val);
+		snprintf(d->metrics, sizeof(d->metrics), "%s", val);
+		d->metrics_file = x->file;
+		d->metrics_line = (unsigned)x->in.line;
+		if (*val && !unit_writable(val)) {
+			char dir[PATH_MAX];
+			path_split(val, dir, sizeof(dir), NULL);
+			note(x, CONFIG_WARNING, "metrics = %s: wbgovd.service may write only under %s and "
+			     "%s (ProtectSystem=strict): for another directory add a drop-in "
+			     "(systemctl edit wbgovd) with [Service] ReadWritePaths=%s", val,
+			     config_metrics_dirs[0], config_metrics_dirs[1], dir);
+		}
+	} else if (k == 1) {
+		if (parse_ms_in(val, METRICS_MIN_USEC / 1000, METRICS_MAX_USEC / 1000, &d->metrics_ms))
+			return fail(x, "metrics_interval = \"%s\": want 1 to 3600 seconds (10, 10s, "
+				       "1500ms)", val);
+		d->metrics_interval_file = x->file;
+		d->metrics_interval_line = (unsigned)x->in.line;
+	} else {
+		if (!*val || bus_parse_kind(val, &kind) || strlen(val) >= sizeof(d->bus))
+			return fail(x, "bus = \"%s\": want system, session, none or an address "
+				       "(unix:path=...)", val);
+		snprintf(d->bus, sizeof(d->bus), "%s", val);
+		d->bus_file = x->file;
+		d->bus_line = (unsigned)x->in.line;
+	}
+	return 1;
+}
+
 static int global_key(struct ctx *x, const char *key, const char *val)
 {
 	const struct gov_tunable *t = gov_tunable_find(key, strlen(key));
@@ -112,9 +199,11 @@ static int global_key(struct ctx *x, const char *key, const char *val)
 	uint64_t *at;
 	int r;
 
+	if (!t && (r = daemon_key(x, key, val)) >= 0)
+		return r;
 	if (!t)
 		return fail(x, "unknown key \"%s\" in [global] (target, floor, ceiling, initial, "
-			       "fast_target, global_drain)", key);
+			       "fast_target, global_drain, metrics, metrics_interval, bus)", key);
 	bit = 1u << (t - gov_tunables);
 	if (x->seen_global & bit)
 		return fail(x, "\"%s\" is set twice", key);
@@ -364,22 +453,32 @@ static int parse_text(struct ctx *x, const char *name, const char *text)
 	x->rule = -1;
 	x->section[0] = 0;
 	x->seen_global = 0; /* a later file may set what an earlier one did */
+	x->seen_daemon = 0;
 	return ini_text_parse(&x->in, text, NULL, handler, x,
 			      "not a section, key = value, or comment");
+}
+
+int config_parse_string_daemon(const char *name, const char *text, struct gov_config *c,
+			       struct config_daemon *d, char *err, size_t errlen, config_note_fn fn,
+			       void *ctx)
+{
+	static struct config_daemon scratch;
+	struct ctx x = { .in = { .err = err, .errlen = errlen }, .c = c, .d = d ? d : &scratch,
+			 .note = fn, .note_ctx = ctx };
+	int r;
+
+	err[0] = 0;
+	memset(x.d, 0, sizeof(*x.d));
+	gov_config_defaults(c);
+	if ((r = parse_text(&x, name, text)))
+		return r;
+	return finish(&x);
 }
 
 int config_parse_string_notes(const char *name, const char *text, struct gov_config *c, char *err,
 			      size_t errlen, config_note_fn fn, void *ctx)
 {
-	struct ctx x = { .in = { .err = err, .errlen = errlen }, .c = c, .note = fn,
-			 .note_ctx = ctx };
-	int r;
-
-	err[0] = 0;
-	gov_config_defaults(c);
-	if ((r = parse_text(&x, name, text)))
-		return r;
-	return finish(&x);
+	return config_parse_string_daemon(name, text, c, NULL, err, errlen, fn, ctx);
 }
 
 int config_parse_string(const char *name, const char *text, struct gov_config *c, char *err,
@@ -504,15 +603,17 @@ static int load_dropins(struct ctx *x, const char *dir)
 	return r;
 }
 
-int config_load_notes(const char *path, bool missing_ok, struct gov_config *c, char *err,
-		      size_t errlen, config_note_fn fn, void *ctx)
+int config_load_daemon(const char *path, bool missing_ok, struct gov_config *c,
+		       struct config_daemon *d, char *err, size_t errlen, config_note_fn fn, void *ctx)
 {
-	struct ctx x = { .in = { .err = err, .errlen = errlen }, .c = c, .note = fn,
-			 .note_ctx = ctx };
+	static struct config_daemon scratch;
+	struct ctx x = { .in = { .err = err, .errlen = errlen }, .c = c, .d = d ? d : &scratch,
+			 .note = fn, .note_ctx = ctx };
 	char dir[PATH_MAX];
 	int r;
 
 	err[0] = 0;
+	memset(x.d, 0, sizeof(*x.d));
 	gov_config_defaults(c);
 	r = load_one(&x, path, missing_ok);
 	if (r && x.in.failed)
@@ -530,6 +631,12 @@ int config_load_notes(const char *path, bool missing_ok, struct gov_config *c, c
 			return r;
 	}
 	return finish(&x);
+}
+
+int config_load_notes(const char *path, bool missing_ok, struct gov_config *c, char *err,
+		      size_t errlen, config_note_fn fn, void *ctx)
+{
+	return config_load_daemon(path, missing_ok, c, NULL, err, errlen, fn, ctx);
 }
 
 int config_load(const char *path, bool missing_ok, struct gov_config *c, char *err, size_t errlen)

@@ -8,6 +8,10 @@
  *   fast_target = 2s     ; ... and gets this many seconds of its bandwidth, unless
  *   global_drain = 10s   ; it drains the whole global threshold within this
  *   initial = 16M        ; USB/removable/rotational devices before a measurement
+ *   metrics = /run/wbgov/wbgov.prom ; wbgovd's own: its metrics file ("": none),
+ *   metrics_interval = 10s ; how often it is written,
+ *   bus = system         ; and where it is on D-Bus (--metrics-file,
+ *                        ; --metrics-interval and --bus win over these)
  *
  *   [device stick]       ; any name; the first matching section wins
  *   usb = 0781:*         ; shell globs; every key given must match: serial,
@@ -23,8 +27,10 @@
 #ifndef WBGOV_DAEMON_CONFIG_H
 #define WBGOV_DAEMON_CONFIG_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "policy/decide.h"
 
@@ -41,6 +47,24 @@
 enum config_note { CONFIG_WARNING, CONFIG_INFO };
 typedef void (*config_note_fn)(void *ctx, enum config_note level, const char *msg);
 
+/* The directories wbgovd.service lets wbgovd write a metrics file in
+ * (ProtectSystem=strict; its ReadWritePaths= name them): NULL-terminated.
+ * A metrics file elsewhere is a warning of `wbgovd -n`, which says how to
+ * add a directory. */
+extern const char *const config_metrics_dirs[];
+
+/* wbgovd's own [global] settings, besides the rule's: what wbgovd does
+ * with them is its business (wbsim and wbgov check them and use none).
+ * `file` indexes gov_config.files; `line` is 0 when the key is not set. */
+struct config_daemon {
+	char metrics[PATH_MAX];  /* metrics = PATH; "" with the key: no file */
+	unsigned metrics_file, metrics_line;
+	uint64_t metrics_ms;     /* metrics_interval; 0 when not set */
+	unsigned metrics_interval_file, metrics_interval_line;
+	char bus[PATH_MAX];      /* bus = system|session|none|ADDRESS */
+	unsigned bus_file, bus_line;
+};
+
 /* DIR/wbgov.conf.d for DIR/FILE ("wbgov.conf.d" for a bare FILE); 0, or
  * -ENAMETOOLONG. */
 int config_dropin_dir(const char *path, char *buf, size_t len);
@@ -53,6 +77,13 @@ int config_load_notes(const char *path, bool missing_ok, struct gov_config *c, c
 		      size_t errlen, config_note_fn fn, void *ctx);
 int config_parse_string_notes(const char *name, const char *text, struct gov_config *c, char *err,
 			      size_t errlen, config_note_fn fn, void *ctx);
+/* The same, with wbgovd's own settings into `d` (zeroed first). */
+int config_load_daemon(const char *path, bool missing_ok, struct gov_config *c,
+		       struct config_daemon *d, char *err, size_t errlen, config_note_fn fn,
+		       void *ctx);
+int config_parse_string_daemon(const char *name, const char *text, struct gov_config *c,
+			       struct config_daemon *d, char *err, size_t errlen, config_note_fn fn,
+			       void *ctx);
 
 /* Parse `path` into `c` (defaults first). It must be a regular file (or
  * /dev/null: the defaults) owned by root or by us and writable by no one

@@ -15,6 +15,7 @@
 #include "daemon/bus.h"
 #include "sys/memfile.h"
 #include "daemon/metrics.h"
+#include "daemon/settings.h"
 #include "policy/governor.h"
 #include "sys/knobs_real.h"
 #include "sys/state.h"
@@ -24,9 +25,10 @@ struct daemon_opts {
 	const char *root;        /* where /proc and /sys are: "/" */
 	const char *state_dir;   /* state, status, pid file */
 	const char *memory_path; /* device memory; NULL: off */
-	const char *metrics_path; /* Prometheus text rewritten every metrics_usec; NULL: off */
-	uint64_t metrics_usec;
-	const char *bus;         /* --bus: NULL for the default (bus_parse_kind) */
+	const char *metrics_path; /* --metrics-file: Prometheus text rewritten every
+				     metrics_usec; NULL: the configuration's metrics */
+	uint64_t metrics_usec;   /* 0: the configuration's metrics_interval */
+	const char *bus;         /* --bus: NULL for the configuration's, or the default */
 	bool check;              /* -n: check the configuration, and no more */
 	bool verbose;            /* -v: measurements logged; -n: the files read said */
 };
@@ -35,6 +37,9 @@ struct daemon {
 	/* the configuration file, parsed at start and at each reload into
 	 * the governor (gov.cfg, its one copy: read it there) */
 	const char *config_path;
+	const struct daemon_opts *opts; /* the command line, for each reload */
+	/* settings.c's: the metrics file and the bus, as resolved at start */
+	struct daemon_settings settings;
 	/* record.c's: the lock and the state file of original values */
 	int lockfd;
 	char state_path[PATH_MAX];

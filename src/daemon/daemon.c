@@ -64,28 +64,45 @@ static void log_note(void *ctx, enum config_note level, const char *msg)
  * says besides an error to `fn`: a missing default file is the defaults,
  * a file named with -c must exist. 0, or -errno with "FILE:LINE: what is
  * wrong" in err. */
-static int load_config(const char *path, struct gov_config *cfg, char *err, size_t errlen,
-		       config_note_fn fn, void *ctx)
+static int load_config(const char *path, struct gov_config *cfg, struct config_daemon *cd,
+		       char *err, size_t errlen, config_note_fn fn, void *ctx)
 {
-	return config_load_notes(path, strcmp(path, CONFIG_DEFAULT_PATH) == 0, cfg, err, errlen,
-				 fn, ctx);
+	return config_load_daemon(path, strcmp(path, CONFIG_DEFAULT_PATH) == 0, cfg, cd, err,
+				  errlen, fn, ctx);
+}
+
+/* What settings_resolve's refusal ends wbgovd with. */
+static enum daemon_end settings_end(int r, bool check)
+{
+	if (r == -EINVAL)
+		return DAEMON_BAD_NAME;
+	/* a metrics directory not there: the configuration's error for -n,
+	 * which has no directory to make; at start, as the state dir's */
+	return r == -EEXIST || check ? DAEMON_BAD_CONFIG : DAEMON_NO_STATE_DIR;
 }
 
 enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o)
 {
 	struct gov_config cfg; /* parsed once, then the governor's alone */
-	char err[512];
+	static struct config_daemon cd;
+	char err[PATH_MAX + 256];
 	int r;
 	struct gov_hooks hooks = { .ctx = dm, .decided = hook_decided, .gone = hook_gone };
+	struct daemon_settings *set = &dm->settings;
 
 	memset(dm, 0, sizeof(*dm));
 	dm->lockfd = -1;
 	dm->memory_fd = -1;
-	if (load_config(o->config_path, &cfg, err, sizeof(err), log_note, NULL)) {
+	if (load_config(o->config_path, &cfg, &cd, err, sizeof(err), log_note, NULL)) {
 		fprintf(stderr, "%s\n", err);
 		return DAEMON_BAD_CONFIG;
 	}
+	if ((r = settings_resolve(o, &cfg, &cd, set, err, sizeof(err)))) {
+		fprintf(stderr, "%s\n", err);
+		return settings_end(r, false);
+	}
 	dm->config_path = o->config_path;
+	dm->opts = o;
 	dm->start_usec = daemon_now_usec();
 	dm->real.root = o->root;
 	/* without udev's database, labels and UUIDs mean opening the devices:
@@ -97,11 +114,11 @@ enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o)
 	    snprintf(dm->status_path, sizeof(dm->status_path), "%s/status", o->state_dir) >= PATH_MAX ||
 	    snprintf(dm->pid_path, sizeof(dm->pid_path), "%s/wbgovd.pid", o->state_dir) >= PATH_MAX ||
 	    snprintf(dm->lock_path, sizeof(dm->lock_path), "%s/wbgovd.lock", o->state_dir) >= PATH_MAX ||
-	    (o->metrics_path && strlen(o->metrics_path) + strlen(FILE_TMP_SUFFIX) >= PATH_MAX)) {
+	    (set->metrics && strlen(set->metrics) + strlen(FILE_TMP_SUFFIX) >= PATH_MAX)) {
 		log_err("--state-dir, --memory or --metrics-file: name too long");
 		return DAEMON_BAD_NAME;
 	}
-	if (metrics_file_start(&dm->metrics, o->metrics_path, o->metrics_usec))
+	if (metrics_file_start(&dm->metrics, set->metrics, set->metrics_usec))
 		return DAEMON_NO_STATE_DIR;
 	r = dir_of_ours(o->state_dir);
 	if (r) {
@@ -123,9 +140,9 @@ enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o)
 	{
 		/* connected before Landlock; the bus socket is not a file it writes */
 		enum bus_kind kind = BUS_OFF;
-		if (bus_parse_kind(o->bus, &kind) == 0 && !o->bus && kind == BUS_OFF)
+		if (bus_parse_kind(set->bus, &kind) == 0 && !set->bus && kind == BUS_OFF)
 			log_info("no system bus (%s): not on D-Bus", BUS_SYSTEM_SOCKET);
-		bus_start(&dm->bus, kind, o->bus, o->root, &dm->real);
+		bus_start(&dm->bus, kind, set->bus, o->root, &dm->real);
 	}
 	confine_writes(dm, o);
 	record_hooks(&hooks);
@@ -167,13 +184,18 @@ uint64_t daemon_step(struct daemon *dm, uint64_t now_usec)
 int daemon_reload(struct daemon *dm)
 {
 	struct gov_config cfg;
-	char err[512];
-	int r = load_config(dm->config_path, &cfg, err, sizeof(err), log_note, NULL);
+	static struct config_daemon cd;
+	static struct daemon_settings now;
+	char err[PATH_MAX + 256];
+	int r = load_config(dm->config_path, &cfg, &cd, err, sizeof(err), log_note, NULL);
 
+	if (!r)
+		r = settings_resolve(dm->opts, &cfg, &cd, &now, err, sizeof(err));
 	if (r) {
 		log_err("reload refused, keeping the running configuration: %s", err);
 		return r;
 	}
+	settings_reload(&dm->settings, &dm->metrics.interval_usec, &now);
 	dm->real.probe_fs = gov_config_uses(&cfg, MATCH_LABEL) || gov_config_uses(&cfg, MATCH_UUID);
 	gov_set_config(&dm->gov, &cfg);
 	gov_request_rescan(&dm->gov); /* labels may be wanted now */
@@ -364,12 +386,23 @@ static enum daemon_end check_config(const struct daemon_opts *o)
 {
 	struct check_notes n = { .verbose = o->verbose };
 	struct gov_config cfg;
-	char err[512];
+	static struct config_daemon cd;
+	static struct daemon_settings set;
+	char err[PATH_MAX + 256];
+	int r;
 
-	if (load_config(o->config_path, &cfg, err, sizeof(err), check_note, &n)) {
+	if (load_config(o->config_path, &cfg, &cd, err, sizeof(err), check_note, &n)) {
 		fprintf(stderr, "%s\n", err);
 		return DAEMON_BAD_CONFIG;
 	}
+	if ((r = settings_resolve(o, &cfg, &cd, &set, err, sizeof(err)))) {
+		fprintf(stderr, "%s\n", err);
+		return settings_end(r, true);
+	}
+	if (o->verbose)
+		fprintf(stderr, "metrics file: %s; D-Bus: %s\n",
+			set.metrics_from[0] ? set.metrics_from : "none",
+			set.bus_from[0] ? set.bus_from : "the system bus where its socket is");
 	/* a warning is no error: such a section matches nothing */
 	if (n.warnings)
 		printf("configuration OK, %d warning%s\n", n.warnings, n.warnings == 1 ? "" : "s");

@@ -247,9 +247,14 @@ void metrics_file_publish(struct metrics_file *mf, const struct governor *g,
 	if (!mf->path[0])
 		return;
 	r = file_publish(mf->path, fill_metrics, &x);
+	/* read-only: under wbgovd.service, a directory its ReadWritePaths=
+	 * does not name (ProtectSystem=strict) */
 	if (r && r != mf->err)
-		log_warn("%s: cannot write the metrics: %s; trying again every %.0f s",
-			 mf->path, strerror(-r), (double)mf->interval_usec / 1e6);
+		log_warn("%s: cannot write the metrics: %s%s; trying again every %.0f s",
+			 mf->path, strerror(-r),
+			 r == -EROFS ? " (under wbgovd.service: add the directory with a drop-in, "
+				       "[Service] ReadWritePaths=DIR; see wbgov.conf(5))" : "",
+			 (double)mf->interval_usec / 1e6);
 	else if (!r && mf->err)
 		log_info("%s: metrics written again", mf->path);
 	mf->err = r;

@@ -22,6 +22,14 @@ bool debugfs_mounted(const char *root)
 	       st.f_type == DEBUGFS_MAGIC_;
 }
 
+bool debugfs_bdi_readable(const char *root)
+{
+	char p[PATH_MAX];
+
+	return path_at(p, sizeof(p), root, "/sys/kernel/debug/bdi") == 0 &&
+	       access(p, R_OK | X_OK) == 0;
+}
+
 /* Not a mount namespace of our own with debugfs on /sys/kernel/debug:
  * wbgovd reads the mount table for every device's mounts, and a namespace
  * sees the host's later mounts only where the host's are shared. systemd

@@ -16,6 +16,10 @@
 /* Is debugfs mounted at ROOT/sys/kernel/debug? */
 bool debugfs_mounted(const char *root);
 
+/* Can this process list ROOT/sys/kernel/debug/bdi? Not where debugfs is
+ * not mounted, nor as a user (the kernel makes it mode 0700 root). */
+bool debugfs_bdi_readable(const char *root);
+
 /* A debugfs mount of our own, attached nowhere (nodev, noexec, nosuid):
  * its descriptor in *ret_fd, close-on-exec. It is the kernel's one debugfs
  * superblock, so nothing of its options changes. 0, or -errno: -EPERM

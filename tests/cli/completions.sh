@@ -99,7 +99,8 @@ want "wbgov explain --" "--root
 --state-dir
 --config
 --help
---json"
+--json
+--bus"
 want "wbgovd --metrics-" "--metrics-file
 --metrics-interval"
 want "wbgovd --b" "--bus"

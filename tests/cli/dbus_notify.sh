@@ -52,8 +52,8 @@ rc=0
 "$W" notify --threshold 0 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 64 ] && grep -q "threshold" "$tmp/err" || fail "--threshold 0: exit $rc, $(cat "$tmp/err")"
 rc=0
-"$W" status --bus system 2>"$tmp/err" || rc=$?
-[ "$rc" -eq 64 ] && grep -q "\-\-bus is not an option of status" "$tmp/err" || fail "status --bus: exit $rc, $(cat "$tmp/err")"
+"$W" sync --bus system 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 64 ] && grep -q "\-\-bus is not an option of sync" "$tmp/err" || fail "sync --bus: exit $rc, $(cat "$tmp/err")"
 rc=0
 DBUS_SESSION_BUS_ADDRESS=unix:path=$tmp/nothing "$W" notify --bus "unix:path=$tmp/nothing" 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 69 ] && grep -q "cannot reach the unix:path=$tmp/nothing bus" "$tmp/err" || fail "no bus: exit $rc, $(cat "$tmp/err")"

@@ -79,6 +79,20 @@ while IFS= read -r f; do
 		grep -qx 'ExecStart=/usr/bin/wbgovd' "$f" || fail "$f: ExecStart is not /usr/bin/wbgovd"
 		sed 's|^ExecStart=.*|ExecStart=/usr/bin/wbgovd|' etc/wbgovd.service | cmp -s - "$f" ||
 			fail "$f is not etc/wbgovd.service with ExecStart rewritten"
+		# a metrics file may go where wbgovd -n says the unit lets it
+		# write: each such directory is in the unit's ReadWritePaths=
+		install -m 644 /dev/null "$tmp/metrics.conf"
+		echo "metrics = /elsewhere/wbgov.prom" >"$tmp/metrics.conf"
+		"$root/usr/bin/wbgovd" -n -c "$tmp/metrics.conf" >/dev/null 2>"$tmp/metrics.err" || true
+		dirs=$(sed -n 's/.*: wbgovd.service may write only under \(.*\) (ProtectSystem=strict).*/\1/p' \
+			"$tmp/metrics.err" | sed 's/ and / /g')
+		[ -n "$dirs" ] || fail "wbgovd -n does not warn of a metrics file outside the unit's directories: $(cat "$tmp/metrics.err")"
+		for d in $dirs; do
+			grep -Eq "^ReadWritePaths=(.* )?-?$d( |\$)" "$f" ||
+				fail "$f: wbgovd -n lets a metrics file go in $d, which no ReadWritePaths= names"
+		done
+		grep -qx 'ReadWritePaths=-/var/lib/prometheus/node-exporter' "$f" ||
+			fail "$f: node_exporter's directory is not optional (-) in ReadWritePaths="
 		;;
 	"$root"/usr/share/bash-completion/completions/wbgov)
 		cmp -s "$f" etc/completions/wbgov.bash || fail "$f is not etc/completions/wbgov.bash"

@@ -37,7 +37,8 @@ want(d.get("schema") == 1, "schema is %r, want 1" % d.get("schema"))
 want(d["wbgovd_running"] is False, "wbgovd_running is not the boolean false")
 want(d["dirty_bytes"] == 4096 * 1024 and d["writeback_bytes"] == 1024 * 1024, "meminfo figures")
 keys = {"bdi", "disk", "model", "bus", "mounts", "bandwidth_bps", "bandwidth_source",
-        "strict_limit", "max_bytes", "max_ratio_fine", "dirty_writeback_bytes", "drain_s"}
+        "strict_limit", "max_bytes", "max_ratio_fine", "dirty_writeback_bytes", "drain_s",
+        "pending_source"}
 for dev in d["devices"]:
     want(set(dev) == keys, "%s has keys %s" % (dev["bdi"], sorted(set(dev) ^ keys)))
     want(isinstance(dev["mounts"], list), "mounts of %s is not an array" % dev["bdi"])
@@ -110,7 +111,7 @@ keys = {"bdi", "disk", "model", "serial", "bus", "removable", "rotational", "fus
         "config_line", "decided_by", "rule", "limit", "limit_bytes", "write_error",
         "kernel_strict_limit", "kernel_max_bytes", "kernel_max_ratio_fine", "usb", "wwn",
         "labels", "uuids", "config_section", "other_rule", "vm_dirty_bytes",
-        "vm_dirty_background_bytes"}
+        "vm_dirty_background_bytes", "dirty_writeback_bytes", "drain_s", "pending_source"}
 for n, p in enumerate(sys.argv[1:]):
     d = load(p)
     want(d["schema"] == 2 and d["wbgovd_running"] is bool(n), "schema or wbgovd_running: %r" % d)

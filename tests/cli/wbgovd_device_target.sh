@@ -130,6 +130,9 @@ cp "$(command -v sleep)" "$tmp/wbgovd"
 LOCKER=$!
 echo $LOCKER >"$ST/wbgovd.pid"
 printf 'bdi=8:16 bw=60000000 measures=3 why=-1 max_bytes=0 strict=0 err=0 source=2\nbdi=259:0 bw=400000000 measures=3 why=-1 max_bytes=0 strict=0 err=0 source=2\n' >"$ST/status"
+# (until the shell's child has become the process called wbgovd)
+running() { $AS "$Gd" --root "$FX" --state-dir "$ST" status --json | grep -q '"wbgovd_running": true'; }
+wait_for 5 running || fail "the pid file's wbgovd is not seen running"
 for d in sdb:$STICK_CAP nvme0n1:$NVME_CAP; do
 	explain --json "${d%:*}" >"$tmp/exj" || fail "explain --json ${d%:*} exited $?"
 	python3 - "$tmp/exj" "${d#*:}" <<'PY' || fail "explain --json ${d%:*}: see above"

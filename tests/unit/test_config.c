@@ -288,9 +288,9 @@ static void test_config_errors(void **state)
 	static const struct bad_case cases[] = {
 		/* [global] */
 		{ "[global]\ntarget = 1s\nspeed = 5\n",
-		  "t.conf:3: unknown key \"speed\" in [global] (target, floor, ceiling, initial, fast_target, global_drain)" },
+		  "t.conf:3: unknown key \"speed\" in [global] (target, floor, ceiling, initial, fast_target, global_drain, metrics, metrics_interval, bus)" },
 		{ "speed = 5\n",
-		  "t.conf:1: unknown key \"speed\" in [global] (target, floor, ceiling, initial, fast_target, global_drain)" },
+		  "t.conf:1: unknown key \"speed\" in [global] (target, floor, ceiling, initial, fast_target, global_drain, metrics, metrics_interval, bus)" },
 		{ "[global]\nfloor = 4M\n; comment\nfloor = 8M\n",
 		  "t.conf:4: \"floor\" is set twice" },
 		{ "target = 1s\n[device a]\nbus = usb\n[global]\ntarget = 2s\n",
@@ -363,7 +363,7 @@ static void test_config_errors(void **state)
 		  "t.conf:1: not a section, key = value, or comment" },
 		/* the first error wins */
 		{ "[global]\nbogus = 1\n[device a]\nmode = off\nfloor = 1\n",
-		  "t.conf:2: unknown key \"bogus\" in [global] (target, floor, ceiling, initial, fast_target, global_drain)" },
+		  "t.conf:2: unknown key \"bogus\" in [global] (target, floor, ceiling, initial, fast_target, global_drain, metrics, metrics_interval, bus)" },
 	};
 
 	(void)state;
@@ -926,6 +926,132 @@ static void test_config_warnings(void **state)
 		fail_msg("%d warning cases gave another answer", failures);
 }
 
+/* wbgovd's own keys: each error on its line, naming what it wants. */
+static void test_config_daemon_errors(void **state)
+{
+	static const struct bad_case cases[] = {
+		{ "metrics = wbgov.prom\n",
+		  "t.conf:1: metrics = \"wbgov.prom\": want an absolute path to a file, without . or .. "
+		  "(or nothing: no metrics file)" },
+		{ "[global]\nmetrics = /run/wbgov/../etc/x\n",
+		  "t.conf:2: metrics = \"/run/wbgov/../etc/x\": want an absolute path to a file, without . "
+		  "or .. (or nothing: no metrics file)" },
+		{ "metrics = /run/wbgov/\n",
+		  "t.conf:1: metrics = \"/run/wbgov/\": want an absolute path to a file, without . or .. "
+		  "(or nothing: no metrics file)" },
+		{ "metrics = /run/wbgov/./x.prom\n",
+		  "t.conf:1: metrics = \"/run/wbgov/./x.prom\": want an absolute path to a file, without . "
+		  "or .. (or nothing: no metrics file)" },
+		{ "metrics = /run//wbgov.prom\n",
+		  "t.conf:1: metrics = \"/run//wbgov.prom\": want an absolute path to a file, without . or "
+		  ".. (or nothing: no metrics file)" },
+		{ "metrics = /run/wbgov/a.prom\n; again\nmetrics = /run/wbgov/b.prom\n",
+		  "t.conf:3: \"metrics\" is set twice" },
+		{ "metrics_interval = 0.5\n",
+		  "t.conf:1: metrics_interval = \"0.5\": want 1 to 3600 seconds (10, 10s, 1500ms)" },
+		{ "metrics_interval = 3601s\n",
+		  "t.conf:1: metrics_interval = \"3601s\": want 1 to 3600 seconds (10, 10s, 1500ms)" },
+		{ "metrics_interval = often\n",
+		  "t.conf:1: metrics_interval = \"often\": want 1 to 3600 seconds (10, 10s, 1500ms)" },
+		{ "bus = systemd\n",
+		  "t.conf:1: bus = \"systemd\": want system, session, none or an address (unix:path=...)" },
+		{ "bus =\n",
+		  "t.conf:1: bus = \"\": want system, session, none or an address (unix:path=...)" },
+		{ "bus = none\nbus = system\n", "t.conf:2: \"bus\" is set twice" },
+		{ "[device a]\nbus = usb\nmetrics = /run/wbgov/x.prom\n",
+		  "t.conf:3: unknown key \"metrics\" in [device a] (serial, model, bus, devnum, mount, "
+		  "label, uuid, usb, wwn, mode, max_bytes, target)" },
+	};
+
+	(void)state;
+	check_bad(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
+/* wbgovd's own keys parsed, with their file and line; unset, line 0. A
+ * metrics file outside the unit's writable directories is a warning that
+ * names the ReadWritePaths= to add. */
+static void test_config_daemon_keys(void **state)
+{
+	static const struct {
+		const char *path, *warn;
+	} where[] = {
+		{ "/run/wbgov/wbgov.prom", NULL },
+		{ "/run/wbgov/sub/wbgov.prom", NULL },
+		{ "/var/lib/prometheus/node-exporter/wbgov.prom", NULL },
+		{ "/run/wbgovx/wbgov.prom", "W t.conf:1: warning: metrics = /run/wbgovx/wbgov.prom: "
+		  "wbgovd.service may write only under /run/wbgov and /var/lib/prometheus/node-exporter "
+		  "(ProtectSystem=strict): for another directory add a drop-in (systemctl edit wbgovd) "
+		  "with [Service] ReadWritePaths=/run/wbgovx\n" },
+		{ "/srv/metrics/wbgov.prom", "W t.conf:1: warning: metrics = /srv/metrics/wbgov.prom: "
+		  "wbgovd.service may write only under /run/wbgov and /var/lib/prometheus/node-exporter "
+		  "(ProtectSystem=strict): for another directory add a drop-in (systemctl edit wbgovd) "
+		  "with [Service] ReadWritePaths=/srv/metrics\n" },
+	};
+	static struct config_daemon d;
+	struct gov_config c;
+	char err[512], text[256];
+
+	(void)state;
+	assert_int_equal(config_parse_string_daemon("t.conf", "target = 2s\n", &c, &d, err, sizeof(err),
+						    NULL, NULL), 0);
+	assert_int_equal(d.metrics_line, 0);
+	assert_int_equal(d.metrics_interval_line, 0);
+	assert_int_equal(d.bus_line, 0);
+	assert_string_equal(d.metrics, "");
+	assert_int_equal(d.metrics_ms, 0);
+	assert_int_equal(config_parse_string_daemon("t.conf",
+						    "[global]\ntarget = 2s\nmetrics = /run/wbgov/wbgov.prom\n"
+						    "metrics_interval = 15s\n\nbus = unix:path=/run/x\n",
+						    &c, &d, err, sizeof(err), NULL, NULL), 0);
+	assert_int_equal(c.target_ms, 2000);
+	assert_string_equal(d.metrics, "/run/wbgov/wbgov.prom");
+	assert_int_equal(d.metrics_line, 3);
+	assert_int_equal(d.metrics_ms, 15000);
+	assert_int_equal(d.metrics_interval_line, 4);
+	assert_string_equal(d.bus, "unix:path=/run/x");
+	assert_int_equal(d.bus_line, 6);
+	/* empty: no metrics file, said by the file */
+	assert_int_equal(config_parse_string_daemon("t.conf", "metrics =\nbus = none\n", &c, &d, err,
+						    sizeof(err), NULL, NULL), 0);
+	assert_string_equal(d.metrics, "");
+	assert_int_equal(d.metrics_line, 1);
+	assert_string_equal(d.bus, "none");
+	/* wbsim and wbgov read the same file and keep nothing of them */
+	assert_int_equal(config_parse_string("t.conf", "metrics = /run/wbgov/x.prom\nbus = none\n", &c,
+					     err, sizeof(err)), 0);
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		struct notes n = { "", 0, 0 };
+		fmt_s(text, sizeof(text), "metrics = %s\n", where[i].path);
+		assert_int_equal(config_parse_string_daemon("t.conf", text, &c, &d, err, sizeof(err),
+							    collect, &n), 0);
+		assert_string_equal(d.metrics, where[i].path);
+		assert_string_equal(n.text, where[i].warn ? where[i].warn : "");
+	}
+}
+
+/* A drop-in's metrics and bus replace the main file's, naming its own
+ * file and line. */
+static void test_config_daemon_dropin(void **state)
+{
+	char dir[PATH_MAX], main_conf[PATH_MAX], want[PATH_MAX + 64], err[512];
+	static struct config_daemon d;
+	struct gov_config c;
+
+	(void)state;
+	dropin_root(dir, sizeof(dir), "daemonkeys");
+	fmt_s(main_conf, sizeof(main_conf), "%s/main.conf", dir);
+	write_file(main_conf, "[global]\nmetrics = /run/wbgov/a.prom\nbus = none\n");
+	dropin_write(dir, "wbgov.conf.d/50-metrics.conf", "\nmetrics = /run/wbgov/b.prom\n");
+	assert_int_equal(config_load_daemon(main_conf, false, &c, &d, err, sizeof(err), NULL, NULL), 0);
+	assert_string_equal(d.metrics, "/run/wbgov/b.prom");
+	assert_int_equal(d.metrics_line, 2);
+	fmt_s(want, sizeof(want), "%s/wbgov.conf.d/50-metrics.conf", dir);
+	assert_string_equal(c.files[d.metrics_file], want);
+	assert_string_equal(d.bus, "none");
+	assert_string_equal(c.files[d.bus_file], main_conf);
+	assert_int_equal(d.bus_line, 3);
+}
+
 /* label = and uuid = against a real filesystem: libblkid probes an ext4
  * image file as it would a partition (no root needed). */
 static void test_fsid_probe_image(void **state)
@@ -1093,6 +1219,9 @@ int main(void)
 		cmocka_unit_test(test_config_match_keys),
 		cmocka_unit_test(test_knobs_list),
 		cmocka_unit_test(test_config_warnings),
+		cmocka_unit_test(test_config_daemon_errors),
+		cmocka_unit_test(test_config_daemon_keys),
+		cmocka_unit_test(test_config_daemon_dropin),
 		cmocka_unit_test(test_fsid_probe_image),
 		cmocka_unit_test(test_fsid_udev_decode),
 	};
