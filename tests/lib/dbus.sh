@@ -87,6 +87,7 @@ dbus_stop_all() {
 polkit_fake() {
 	echo yes >"$tmp/polkit.mode"
 	: >"$tmp/polkit.log"
+	: >"$tmp/polkit.out" # not an earlier one's "ready"
 	cat >"$tmp/polkit.py" <<'PY'
 import sys
 import dbus, dbus.service, dbus.mainloop.glib
