@@ -137,7 +137,10 @@ for f in /usr/bin/wbgovd /usr/bin/wbgov /usr/bin/wbsim /lib/systemd/system/wbgov
 	/usr/share/doc/wbgov/copyright /usr/share/doc/wbgov/desktop.md /usr/share/doc/wbgov/migrating.md \
 	/usr/share/bash-completion/completions/wbgov \
 	/usr/share/zsh/vendor-completions/_wbgov /usr/share/fish/vendor_completions.d/wbgov.fish \
-	/usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf /etc/xdg/autostart/wbgov-notify.desktop; do
+	/usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf /etc/xdg/autostart/wbgov-notify.desktop \
+	/usr/share/dbus-1/interfaces/io.github.wbgov.Governor1.Manager.xml \
+	/usr/share/dbus-1/interfaces/io.github.wbgov.Governor1.Device.xml \
+	/usr/share/polkit-1/actions/io.github.wbgov.Governor1.policy; do
 	grep -qx "$f" "$tmp/files" || fail "dpkg -L wbgov does not list $f"
 	[ -f "$f" ] || fail "$f is not installed"
 done
@@ -152,8 +155,10 @@ while IFS= read -r f; do
 		/usr/share/bash-completion/completions/wb* | /usr/share/zsh/vendor-completions/_wbgov | \
 		/usr/share/fish/vendor_completions.d/wb*.fish | \
 		/lib/systemd/system/wbgovd.service | /etc/wbgov/wbgov.conf | \
-		/usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf | /etc/xdg/autostart/wbgov-notify.desktop) ;;
-	*) fail "dpkg -L wbgov lists $f, outside the programs, manuals, docs, completions, unit, config, D-Bus policy and autostart file" ;;
+		/usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf | /etc/xdg/autostart/wbgov-notify.desktop | \
+		/usr/share/dbus-1/interfaces/io.github.wbgov.Governor1.*.xml | \
+		/usr/share/polkit-1/actions/io.github.wbgov.Governor1.policy) ;;
+	*) fail "dpkg -L wbgov lists $f, outside the programs, manuals, docs, completions, unit, config, D-Bus policy, interfaces and polkit action and autostart file" ;;
 	esac
 done <"$tmp/files"
 grep -qx 'ExecStart=/usr/bin/wbgovd' /lib/systemd/system/wbgovd.service ||
