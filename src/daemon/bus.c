@@ -423,7 +423,9 @@ static int ask_polkit(struct bus_auth *a)
 	if (r >= 0)
 		r = sd_bus_message_append(q, "(sa{sv})s", "system-bus-name", 1, "name", "s",
 					  sd_bus_message_get_sender(a->call), BUS_POLKIT_ACTION);
-	/* $(device) in the action's message */
+	/* $(device) in the action's message. polkit answers only uid 0 (or
+	 * the action's owner) about another user's process, and takes details
+	 * only from them: wbgovd runs as root */
 	if (r >= 0)
 		r = sd_bus_message_append(q, "a{ss}us", 1, "device", device,
 					  (uint32_t)(a->interactive ? 1 : 0), a->cancel_id);

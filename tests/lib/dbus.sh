@@ -14,7 +14,10 @@
 #     each call: yes, no, challenge, dismissed (a challenge the user
 #     closed) or never (no answer at all); it logs each question to
 #     $tmp/polkit.log as "check KIND NAME ACTION FLAGS CANCEL_ID
-#     device=DEVICE", and each CancelCheckAuthorization as "cancel ID"
+#     device=DEVICE", and each CancelCheckAuthorization as "cancel ID".
+#     It answers whoever asks: the real polkitd answers only uid 0 (or the
+#     action's owner) about another user's process, and the tests run
+#     wbgovd as nobody
 #   polkit_mode MODE, polkit_stop
 command -v dbus-daemon >/dev/null 2>&1 || { echo "$me: no dbus-daemon (scripts/deps.sh)" >&2; exit 77; }
 DBUS_POLICY=$(cd "$(dirname "$0")/../.." && pwd)/etc/dbus/io.github.wbgov.Governor1.conf
