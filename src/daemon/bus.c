@@ -346,6 +346,14 @@ static void auth_deny(struct bus_auth *a, const char *fmt, ...)
 	auth_refuse(a, &err);
 }
 
+static uint64_t mono_usec(void);
+
+/* How long polkit is given: a person may have to type a password. */
+static uint64_t auth_usec(const struct bus_auth *a)
+{
+	return a->interactive ? BUS_AUTH_INTERACTIVE_USEC : BUS_AUTH_USEC;
+}
+
 /* polkit's answer, (bba{ss}): is_authorized, is_challenge, details. */
 static int polkit_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_err)
 {
@@ -362,13 +370,20 @@ static int polkit_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_err
 				  e->message ? e->message : e->name);
 			return 1;
 		}
+		if (sd_bus_error_has_name(e, SD_BUS_ERROR_NO_REPLY) &&
+		    mono_usec() - a->asked_usec < auth_usec(a) / 2) {
+			/* the bus's NoReply: polkit left (or crashed) meanwhile */
+			auth_deny(a, "polkit went away without an answer (%s)",
+				  e->message ? e->message : e->name);
+			return 1;
+		}
 		if (sd_bus_error_has_name(e, SD_BUS_ERROR_NO_REPLY)) {
-			/* its dialog, if any, is not wanted any more */
+			/* sd-bus's timeout: its dialog, if any, is not wanted any more */
 			sd_bus_call_method_async(a->owner->bus, NULL, POLKIT_NAME, POLKIT_PATH,
 						 POLKIT_IFACE, "CancelCheckAuthorization", NULL, NULL,
 						 "s", a->cancel_id);
 			auth_deny(a, "polkit did not answer within %llu s",
-				  (a->interactive ? BUS_AUTH_INTERACTIVE_USEC : BUS_AUTH_USEC) / 1000000);
+				  (unsigned long long)(auth_usec(a) / 1000000));
 			return 1;
 		}
 		auth_deny(a, "polkit failed: %s: %s", e->name, e->message ? e->message : "");
@@ -430,8 +445,8 @@ static int ask_polkit(struct bus_auth *a)
 		r = sd_bus_message_append(q, "a{ss}us", 1, "device", device,
 					  (uint32_t)(a->interactive ? 1 : 0), a->cancel_id);
 	if (r >= 0)
-		r = sd_bus_call_async(b->bus, &a->slot, q, polkit_reply, a,
-				      a->interactive ? BUS_AUTH_INTERACTIVE_USEC : BUS_AUTH_USEC);
+		r = sd_bus_call_async(b->bus, &a->slot, q, polkit_reply, a, auth_usec(a));
+	a->asked_usec = mono_usec();
 	sd_bus_message_unref(q);
 	return r;
 }

@@ -139,6 +139,7 @@ struct bus_auth {
 	bool interactive;            /* polkit may ask the user */
 	uint32_t uid;                /* the caller's, once known */
 	char cancel_id[32];          /* polkit's cancellation id of the check */
+	uint64_t asked_usec;         /* when polkit was asked (CLOCK_MONOTONIC) */
 };
 
 struct bus {

@@ -12,7 +12,8 @@
 #   ALLOW_INTERACTIVE_AUTHORIZATION flag and without auth.no_user_interaction;
 # - a polkit that never answers holds nothing else (a Get, root's Sync, a
 #   reload go on at once), and its caller is refused after 10 s (the check
-#   cancelled); without polkit on the bus the caller is refused at once;
+#   cancelled); a polkit that leaves without answering, or none on the
+#   bus, has the caller refused at once, saying which;
 # - root is never asked about, with or without polkit;
 # - a call still waiting for polkit when wbgovd stops is answered Busy.
 set -eu
@@ -169,6 +170,13 @@ echo "$me: a polkit that never answers: the call refused after $s s" >&2
 awk "BEGIN { exit !($s >= 9.5 && $s < 12) }" || fail "refused after $s s, want 10"
 id=$(sed -n "s/^check system-bus-name $NAME [^ ]* 0 \([^ ]*\) .*/\1/p" "$tmp/polkit.log")
 wait_for 2 grep -qx "cancel $id" "$tmp/polkit.log" || fail "the check $id was not cancelled: $(cat "$tmp/polkit.log")"
+
+# --- polkit leaves without answering: refused at once, saying so
+polkit_mode crash
+call '{}'
+refused io.github.wbgov.Governor1.Error.NotAuthorized "Sync of sdb refused: polkit went away without an answer"
+s=$(answer | cut -d' ' -f2)
+awk "BEGIN { exit !($s < 2) }" || fail "a polkit that left was noticed after $s s"
 
 # --- no polkit on the bus: refused at once, root still may
 polkit_stop

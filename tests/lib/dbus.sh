@@ -12,7 +12,7 @@
 #     owns org.freedesktop.PolicyKit1 there, as polkitd does on a real
 #     one), which answers CheckAuthorization as $tmp/polkit.mode says at
 #     each call: yes, no, challenge, dismissed (a challenge the user
-#     closed) or never (no answer at all); it logs each question to
+#     closed), never (no answer at all) or crash (it exits unanswered); it logs each question to
 #     $tmp/polkit.log as "check KIND NAME ACTION FLAGS CANCEL_ID
 #     device=DEVICE", and each CancelCheckAuthorization as "cancel ID".
 #     It answers whoever asks: the real polkitd answers only uid 0 (or the
@@ -92,7 +92,7 @@ polkit_fake() {
 	: >"$tmp/polkit.log"
 	: >"$tmp/polkit.out" # not an earlier one's "ready"
 	cat >"$tmp/polkit.py" <<'PY'
-import sys
+import os, sys
 import dbus, dbus.service, dbus.mainloop.glib
 from gi.repository import GLib
 addr, modefile, logfile = sys.argv[1:4]
@@ -117,6 +117,8 @@ class Authority(dbus.service.Object):
                    "dismissed": (False, True, {"polkit.dismissed": "true"})}
         if mode in answers:
             ok(dbus.Struct(answers[mode], signature="bba{ss}"))
+        elif mode == "crash":
+            os._exit(3)
         else:
             held.append((ok, err))
     @dbus.service.method("org.freedesktop.PolicyKit1.Authority", in_signature="s")
