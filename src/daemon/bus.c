@@ -290,6 +290,7 @@ static void auth_drop(struct bus_auth *a)
 {
 	a->slot = sd_bus_slot_unref(a->slot);
 	a->call = sd_bus_message_unref(a->call);
+	a->polkit = false;
 }
 
 /* Answer a waiting call with `err` (already set) and let it go. */
@@ -447,6 +448,7 @@ static int ask_polkit(struct bus_auth *a)
 	if (r >= 0)
 		r = sd_bus_call_async(b->bus, &a->slot, q, polkit_reply, a, auth_usec(a));
 	a->asked_usec = mono_usec();
+	a->polkit = r >= 0;
 	sd_bus_message_unref(q);
 	return r;
 }
@@ -458,7 +460,7 @@ static int creds_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_err)
 	struct bus_auth *a = userdata;
 	const sd_bus_error *e = sd_bus_message_get_error(m);
 	bool found = false;
-	int r;
+	int r, n = 0;
 
 	(void)ret_err;
 	a->slot = sd_bus_slot_unref(a->slot);
@@ -486,6 +488,15 @@ static int creds_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_err)
 	}
 	if (a->uid == 0) { /* root needs nobody's leave */
 		auth_granted(a);
+		return 1;
+	}
+	for (int i = 0; i < BUS_AUTH_SLOTS; i++)
+		n += a->owner->auths[i].call && a->owner->auths[i].polkit;
+	if (n >= BUS_MAX_AUTHS) {
+		sd_bus_error busy = SD_BUS_ERROR_NULL;
+		sd_bus_error_setf(&busy, ERR_BUSY, "%d Sync calls wait for polkit's answer; try again "
+				  "later", BUS_MAX_AUTHS);
+		auth_refuse(a, &busy);
 		return 1;
 	}
 	r = ask_polkit(a);
@@ -540,7 +551,7 @@ static int read_options(sd_bus_message *m, bool *ret_no_interaction, sd_bus_erro
 
 static struct bus_auth *auth_free(struct bus *b)
 {
-	for (int i = 0; i < BUS_MAX_AUTHS; i++)
+	for (int i = 0; i < BUS_AUTH_SLOTS; i++)
 		if (!b->auths[i].call)
 			return &b->auths[i];
 	return NULL;
@@ -566,8 +577,8 @@ static int method_sync(sd_bus_message *m, void *userdata, sd_bus_error *err)
 		return sd_bus_error_setf(err, ERR_BUSY, "%d syncs are running; try again when one ends",
 					 BUS_MAX_JOBS);
 	if (!(a = auth_free(b)))
-		return sd_bus_error_setf(err, ERR_BUSY, "%d Sync calls wait for their authorization; "
-					 "try again later", BUS_MAX_AUTHS);
+		return sd_bus_error_setf(err, ERR_BUSY, "%d Sync calls wait to be told who calls; "
+					 "try again later", BUS_AUTH_SLOTS);
 	if (!sd_bus_message_get_sender(m))
 		return sd_bus_error_setf(err, ERR_AUTH, "Sync of %s refused: the call has no sender",
 					 d->p.name);
@@ -594,7 +605,7 @@ static int method_sync(sd_bus_message *m, void *userdata, sd_bus_error *err)
  * and `msg` (NULL: not answered, the bus is gone) and let go. */
 static void auths_drop(struct bus *b, const char *name, const char *msg)
 {
-	for (int i = 0; i < BUS_MAX_AUTHS; i++) {
+	for (int i = 0; i < BUS_AUTH_SLOTS; i++) {
 		struct bus_auth *a = &b->auths[i];
 		if (!a->call)
 			continue;

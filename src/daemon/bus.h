@@ -67,9 +67,12 @@
 #define BUS_FLUSH_USEC 150000ULL
 /* Sync calls running at once (each a child process). */
 #define BUS_MAX_JOBS 8
-/* Sync calls waiting at once for their caller's authorization (who it
- * is, then polkit's answer): each holds only the call. */
+/* Sync calls waiting at once for polkit's answer: each holds only the
+ * call. Twice as many may wait for the bus to say who calls (in
+ * milliseconds), so that calls held by a hung polkit never keep root's
+ * Sync, which polkit is not asked about, from starting. */
 #define BUS_MAX_AUTHS 16
+#define BUS_AUTH_SLOTS (2 * BUS_MAX_AUTHS)
 /* The polkit action a caller other than root needs for Sync
  * (etc/polkit/io.github.wbgov.Governor1.policy). */
 #define BUS_POLKIT_ACTION "io.github.wbgov.sync"
@@ -140,6 +143,7 @@ struct bus_auth {
 	uint32_t uid;                /* the caller's, once known */
 	char cancel_id[32];          /* polkit's cancellation id of the check */
 	uint64_t asked_usec;         /* when polkit was asked (CLOCK_MONOTONIC) */
+	bool polkit;                 /* ... and its answer is awaited */
 };
 
 struct bus {
@@ -163,7 +167,7 @@ struct bus {
 	int ndev, dev_room;
 	bool nomem_logged;         /* "no memory for an object" said */
 	struct bus_job jobs[BUS_MAX_JOBS];
-	struct bus_auth auths[BUS_MAX_AUTHS];
+	struct bus_auth auths[BUS_AUTH_SLOTS];
 	unsigned auth_seq;         /* for the polkit cancellation ids */
 };
 

@@ -12,7 +12,7 @@
 #   ALLOW_INTERACTIVE_AUTHORIZATION flag and without auth.no_user_interaction;
 # - a polkit that never answers holds nothing else (a Get, root's Sync, a
 #   reload go on at once), and its caller is refused after 10 s (the check
-#   cancelled); a polkit that leaves without answering, or none on the
+#   cancelled); 16 calls wait for it at most, the 17th is Busy; a polkit that leaves without answering, or none on the
 #   bus, has the caller refused at once, saying which;
 # - root is never asked about, with or without polkit;
 # - a call still waiting for polkit when wbgovd stops is answered Busy.
@@ -137,13 +137,25 @@ refused io.github.wbgov.Governor1.Error.NotAuthorized "the authentication for io
 [ "$(syncs)" = "$n" ] || fail "a refused call synced: $(tail -n 2 "$LOG")"
 
 # --- polkit never answers: nothing else waits, and the call is refused
-# after 10 s with the check cancelled
+# after 10 s with the check cancelled; 16 calls wait at most, the 17th is
+# Busy, and root's still goes through
 polkit_mode never
-$CALLER /usr/bin/python3 "$tmp/call.py" "$A" "$DEV/sdb" '{}' 0 >"$tmp/call" 2>&1 &
+n0=$(asked)
+$CALLER /usr/bin/python3 "$tmp/call.py" "$A" "$DEV/sdb" '{}' 0 >"$tmp/first" 2>&1 &
 CPID=$!
-wait_for 5 grep -q "^name " "$tmp/call" || fail "the client did not start: $(cat "$tmp/call")"
-NAME=$(sed -n 's/^name //p' "$tmp/call")
-wait_for 5 grep -q "^check system-bus-name $NAME " "$tmp/polkit.log" || fail "polkit was not asked: $(cat "$tmp/polkit.log")"
+wait_for 5 grep -q "^name " "$tmp/first" || fail "the client did not start: $(cat "$tmp/first")"
+FIRST=$(sed -n 's/^name //p' "$tmp/first")
+wait_for 5 grep -q "^check system-bus-name $FIRST " "$tmp/polkit.log" || fail "polkit was not asked: $(cat "$tmp/polkit.log")"
+for i in $(seq 15); do
+	$CALLER busctl --address="$A" --timeout=30 --allow-interactive-authorization=no call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync a{sv} 0 \
+		>"$tmp/more.$i" 2>&1 &
+	CPID="$CPID $!"
+done
+waiting16() { [ "$(($(asked) - n0))" -ge 16 ]; }
+wait_for 5 waiting16 || fail "16 calls do not wait for polkit: $(($(asked) - n0)) asked"
+call '{}'
+refused io.github.wbgov.Governor1.Error.Busy "16 Sync calls wait for polkit's answer"
+[ "$(($(asked) - n0))" = 16 ] || fail "polkit was asked about the 17th call"
 t0=$(now_ms)
 busctl --address="$A" get-property io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Name >/dev/null || fail "Get failed while polkit hangs"
 ms=$(($(now_ms) - t0))
@@ -161,14 +173,19 @@ fi
 kill -HUP "$PID"
 wait_for 2 grep -q "configuration reloaded" "$LOG" || fail "a reload is not acted on while polkit hangs: $(tail -n 3 "$LOG")"
 rc=0
-wait "$CPID" || rc=$?
-CPID=
+wait ${CPID%% *} || rc=$?
+cp "$tmp/first" "$tmp/call"
 [ "$rc" -eq 0 ] || fail "the client failed: $(cat "$tmp/call")"
+for p in ${CPID#* }; do wait "$p" || true; done
+CPID=
+for i in $(seq 15); do
+	grep -q "polkit did not answer within 10 s" "$tmp/more.$i" || fail "waiting call $i: $(cat "$tmp/more.$i")"
+done
 refused io.github.wbgov.Governor1.Error.NotAuthorized "Sync of sdb refused: polkit did not answer within 10 s"
 s=$(answer | cut -d' ' -f2)
 echo "$me: a polkit that never answers: the call refused after $s s" >&2
 awk "BEGIN { exit !($s >= 9.5 && $s < 12) }" || fail "refused after $s s, want 10"
-id=$(sed -n "s/^check system-bus-name $NAME [^ ]* 0 \([^ ]*\) .*/\1/p" "$tmp/polkit.log")
+id=$(sed -n "s/^check system-bus-name $FIRST [^ ]* 0 \([^ ]*\) .*/\1/p" "$tmp/polkit.log")
 wait_for 2 grep -qx "cancel $id" "$tmp/polkit.log" || fail "the check $id was not cancelled: $(cat "$tmp/polkit.log")"
 
 # --- polkit leaves without answering: refused at once, saying so
