@@ -158,6 +158,14 @@ CONF      := /etc/wbgov/wbgov.conf
 # /usr/local/share/dbus-1/system.d; so /usr/share for PREFIX=/usr, /etc
 # (the administrator's place) for any other PREFIX.
 DBUSPOLICYDIR ?= $(if $(filter /usr,$(PREFIX)),/usr/share/dbus-1/system.d,/etc/dbus-1/system.d)
+# The D-Bus API's introspection files, one per interface, where D-Bus
+# keeps them for client developers (gdbus-codegen, qdbusxml2cpp)
+DBUSIFACEDIR ?= $(PREFIX)/share/dbus-1/interfaces
+DBUSIFACES := io.github.wbgov.Governor1.Manager.xml io.github.wbgov.Governor1.Device.xml
+# The polkit action of Sync: polkitd reads /usr/share/polkit-1/actions and
+# no other place (compiled in), so there whatever PREFIX, as the config is
+# in /etc
+POLKITACTIONDIR ?= /usr/share/polkit-1/actions
 # XDG autostart (wbgov notify in every desktop session): $XDG_CONFIG_DIRS,
 # /etc/xdg unless a session says otherwise
 SYSCONFDIR ?= /etc
@@ -235,6 +243,9 @@ install: all man mo
 		{ echo "wbgovd.service: ExecStart was not rewritten to $(BINDIR)/wbgovd" >&2; exit 1; }
 	install -d '$(DESTDIR)$(DBUSPOLICYDIR)' '$(DESTDIR)$(AUTOSTARTDIR)'
 	install -m 644 etc/dbus/io.github.wbgov.Governor1.conf '$(DESTDIR)$(DBUSPOLICYDIR)/'
+	install -d '$(DESTDIR)$(DBUSIFACEDIR)' '$(DESTDIR)$(POLKITACTIONDIR)'
+	install -m 644 $(DBUSIFACES:%=etc/dbus/%) '$(DESTDIR)$(DBUSIFACEDIR)/'
+	install -m 644 etc/polkit/io.github.wbgov.Governor1.policy '$(DESTDIR)$(POLKITACTIONDIR)/'
 	sed 's|^Exec=/usr/local/bin/wbgov notify$$|Exec=$(BINDIR)/wbgov notify|' etc/xdg/wbgov-notify.desktop \
 		>'$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'
 	chmod 644 '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'
@@ -276,3 +287,4 @@ uninstall:
 	rm -f '$(DESTDIR)$(DBUSPOLICYDIR)/io.github.wbgov.Governor1.conf' '$(DESTDIR)$(AUTOSTARTDIR)/wbgov-notify.desktop'
 	rm -f '$(DESTDIR)$(APPLICATIONSDIR)/wbgov-notify.desktop'
 	rm -f $(LINGUAS:%='$(DESTDIR)$(LOCALEDIR)'/%/LC_MESSAGES/wbgov.mo)
+	rm -f $(DBUSIFACES:%='$(DESTDIR)$(DBUSIFACEDIR)'/%) '$(DESTDIR)$(POLKITACTIONDIR)/io.github.wbgov.Governor1.policy'

@@ -7,10 +7,12 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <systemd/sd-bus.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +27,12 @@
 #define ERR_BUSY "io.github.wbgov.Governor1.Error.Busy"
 #define ERR_SYNC "io.github.wbgov.Governor1.Error.SyncFailed"
 #define ERR_GONE "io.github.wbgov.Governor1.Error.NoSuchDevice"
+#define ERR_AUTH "io.github.wbgov.Governor1.Error.NotAuthorized"
+#define POLKIT_NAME "org.freedesktop.PolicyKit1"
+#define POLKIT_PATH "/org/freedesktop/PolicyKit1/Authority"
+#define POLKIT_IFACE "org.freedesktop.PolicyKit1.Authority"
+/* the one option of Sync: udisks' name, so a client sets it as for udisks */
+#define OPT_NO_INTERACTION "auth.no_user_interaction"
 
 int bus_parse_kind(const char *arg, enum bus_kind *ret_kind)
 {
@@ -74,13 +82,48 @@ void bus_clean_utf8(char *buf, size_t len, const char *str)
 	buf[o] = 0;
 }
 
-/* "sdb" for a disk's own bdi, else the bdi ("8:16-fuseblk", "btrfs-1"). */
-static void device_label(const struct knobs_dev *info, char *buf, size_t len)
+/* The bdi is its disk's own ("8:16" of sdb), not a file system's
+ * ("btrfs-1", "8:16-fuseblk"). */
+static bool is_disk_bdi(const struct knobs_dev *info)
 {
 	char own[32];
 
 	snprintf(own, sizeof(own), "%u:%u", info->major, info->minor);
-	snprintf(buf, len, "%s", info->disk[0] && !strcmp(own, info->bdi) ? info->disk : info->bdi);
+	return info->disk[0] && !strcmp(own, info->bdi);
+}
+
+/* "sdb" for a disk's own bdi, else the bdi ("8:16-fuseblk", "btrfs-1"). */
+static void device_label(const struct knobs_dev *info, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", is_disk_bdi(info) ? info->disk : info->bdi);
+}
+
+/* udisks' udisks_safe_append_to_object_path: [A-Za-z0-9_] as they are,
+ * every other byte as _xx. Not sd_bus_path_encode, which also escapes
+ * '_' and a leading digit. */
+int bus_block_object(const struct knobs_dev *info, char *buf, size_t len)
+{
+	static const char prefix[] = "/org/freedesktop/UDisks2/block_devices/";
+	size_t o;
+
+	if (!is_disk_bdi(info))
+		return snprintf(buf, len, "/") >= (int)len ? -ENAMETOOLONG : 0;
+	if (len <= sizeof(prefix))
+		return -ENAMETOOLONG;
+	o = (size_t)snprintf(buf, len, "%s", prefix);
+	for (const unsigned char *c = (const unsigned char *)info->disk; *c; c++) {
+		bool plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			     (*c >= '0' && *c <= '9') || *c == '_';
+		if (o + (plain ? 1 : 3) >= len)
+			return -ENAMETOOLONG;
+		o += (size_t)snprintf(buf + o, len - o, plain ? "%c" : "_%02x", *c);
+	}
+	return 0;
+}
+
+uint64_t bus_device_number(const struct knobs_dev *info)
+{
+	return is_disk_bdi(info) ? (uint64_t)makedev(info->major, info->minor) : 0;
 }
 
 int bus_device_path(const struct knobs_dev *info, char *buf, size_t len)
@@ -111,6 +154,13 @@ static int get_strp(sd_bus *bus, const char *path, const char *iface, const char
 {
 	(void)bus, (void)path, (void)iface, (void)prop, (void)err;
 	return sd_bus_message_append(reply, "s", *(const char *const *)userdata);
+}
+
+static int get_path(sd_bus *bus, const char *path, const char *iface, const char *prop,
+		    sd_bus_message *reply, void *userdata, sd_bus_error *err)
+{
+	(void)bus, (void)path, (void)iface, (void)prop, (void)err;
+	return sd_bus_message_append(reply, "o", (const char *)userdata);
 }
 
 static int get_u64(sd_bus *bus, const char *path, const char *iface, const char *prop,
@@ -175,14 +225,25 @@ static struct bus_job *job_free(struct bus *b)
 	return NULL;
 }
 
-/* Sync(): answered when the child has synced every file system of the
- * device; the daemon's loop goes on meanwhile. */
-static int method_sync(sd_bus_message *m, void *userdata, sd_bus_error *err)
+/* The device object at `path`, if it is still there (an object may go
+ * while its caller waits for polkit). */
+static struct bus_dev *dev_by_path(struct bus *b, const char *path)
 {
-	struct bus_dev *d = userdata;
-	struct bus *b = d->owner;
+	for (int i = 0; i < b->ndev; i++)
+		if (!strcmp(b->dev[i].path, path))
+			return &b->dev[i];
+	return NULL;
+}
+
+/* Sync's work, once the caller may: a child syncs every file system of
+ * the device, and `call` is answered when it ends (1). 0: nothing is
+ * mounted, nothing to do (the caller answers); -errno with err set. */
+static int sync_start(struct bus *b, struct bus_dev *d, sd_bus_message *call, uint32_t uid,
+		      sd_bus_error *err)
+{
 	static struct mount_list ml; /* 4 KiB: not on the stack */
 	struct bus_job *j = job_free(b);
+	const char *sender = sd_bus_message_get_sender(call);
 	int fds[2], r;
 	pid_t pid;
 
@@ -194,7 +255,7 @@ static int method_sync(sd_bus_message *m, void *userdata, sd_bus_error *err)
 	memset(&ml, 0, sizeof(ml));
 	r = d->p.disk[0] ? procfs_mounts(b->root, d->p.disk, &ml) : 0;
 	if (r <= 0) /* nothing mounted: nothing to sync */
-		return sd_bus_reply_method_return(m, "");
+		return 0;
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return sd_bus_error_set_errno(err, errno);
 	/* syncfs of each file system, as `wbgov sync DEVICE` does; what fails
@@ -208,11 +269,340 @@ static int method_sync(sd_bus_message *m, void *userdata, sd_bus_error *err)
 	memset(j, 0, sizeof(*j));
 	j->pid = pid;
 	j->fd = fds[0];
-	j->call = sd_bus_message_ref(m);
+	j->call = sd_bus_message_ref(call);
 	snprintf(j->path, sizeof(j->path), "%s", d->path);
-	log_info("%s: Sync asked on D-Bus: syncing %d file system%s (pid %d)", d->p.name, ml.n,
-		 ml.n == 1 ? "" : "s", (int)pid);
+	log_info("%s: Sync asked on D-Bus by uid %u (%s): syncing %d file system%s (pid %d)",
+		 d->p.name, (unsigned)uid, sender ? sender : "?", ml.n, ml.n == 1 ? "" : "s", (int)pid);
 	return 1;
+}
+
+static void auth_drop(struct bus_auth *a)
+{
+	a->slot = sd_bus_slot_unref(a->slot);
+	a->call = sd_bus_message_unref(a->call);
+	a->polkit = false;
+}
+
+/* Answer a waiting call with `err` (already set) and let it go. */
+static void auth_refuse(struct bus_auth *a, sd_bus_error *err)
+{
+	char *name = NULL;
+
+	sd_bus_path_decode(a->path, BUS_DEVICE_PREFIX, &name);
+	log_debug("Sync of %s by uid %u refused: %s", name ? name : a->path, (unsigned)a->uid,
+		  err->message);
+	free(name);
+	sd_bus_reply_method_error(a->call, err);
+	sd_bus_error_free(err);
+	auth_drop(a);
+}
+
+/* The caller may: the sync starts, or the call is answered now. */
+static void auth_granted(struct bus_auth *a)
+{
+	struct bus *b = a->owner;
+	struct bus_dev *d = dev_by_path(b, a->path);
+	sd_bus_error err = SD_BUS_ERROR_NULL;
+	int r;
+
+	if (!d)
+		r = sd_bus_error_setf(&err, ERR_GONE, "the device is gone");
+	else
+		r = sync_start(b, d, a->call, a->uid, &err);
+	if (r < 0) {
+		sd_bus_reply_method_error(a->call, &err);
+		sd_bus_error_free(&err);
+	} else if (r == 0) {
+		sd_bus_reply_method_return(a->call, "");
+	}
+	auth_drop(a);
+}
+
+/* "Sync of sdb refused: " and the reason, as NotAuthorized. */
+static void auth_deny(struct bus_auth *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void auth_deny(struct bus_auth *a, const char *fmt, ...)
+{
+	sd_bus_error err = SD_BUS_ERROR_NULL;
+	char why[512], msg[768], clean[768], *name = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	sd_bus_path_decode(a->path, BUS_DEVICE_PREFIX, &name);
+	snprintf(msg, sizeof(msg), "Sync of %.100s refused: %s", name ? name : a->path, why);
+	free(name);
+	bus_clean_utf8(clean, sizeof(clean), msg); /* a peer's error text is any bytes */
+	sd_bus_error_set(&err, ERR_AUTH, clean);
+	auth_refuse(a, &err);
+}
+
+static uint64_t mono_usec(void);
+
+/* How long polkit is given: a person may have to type a password. */
+static uint64_t auth_usec(const struct bus_auth *a)
+{
+	return a->interactive ? BUS_AUTH_INTERACTIVE_USEC : BUS_AUTH_USEC;
+}
+
+/* polkit's answer, (bba{ss}): is_authorized, is_challenge, details. */
+static int polkit_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_err)
+{
+	struct bus_auth *a = userdata;
+	const sd_bus_error *e = sd_bus_message_get_error(m);
+	int authorized = 0, challenge = 0, dismissed = 0, r;
+
+	(void)ret_err;
+	a->slot = sd_bus_slot_unref(a->slot); /* sd-bus holds it until we return */
+	if (e) {
+		if (sd_bus_error_has_names(e, SD_BUS_ERROR_SERVICE_UNKNOWN, SD_BUS_ERROR_NAME_HAS_NO_OWNER,
+					   "org.freedesktop.DBus.Error.Spawn.ServiceNotFound")) {
+			auth_deny(a, "polkit is not on the bus (%s), and without it only root may Sync",
+				  e->message ? e->message : e->name);
+			return 1;
+		}
+		if (sd_bus_error_has_name(e, SD_BUS_ERROR_NO_REPLY) &&
+		    mono_usec() - a->asked_usec < auth_usec(a) / 2) {
+			/* the bus's NoReply: polkit left (or crashed) meanwhile */
+			auth_deny(a, "polkit went away without an answer (%s)",
+				  e->message ? e->message : e->name);
+			return 1;
+		}
+		if (sd_bus_error_has_name(e, SD_BUS_ERROR_NO_REPLY)) {
+			/* sd-bus's timeout: its dialog, if any, is not wanted any more */
+			sd_bus_call_method_async(a->owner->bus, NULL, POLKIT_NAME, POLKIT_PATH,
+						 POLKIT_IFACE, "CancelCheckAuthorization", NULL, NULL,
+						 "s", a->cancel_id);
+			auth_deny(a, "polkit did not answer within %llu s",
+				  (unsigned long long)(auth_usec(a) / 1000000));
+			return 1;
+		}
+		auth_deny(a, "polkit failed: %s: %s", e->name, e->message ? e->message : "");
+		return 1;
+	}
+	r = sd_bus_message_enter_container(m, 'r', "bba{ss}");
+	if (r >= 0)
+		r = sd_bus_message_read(m, "bb", &authorized, &challenge);
+	if (r >= 0)
+		r = sd_bus_message_enter_container(m, 'a', "{ss}");
+	while (r >= 0 && (r = sd_bus_message_enter_container(m, 'e', "ss")) > 0) {
+		const char *k, *v;
+		r = sd_bus_message_read(m, "ss", &k, &v);
+		if (r >= 0 && !strcmp(k, "polkit.dismissed") && !strcmp(v, "true"))
+			dismissed = 1;
+		if (r >= 0)
+			r = sd_bus_message_exit_container(m);
+	}
+	if (r < 0)
+		auth_deny(a, "polkit's answer cannot be read: %s", strerror(-r));
+	else if (authorized)
+		auth_granted(a);
+	else if (dismissed)
+		auth_deny(a, "the authentication for %s was dismissed", BUS_POLKIT_ACTION);
+	else if (challenge)
+		auth_deny(a, "polkit wants authentication for %s, and the call allowed no user "
+			  "interaction (send it with ALLOW_INTERACTIVE_AUTHORIZATION, without "
+			  OPT_NO_INTERACTION ")", BUS_POLKIT_ACTION);
+	else
+		auth_deny(a, "polkit says uid %u is not authorized for %s (by default only a user "
+			  "of an active local session is)", (unsigned)a->uid, BUS_POLKIT_ACTION);
+	return 1;
+}
+
+/* CheckAuthorization for the caller (its unique name: polkit asks the bus
+ * who that is), bounded by BUS_AUTH_USEC. */
+static int ask_polkit(struct bus_auth *a)
+{
+	struct bus *b = a->owner;
+	struct bus_dev *d = dev_by_path(b, a->path);
+	sd_bus_message *q = NULL;
+	char device[sizeof(d->p.name) + sizeof(d->p.model) + 4];
+	int r;
+
+	if (d && d->p.model[0])
+		snprintf(device, sizeof(device), "%s (%s)", d->p.name, d->p.model);
+	else
+		snprintf(device, sizeof(device), "%s", d ? d->p.name : a->path);
+	snprintf(a->cancel_id, sizeof(a->cancel_id), "wbgovd-sync-%u", ++b->auth_seq);
+	r = sd_bus_message_new_method_call(b->bus, &q, POLKIT_NAME, POLKIT_PATH, POLKIT_IFACE,
+					   "CheckAuthorization");
+	if (r >= 0)
+		r = sd_bus_message_append(q, "(sa{sv})s", "system-bus-name", 1, "name", "s",
+					  sd_bus_message_get_sender(a->call), BUS_POLKIT_ACTION);
+	/* $(device) in the action's message. polkit answers only uid 0 (or
+	 * the action's owner) about another user's process, and takes details
+	 * only from them: wbgovd runs as root */
+	if (r >= 0)
+		r = sd_bus_message_append(q, "a{ss}us", 1, "device", device,
+					  (uint32_t)(a->interactive ? 1 : 0), a->cancel_id);
+	if (r >= 0)
+		r = sd_bus_call_async(b->bus, &a->slot, q, polkit_reply, a, auth_usec(a));
+	a->asked_usec = mono_usec();
+	a->polkit = r >= 0;
+	sd_bus_message_unref(q);
+	return r;
+}
+
+/* The bus's answer to GetConnectionCredentials: the caller's uid (the
+ * effective one, as the kernel gave it to the bus at connect). */
+static int creds_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_err)
+{
+	struct bus_auth *a = userdata;
+	const sd_bus_error *e = sd_bus_message_get_error(m);
+	bool found = false;
+	int r, n = 0;
+
+	(void)ret_err;
+	a->slot = sd_bus_slot_unref(a->slot);
+	if (e) {
+		auth_deny(a, "the bus did not tell who calls (%s: %s)", e->name,
+			  e->message ? e->message : "");
+		return 1;
+	}
+	r = sd_bus_message_enter_container(m, 'a', "{sv}");
+	while (r >= 0 && (r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
+		const char *k;
+		r = sd_bus_message_read(m, "s", &k);
+		if (r >= 0 && !strcmp(k, "UnixUserID")) {
+			r = sd_bus_message_read(m, "v", "u", &a->uid);
+			found = r >= 0;
+		} else if (r >= 0) {
+			r = sd_bus_message_skip(m, "v");
+		}
+		if (r >= 0)
+			r = sd_bus_message_exit_container(m);
+	}
+	if (r < 0 || !found) {
+		auth_deny(a, "the bus did not tell the caller's uid");
+		return 1;
+	}
+	if (a->uid == 0) { /* root needs nobody's leave */
+		auth_granted(a);
+		return 1;
+	}
+	for (int i = 0; i < BUS_AUTH_SLOTS; i++)
+		n += a->owner->auths[i].call && a->owner->auths[i].polkit;
+	if (n >= BUS_MAX_AUTHS) {
+		sd_bus_error busy = SD_BUS_ERROR_NULL;
+		sd_bus_error_setf(&busy, ERR_BUSY, "%d Sync calls wait for polkit's answer; try again "
+				  "later", BUS_MAX_AUTHS);
+		auth_refuse(a, &busy);
+		return 1;
+	}
+	r = ask_polkit(a);
+	if (r < 0)
+		auth_deny(a, "cannot ask polkit: %s", strerror(-r));
+	return 1;
+}
+
+/* Sync's options, a{sv}: OPT_NO_INTERACTION (b), nothing else. An
+ * unknown key is refused, not ignored as udisks does: a caller that asks
+ * for something this wbgovd does not do learns it now. */
+static int read_options(sd_bus_message *m, bool *ret_no_interaction, sd_bus_error *err)
+{
+	bool no_interaction = false, seen = false;
+	int r;
+
+	r = sd_bus_message_enter_container(m, 'a', "{sv}");
+	while (r >= 0 && (r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
+		const char *key, *contents = NULL;
+		char type;
+		int v = 0;
+		r = sd_bus_message_read(m, "s", &key);
+		if (r >= 0)
+			r = sd_bus_message_peek_type(m, &type, &contents);
+		if (r < 0)
+			break;
+		if (strcmp(key, OPT_NO_INTERACTION))
+			return sd_bus_error_setf(err, SD_BUS_ERROR_INVALID_ARGS,
+						 "Sync: unknown option '%.64s' (the one option is "
+						 OPT_NO_INTERACTION ", b)", key);
+		if (!contents || strcmp(contents, "b"))
+			return sd_bus_error_setf(err, SD_BUS_ERROR_INVALID_ARGS,
+						 "Sync: option '" OPT_NO_INTERACTION "' is a boolean "
+						 "(b), not '%.16s'", contents ? contents : "?");
+		if (seen)
+			return sd_bus_error_setf(err, SD_BUS_ERROR_INVALID_ARGS, "Sync: option '"
+						 OPT_NO_INTERACTION "' given twice");
+		r = sd_bus_message_read(m, "v", "b", &v);
+		if (r >= 0)
+			r = sd_bus_message_exit_container(m);
+		no_interaction = v;
+		seen = true;
+	}
+	if (r >= 0)
+		r = sd_bus_message_exit_container(m);
+	if (r < 0)
+		return sd_bus_error_setf(err, SD_BUS_ERROR_INVALID_ARGS, "Sync: options unreadable: %s",
+					 strerror(-r));
+	*ret_no_interaction = no_interaction;
+	return 0;
+}
+
+static struct bus_auth *auth_free(struct bus *b)
+{
+	for (int i = 0; i < BUS_AUTH_SLOTS; i++)
+		if (!b->auths[i].call)
+			return &b->auths[i];
+	return NULL;
+}
+
+/* Sync(a{sv} options): who calls is asked of the bus, and for anyone but
+ * root polkit is asked, both without waiting; then a child syncs and the
+ * call is answered when it ends. The daemon's loop goes on meanwhile. */
+static int method_sync(sd_bus_message *m, void *userdata, sd_bus_error *err)
+{
+	struct bus_dev *d = userdata;
+	struct bus *b = d->owner;
+	struct bus_auth *a;
+	bool no_interaction = false;
+	int r;
+
+	r = read_options(m, &no_interaction, err);
+	if (r < 0)
+		return r;
+	if (b->stopping)
+		return sd_bus_error_setf(err, ERR_BUSY, "wbgovd is stopping");
+	if (!job_free(b))
+		return sd_bus_error_setf(err, ERR_BUSY, "%d syncs are running; try again when one ends",
+					 BUS_MAX_JOBS);
+	if (!(a = auth_free(b)))
+		return sd_bus_error_setf(err, ERR_BUSY, "%d Sync calls wait to be told who calls; "
+					 "try again later", BUS_AUTH_SLOTS);
+	if (!sd_bus_message_get_sender(m))
+		return sd_bus_error_setf(err, ERR_AUTH, "Sync of %s refused: the call has no sender",
+					 d->p.name);
+	memset(a, 0, sizeof(*a));
+	a->owner = b;
+	snprintf(a->path, sizeof(a->path), "%s", d->path);
+	/* polkit may ask the user only when the caller said it waits for that
+	 * (the message's flag, as D-Bus has it) and did not say no (udisks'
+	 * option) */
+	a->interactive = sd_bus_message_get_allow_interactive_authorization(m) > 0 && !no_interaction;
+	a->uid = UINT32_MAX;
+	r = sd_bus_call_method_async(b->bus, &a->slot, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+				     "org.freedesktop.DBus", "GetConnectionCredentials", creds_reply,
+				     a, "s", sd_bus_message_get_sender(m));
+	if (r < 0) {
+		a->slot = NULL;
+		return sd_bus_error_set_errno(err, -r);
+	}
+	a->call = sd_bus_message_ref(m);
+	return 1;
+}
+
+/* Every call still waiting for its authorization: answered with `name`
+ * and `msg` (NULL: not answered, the bus is gone) and let go. */
+static void auths_drop(struct bus *b, const char *name, const char *msg)
+{
+	for (int i = 0; i < BUS_AUTH_SLOTS; i++) {
+		struct bus_auth *a = &b->auths[i];
+		if (!a->call)
+			continue;
+		if (name)
+			sd_bus_reply_method_errorf(a->call, name, "%s", msg);
+		auth_drop(a);
+	}
 }
 
 /* The child closed its end: it has exited, or is about to (the wait is
@@ -257,6 +647,8 @@ static const sd_bus_vtable device_vtable[] = {
 	SD_BUS_PROPERTY("Disk", "s", get_str, P(disk), SD_BUS_VTABLE_PROPERTY_CONST),
 	SD_BUS_PROPERTY("Model", "s", get_str, P(model), SD_BUS_VTABLE_PROPERTY_CONST),
 	SD_BUS_PROPERTY("Bus", "s", get_str, P(busname), SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_PROPERTY("DeviceNumber", "t", get_u64, P(devnum), SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_PROPERTY("UDisksBlock", "o", get_path, P(block_object), SD_BUS_VTABLE_PROPERTY_CONST),
 	SD_BUS_PROPERTY("Mounts", "as", get_mounts, P(mounts), CHANGES),
 	SD_BUS_PROPERTY("BandwidthBytesPerSecond", "t", get_u64, P(bw_bps), CHANGES),
 	SD_BUS_PROPERTY("BandwidthSource", "s", get_source, P(source), CHANGES),
@@ -266,7 +658,8 @@ static const sd_bus_vtable device_vtable[] = {
 	SD_BUS_PROPERTY("DrainSeconds", "d", get_double, P(drain_s), CHANGES),
 	SD_BUS_PROPERTY("State", "s", get_strp, P(state), CHANGES),
 	SD_BUS_PROPERTY("Why", "s", get_str, P(why), CHANGES),
-	SD_BUS_METHOD("Sync", "", "", method_sync, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_NAMES("Sync", "a{sv}", SD_BUS_PARAM(options), "", , method_sync,
+				 SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_VTABLE_END
 };
 #undef P
@@ -324,6 +717,8 @@ static void lost(struct bus *b, const char *what, int r)
 		log_warn("D-Bus: %s: %s; governing goes on, trying again every %llu s", what,
 			 strerror(-r), BUS_RETRY_USEC / 1000000);
 	b->failed_logged = true;
+	/* their callers hear of it from the bus (NoReply) */
+	auths_drop(b, NULL, NULL);
 	b->bus = sd_bus_close_unref(b->bus);
 	b->up = false;
 	b->stall_usec = 0;
@@ -519,6 +914,9 @@ static void static_props(struct bus_props *p, const struct knobs_dev *info)
 	bus_clean_utf8(p->disk, sizeof(p->disk), info->disk);
 	bus_clean_utf8(p->model, sizeof(p->model), info->model);
 	bus_clean_utf8(p->busname, sizeof(p->busname), info->bus);
+	p->devnum = bus_device_number(info);
+	if (bus_block_object(info, p->block_object, sizeof(p->block_object)) < 0)
+		snprintf(p->block_object, sizeof(p->block_object), "/");
 }
 
 /* The device's mount points, from the mount table read once per
@@ -853,6 +1251,7 @@ void bus_dispatch(struct bus *b, const struct pollfd *pfd, int n)
 void bus_stop_begin(struct bus *b)
 {
 	b->stopping = true;
+	auths_drop(b, ERR_BUSY, "wbgovd is stopping");
 	for (int i = 0; i < BUS_MAX_JOBS; i++)
 		if (b->jobs[i].pid)
 			kill(b->jobs[i].pid, SIGTERM);
@@ -913,6 +1312,7 @@ void bus_stop(struct bus *b, uint64_t flush_until_usec)
 		sd_bus_message_unref(j->call);
 		j->pid = 0;
 	}
+	auths_drop(b, ERR_BUSY, "wbgovd is stopping");
 	if (b->bus) {
 		if (b->up)
 			flush_bounded(b, flush_until_usec);

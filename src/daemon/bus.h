@@ -14,8 +14,11 @@
  * call bounded by BUS_TIMEOUT_USEC); a bus that cannot be reached, does
  * not answer, takes no more messages or goes away is logged once and tried
  * again now and then; a method that takes long (Sync) runs in a child
- * process and is answered when it ends. At stop nothing waits past a
- * bound: Sync children get SIGTERM, what is queued gets BUS_FLUSH_USEC. */
+ * process and is answered when it ends; the questions Sync asks before
+ * it starts (who calls, from the bus; may they, from polkit) are
+ * asynchronous calls, each bounded, answered through the same loop. At
+ * stop nothing waits past a bound: Sync children get SIGTERM, what is
+ * queued gets BUS_FLUSH_USEC. */
 #ifndef WBGOV_DAEMON_BUS_H
 #define WBGOV_DAEMON_BUS_H
 
@@ -64,6 +67,23 @@
 #define BUS_FLUSH_USEC 150000ULL
 /* Sync calls running at once (each a child process). */
 #define BUS_MAX_JOBS 8
+/* Sync calls waiting at once for polkit's answer: each holds only the
+ * call. Twice as many may wait for the bus to say who calls (in
+ * milliseconds), so that calls held by a hung polkit never keep root's
+ * Sync, which polkit is not asked about, from starting. */
+#define BUS_MAX_AUTHS 16
+#define BUS_AUTH_SLOTS (2 * BUS_MAX_AUTHS)
+/* The polkit action a caller other than root needs for Sync
+ * (etc/polkit/io.github.wbgov.Governor1.policy). */
+#define BUS_POLKIT_ACTION "io.github.wbgov.sync"
+/* polkit answers a check without user interaction in milliseconds; one
+ * not answered within this is a refusal ("polkit did not answer"). Below
+ * D-Bus' default call timeout (25 s), so that the caller gets the reason
+ * and not its own timeout. */
+#define BUS_AUTH_USEC 10000000ULL
+/* ... and with user interaction allowed, a person reads a dialog and types
+ * a password: five minutes. */
+#define BUS_AUTH_INTERACTIVE_USEC 300000000ULL
 
 enum bus_kind { BUS_OFF, BUS_SYSTEM, BUS_SESSION, BUS_ADDRESS };
 
@@ -83,6 +103,8 @@ struct bus_props {
 	bool pending_known;             /* the kernel tells (debugfs) */
 	uint64_t pending_bytes;         /* dirty + writeback, 0 when not known */
 	double drain_s;                 /* -1: not known */
+	uint64_t devnum;                /* the disk's dev_t (makedev), 0: the bdi is no disk's */
+	char block_object[200];         /* udisks' object of that disk, "/": none */
 	const char *state;              /* gov_state_key(): "capped", "left_alone"... */
 	char why[256];
 };
@@ -110,6 +132,20 @@ struct bus_job {
 	char path[160];
 };
 
+/* A Sync call waiting for its authorization: first the caller's uid
+ * (GetConnectionCredentials), then, for all but root, polkit's answer. */
+struct bus_auth {
+	struct bus *owner;
+	struct sd_bus_message *call; /* NULL: free */
+	struct sd_bus_slot *slot;    /* the question in flight */
+	char path[160];              /* the device's object */
+	bool interactive;            /* polkit may ask the user */
+	uint32_t uid;                /* the caller's, once known */
+	char cancel_id[32];          /* polkit's cancellation id of the check */
+	uint64_t asked_usec;         /* when polkit was asked (CLOCK_MONOTONIC) */
+	bool polkit;                 /* ... and its answer is awaited */
+};
+
 struct bus {
 	enum bus_kind kind;
 	const char *address;       /* BUS_ADDRESS */
@@ -131,6 +167,8 @@ struct bus {
 	int ndev, dev_room;
 	bool nomem_logged;         /* "no memory for an object" said */
 	struct bus_job jobs[BUS_MAX_JOBS];
+	struct bus_auth auths[BUS_AUTH_SLOTS];
+	unsigned auth_seq;         /* for the polkit cancellation ids */
 };
 
 /* "system", "session", "none", or an address ("unix:path=..."): 0, or
@@ -181,6 +219,18 @@ void bus_stop(struct bus *b, uint64_t flush_until_usec);
  * its name escaped as sd_bus_path_encode does (udisks' way: dm-0 ->
  * dm_2d0). 0 or -errno. */
 int bus_device_path(const struct knobs_dev *info, char *buf, size_t len);
+
+/* udisks' object of the device's disk, for a client that has udisks'
+ * objects: "/org/freedesktop/UDisks2/block_devices/" and the disk's name
+ * escaped as udisks escapes it (every byte but [A-Za-z0-9_] as _xx: dm-0 ->
+ * dm_2d0); "/" when the bdi is not a disk's own (btrfs-1, 8:16-fuseblk).
+ * 0 or -ENAMETOOLONG. */
+int bus_block_object(const struct knobs_dev *info, char *buf, size_t len);
+
+/* The disk's device number as udisks' Block.DeviceNumber gives it (the
+ * dev_t of makedev, not MAJOR << 8 | MINOR); 0 when the bdi is not a disk's
+ * own. */
+uint64_t bus_device_number(const struct knobs_dev *info);
 
 /* `s` as valid UTF-8 into buf: every byte that is not part of a valid
  * sequence becomes U+FFFD, control characters too; cut to fit. */

@@ -4,14 +4,18 @@
 # as root, as wbgovd_fixture.sh does) and a private dbus-daemon that plays
 # the system bus: Debian's system policy with etc/dbus's file included.
 # The object tree and the properties hold the fixture's values (the stick's
-# remembered 5 MB/s, its cap, its mounts, its Latin-1 model as valid UTF-8);
+# remembered 5 MB/s, its cap, its mounts, its Latin-1 model as valid UTF-8;
+# the disk's device number and udisks' object path, for sdb, nvme0n1 and a
+# dm-0 added to the fixture, none for a btrfs or FUSE bdi);
 # when the debugfs counters of the stick change, PropertiesChanged says so
 # (the latency is printed), at most 4 times a second while they move; Sync
 # syncs its file systems and answers when done, or says which one failed
 # (one reached through a symbolic link, or another mount than mountinfo's,
-# is not opened); a user's FUSE mount naming the stick is not in Mounts;
-# another user may read but not Sync, and nobody may set a property; when
-# the bus goes away wbgovd goes on governing and comes back on a new one.
+# is not opened), root's without asking polkit; a user's FUSE mount naming
+# the stick is not in Mounts; another user may read, and their Sync reaches
+# wbgovd, which refuses it when polkit says no (tests/cli/dbus_sync_auth.sh
+# has the rest); nobody may set a property; when the bus goes away wbgovd
+# goes on governing and comes back on a new one.
 set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
@@ -46,6 +50,23 @@ cp "$MOUNTS" "$tmp/mountinfo.fixture"
 mid=$(findmnt -n -o ID -T "$tmp/mnt") || fail "findmnt cannot tell the mount of $tmp/mnt"
 mnt_line() { printf '%s 22 0:999 / %s rw,nosuid shared:4 - btrfs /dev/sdb1 rw\n' "$mid" "$tmp/mnt"; }
 mnt_line >>"$MOUNTS"
+# dm-0, LUKS on the stick's partition (as tests/unit/test_sys.c's stacked
+# fixture): a disk whose name udisks escapes (dm_2d0)
+DM0=$FX/sys/devices/virtual/block/dm-0
+mkdir -p "$DM0/queue" "$DM0/slaves" "$DM0/dm"
+echo 254:0 >"$DM0/dev"
+echo 2040000 >"$DM0/size"
+echo 0 >"$DM0/removable"
+echo 0 >"$DM0/queue/rotational"
+cp "$FX/sys/block/sdb/stat" "$DM0/stat"
+echo luks-stick >"$DM0/dm/name"
+echo CRYPT-LUKS2-0a1b2c3d-luks-stick >"$DM0/dm/uuid"
+ln -s "$(realpath --relative-to="$DM0/slaves" "$FX/sys/class/block/sdb1")" "$DM0/slaves/sdb1"
+ln -s ../devices/virtual/block/dm-0 "$FX/sys/block/dm-0"
+ln -s ../../devices/virtual/block/dm-0 "$FX/sys/class/block/dm-0"
+ln -s ../../devices/virtual/block/dm-0 "$FX/sys/dev/block/254:0"
+cp -r "$FX/sys/devices/virtual/bdi/8:16" "$FX/sys/devices/virtual/bdi/254:0"
+ln -s ../../devices/virtual/bdi/254:0 "$FX/sys/class/bdi/254:0"
 # the stick measured at 5 MB/s in an earlier run
 mkdir "$tmp/mem"
 echo "v1 5000000 m $(date +%s) serial:SanDisk_Cruzer___Blade:4C530001190823115393" >"$tmp/mem/devices"
@@ -55,6 +76,7 @@ PID=
 trap 'for p in $PID; do kill -KILL "$p" 2>/dev/null || true; done; dbus_stop_all; rm -rf "$tmp"' EXIT
 dbus_private sys system "$OWNER"
 A=$(dbus_addr sys)
+polkit_fake sys
 bc() { busctl --address="$A" "$@"; }
 get() { bc get-property io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" "$1"; }
 
@@ -66,7 +88,7 @@ wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start: $(cat "$
 
 # --- the objects: one per device of the governor, under its kernel name
 bc tree --list io.github.wbgov.Governor1 >"$tmp/tree" || fail "busctl tree: $(cat "$tmp/tree")"
-for p in /io/github/wbgov/Governor1 "$DEV/sdb" "$DEV/nvme0n1" "$DEV/btrfs_2d1" "$DEV/_38_3a16_2dfuseblk"; do
+for p in /io/github/wbgov/Governor1 "$DEV/sdb" "$DEV/nvme0n1" "$DEV/dm_2d0" "$DEV/btrfs_2d1" "$DEV/_38_3a16_2dfuseblk"; do
 	grep -qx "$p" "$tmp/tree" || fail "no object $p: $(cat "$tmp/tree")"
 done
 bc get-property io.github.wbgov.Governor1 /io/github/wbgov/Governor1 io.github.wbgov.Governor1.Manager Devices >"$tmp/devices"
@@ -103,6 +125,21 @@ check_dev nvme0n1 PendingKnown 'b false' # no counters in debugfs for it
 check_dev nvme0n1 DrainSeconds 'd -1'
 check_dev nvme0n1 BandwidthSource 's "none"'
 check_dev _38_3a16_2dfuseblk Name 's "8:16-fuseblk"'
+# what a client matches with udisks' objects: the disk's dev_t as udisks'
+# Block.DeviceNumber has it (makedev: 8:16 is 2064, 259:0 is 66304, 254:0
+# 65024) and udisks' object path (dm-0: dm_2d0); none for a file system's bdi
+UD=/org/freedesktop/UDisks2/block_devices
+check DeviceNumber 't 2064'
+check UDisksBlock "o \"$UD/sdb\""
+check_dev nvme0n1 DeviceNumber 't 66304'
+check_dev nvme0n1 UDisksBlock "o \"$UD/nvme0n1\""
+check_dev dm_2d0 Name 's "dm-0"'
+check_dev dm_2d0 DeviceNumber 't 65024'
+check_dev dm_2d0 UDisksBlock "o \"$UD/dm_2d0\""
+for o in btrfs_2d1 _38_3a16_2dfuseblk; do
+	check_dev $o DeviceNumber 't 0'
+	check_dev $o UDisksBlock 'o "/"'
+done
 
 # --- PropertiesChanged as the stick's data comes and drains: 120 MiB at
 # 5 MB/s is 25.2 s; then a burst of changes every 50 ms for 2 s (each 2 %
@@ -197,8 +234,14 @@ check PendingBytes 't 0'
 # cannot be opened is named in the error
 grep -v " 8:17 " "$tmp/mountinfo.fixture" >"$MOUNTS"
 mnt_line >>"$MOUNTS"
-bc call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || fail "Sync by root (or, not root, by the caller standing in for plugdev): $(cat "$tmp/sync")"
-wait_for 5 grep -q "sdb: Sync asked on D-Bus: syncing 1 file system " "$LOG" || fail "no Sync in the log: $(tail -n 3 "$LOG")"
+bc call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync a{sv} 0 >"$tmp/sync" 2>&1 || fail "Sync (root, or polkit said yes): $(cat "$tmp/sync")"
+wait_for 5 grep -q "sdb: Sync asked on D-Bus by uid $(id -u) (:1\.[0-9]*): syncing 1 file system " "$LOG" || fail "no Sync in the log: $(tail -n 3 "$LOG")"
+# root is not asked about
+if [ "$(id -u)" = 0 ]; then
+	[ ! -s "$tmp/polkit.log" ] || fail "polkit was asked about root: $(cat "$tmp/polkit.log")"
+else
+	grep -q "^check system-bus-name :1\.[0-9]* io.github.wbgov.sync " "$tmp/polkit.log" || fail "polkit was not asked: $(cat "$tmp/polkit.log")"
+fi
 # the line's path with a link on the way (a user's directory renamed and
 # a link left in its place), or another mount there than the line's id:
 # the child opens neither, and says why
@@ -206,26 +249,27 @@ ln -s "$tmp" "$tmp/lnk"
 grep -v " 8:17 " "$tmp/mountinfo.fixture" >"$MOUNTS"
 printf '%s 22 0:999 / %s rw - btrfs /dev/sdb1 rw\n' "$mid" "$tmp/lnk/mnt" >>"$MOUNTS"
 rc=0
-bc call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || rc=$?
+bc call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync a{sv} 0 >"$tmp/sync" 2>&1 || rc=$?
 [ "$rc" -ne 0 ] || fail "Sync opened a mount point through a symbolic link"
 grep -q "$tmp/lnk/mnt: a symbolic link is on the way" "$tmp/sync" || fail "Sync's error: $(cat "$tmp/sync")"
 grep -v " 8:17 " "$tmp/mountinfo.fixture" >"$MOUNTS"
 printf '%s 22 0:999 / %s rw - btrfs /dev/sdb1 rw\n' "$((mid + 100000))" "$tmp/mnt" >>"$MOUNTS"
 rc=0
-bc call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || rc=$?
+bc call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync a{sv} 0 >"$tmp/sync" 2>&1 || rc=$?
 [ "$rc" -ne 0 ] || fail "Sync opened another mount than mountinfo's"
 grep -q "$tmp/mnt: another file system is there" "$tmp/sync" || fail "Sync's error: $(cat "$tmp/sync")"
 cp "$tmp/mountinfo.fixture" "$MOUNTS"
 rc=0
-bc call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 || rc=$?
+bc call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync a{sv} 0 >"$tmp/sync" 2>&1 || rc=$?
 [ "$rc" -ne 0 ] || fail "Sync of a file system that is not there succeeded"
 grep -q "/media/user/NO NAME: No such file or directory" "$tmp/sync" || fail "Sync's error: $(cat "$tmp/sync")"
 # nothing mounted: nothing to do
-bc call io.github.wbgov.Governor1 "$DEV/nvme1n1" "$IFACE" Sync >"$tmp/sync" 2>&1 || fail "Sync of an unmounted disk: $(cat "$tmp/sync")"
+bc call io.github.wbgov.Governor1 "$DEV/nvme1n1" "$IFACE" Sync a{sv} 0 >"$tmp/sync" 2>&1 || fail "Sync of an unmounted disk: $(cat "$tmp/sync")"
 kill -0 "$PID" || fail "wbgovd died"
 [ -z "$(ps -o pid= --ppid "$PID")" ] || fail "a Sync child was left: $(ps -o pid,comm --ppid "$PID")"
 
-# --- the policy: no one sets a property; another user reads, but may not Sync
+# --- the policy: no one sets a property; another user reads, and their
+# Sync is wbgovd's to refuse (polkit says no)
 rc=0
 bc set-property io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" CapBytes t 0 >"$tmp/set" 2>&1 || rc=$?
 [ "$rc" -ne 0 ] || fail "a property could be set"
@@ -236,10 +280,12 @@ if [ -n "$AS" ]; then
 	[ "$got" = 's "sdb"' ] || fail "another user reads $got"
 	$OTHER busctl --address="$A" tree --list io.github.wbgov.Governor1 2>&1 | grep -qx "$DEV/sdb" ||
 		fail "another user cannot introspect"
+	polkit_mode no
 	rc=0
-	$OTHER busctl --address="$A" call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/other" 2>&1 || rc=$?
-	[ "$rc" -ne 0 ] || fail "another user could Sync"
-	grep -qi "access denied\|rejected send message" "$tmp/other" || fail "another user's Sync: $(cat "$tmp/other")"
+	$OTHER busctl --address="$A" call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync a{sv} 0 >"$tmp/other" 2>&1 || rc=$?
+	[ "$rc" -ne 0 ] || fail "another user could Sync when polkit says no"
+	grep -q "Sync of sdb refused: polkit says uid 1 is not authorized for io.github.wbgov.sync" "$tmp/other" ||
+		fail "another user's Sync: $(cat "$tmp/other")"
 else
 	echo "$me: not root: the other user's part is not run" >&2
 fi

@@ -5,11 +5,13 @@
 # ExecStart rewritten to the installed wbgovd; where systemd.pc says, with
 # PREFIX=/usr/local in /usr/local/lib/systemd/system), the example config (only
 # if there is none), the shell completions, the D-Bus policy (where
-# dbus-daemon reads it) and the XDG autostart file of wbgov notify (its Exec
-# rewritten), the application entry its notifications name (Exec
-# rewritten too), each translation (po/LANG.po compiled, in
-# share/locale/LANG/LC_MESSAGES/wbgov.mo) there and nothing else; with PREFIX=/usr/local the policy goes
-# to /etc/dbus-1/system.d; the pages render; bash-completion's loader and
+# dbus-daemon reads it), the D-Bus introspection files, the polkit action
+# (with PREFIX=/usr/local still where polkitd reads it), the XDG autostart
+# file of wbgov notify (its Exec rewritten), the application entry its
+# notifications name (Exec rewritten too), each translation (po/LANG.po
+# compiled, in share/locale/LANG/LC_MESSAGES/wbgov.mo) there and nothing
+# else; with PREFIX=/usr/local the policy goes to /etc/dbus-1/system.d;
+# the pages render; bash-completion's loader and
 # fish find the completions where they were put; `make uninstall` takes all
 # of it back but the config.
 set -eu
@@ -103,6 +105,13 @@ while IFS= read -r f; do
 	"$root"/usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf)
 		cmp -s "$f" etc/dbus/io.github.wbgov.Governor1.conf || fail "$f is not etc/dbus/io.github.wbgov.Governor1.conf"
 		;;
+	"$root"/usr/share/dbus-1/interfaces/io.github.wbgov.Governor1.Manager.xml | \
+	"$root"/usr/share/dbus-1/interfaces/io.github.wbgov.Governor1.Device.xml)
+		cmp -s "$f" "etc/dbus/${f##*/}" || fail "$f is not etc/dbus/${f##*/}"
+		;;
+	"$root"/usr/share/polkit-1/actions/io.github.wbgov.Governor1.policy)
+		cmp -s "$f" etc/polkit/io.github.wbgov.Governor1.policy || fail "$f is not etc/polkit/io.github.wbgov.Governor1.policy"
+		;;
 	"$root"/etc/xdg/autostart/wbgov-notify.desktop)
 		sed 's|^Exec=.*|Exec=/usr/bin/wbgov notify|' etc/xdg/wbgov-notify.desktop | cmp -s - "$f" ||
 			fail "$f is not etc/xdg/wbgov-notify.desktop with Exec rewritten to /usr/bin/wbgov"
@@ -122,13 +131,16 @@ while IFS= read -r f; do
 		cmp -s "$f" etc/wbgov.conf || fail "$f is not etc/wbgov.conf"
 		"$root/usr/bin/wbgovd" -n -c "$f" | grep -qx 'configuration OK' || fail "wbgovd -n -c $f"
 		;;
-	*) fail "installed outside \$PREFIX/bin, \$PREFIX/share/man, the unit, the config, the completions, the D-Bus policy and the autostart file: $f" ;;
+	*) fail "installed outside \$PREFIX/bin, \$PREFIX/share/man, the unit, the config, the completions, the D-Bus policy, interfaces and polkit action and the autostart file: $f" ;;
 	esac
 done <"$tmp/got"
 grep -qx "$root/usr/bin/wbsim" "$tmp/got" || fail "wbsim is not in \$PREFIX/bin"
 for f in usr/bin/wbgovd "${unitdir#/}"/wbgovd.service etc/wbgov/wbgov.conf \
 	usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf etc/xdg/autostart/wbgov-notify.desktop \
-	usr/share/applications/wbgov-notify.desktop usr/share/locale/de/LC_MESSAGES/wbgov.mo; do
+	usr/share/applications/wbgov-notify.desktop usr/share/locale/de/LC_MESSAGES/wbgov.mo \
+	usr/share/dbus-1/interfaces/io.github.wbgov.Governor1.Manager.xml \
+	usr/share/dbus-1/interfaces/io.github.wbgov.Governor1.Device.xml \
+	usr/share/polkit-1/actions/io.github.wbgov.Governor1.policy; do
 	grep -qx "$root/$f" "$tmp/got" || fail "$f is not installed"
 done
 "$root/usr/bin/wbsim" --version | grep -q '^wbsim ' || fail "the installed wbsim does not run"
@@ -193,6 +205,11 @@ grep -qx 'Exec=/usr/local/bin/wbgov notify' "$tmp/local/etc/xdg/autostart/wbgov-
 	fail "PREFIX=/usr/local: the autostart file's Exec"
 grep -qx 'Exec=/usr/local/bin/wbgov notify' "$tmp/local/usr/local/share/applications/wbgov-notify.desktop" ||
 	fail "PREFIX=/usr/local: the application entry is not in /usr/local/share/applications, or its Exec"
+# polkitd reads its actions from /usr/share/polkit-1/actions alone
+[ -f "$tmp/local/usr/share/polkit-1/actions/io.github.wbgov.Governor1.policy" ] ||
+	fail "PREFIX=/usr/local: the polkit action is not in /usr/share/polkit-1/actions"
+[ -f "$tmp/local/usr/local/share/dbus-1/interfaces/io.github.wbgov.Governor1.Device.xml" ] ||
+	fail "PREFIX=/usr/local: the D-Bus interfaces are not in /usr/local/share/dbus-1/interfaces"
 "$MAKE" --no-print-directory BUILD="$BUILD" DESTDIR="$tmp/local" PREFIX=/usr/local uninstall >/dev/null
 [ -z "$(find "$tmp/local" -type f ! -path "$tmp/local/etc/wbgov/wbgov.conf")" ] ||
 	fail "PREFIX=/usr/local: uninstall left $(find "$tmp/local" -type f)"

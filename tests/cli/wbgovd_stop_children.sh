@@ -59,7 +59,7 @@ start() {
 # $tmp/sync), and the pid of the child that runs it ($CPID)
 child() { CPID=$(ps -o pid= --ppid "$PID" | tr -d ' '); [ -n "$CPID" ]; }
 sync_child() {
-	busctl --address="$A" call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync >"$tmp/sync" 2>&1 &
+	busctl --address="$A" call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync a{sv} 0 >"$tmp/sync" 2>&1 &
 	BPID=$!
 	wait_for 5 child || fail "no Sync child: $(tail -n 3 "$LOG")"
 	wait_for 5 grep -q "sdb: Sync asked on D-Bus" "$LOG" || fail "no Sync in the log: $(tail -n 3 "$LOG")"

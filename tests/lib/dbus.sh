@@ -7,7 +7,18 @@
 #     wbgovd's test user, allowed to own the name; "session": anything
 #     goes)
 #   dbus_addr NAME: its address
-#   dbus_stop NAME, dbus_stop_all
+#   dbus_stop NAME, dbus_stop_all (the fake polkit too)
+#   polkit_fake NAME: a fake polkit authority on that bus (the test's user
+#     owns org.freedesktop.PolicyKit1 there, as polkitd does on a real
+#     one), which answers CheckAuthorization as $tmp/polkit.mode says at
+#     each call: yes, no, challenge, dismissed (a challenge the user
+#     closed), never (no answer at all) or crash (it exits unanswered); it logs each question to
+#     $tmp/polkit.log as "check KIND NAME ACTION FLAGS CANCEL_ID
+#     device=DEVICE", and each CancelCheckAuthorization as "cancel ID".
+#     It answers whoever asks: the real polkitd answers only uid 0 (or the
+#     action's owner) about another user's process, and the tests run
+#     wbgovd as nobody
+#   polkit_mode MODE, polkit_stop
 command -v dbus-daemon >/dev/null 2>&1 || { echo "$me: no dbus-daemon (scripts/deps.sh)" >&2; exit 77; }
 DBUS_POLICY=$(cd "$(dirname "$0")/../.." && pwd)/etc/dbus/io.github.wbgov.Governor1.conf
 
@@ -41,9 +52,10 @@ dbus_config() {
 			XML
 			# the test runs wbgovd as $3, not root
 			[ "$3" = root ] || echo "<policy user=\"$3\"><allow own=\"io.github.wbgov.Governor1\"/></policy>"
-			# not root: the caller may Sync, as a member of plugdev
-			# would (as root, dbus_api.sh checks that another user may not)
-			[ "$(id -u)" = 0 ] || echo "<policy user=\"$(id -un)\"><allow send_destination=\"io.github.wbgov.Governor1\" send_interface=\"io.github.wbgov.Governor1.Device\" send_member=\"Sync\"/></policy>"
+			# polkit's own policy (its package's system.d file), for
+			# polkit_fake: the test's user stands for polkitd
+			echo "<policy user=\"$(id -un)\"><allow own=\"org.freedesktop.PolicyKit1\"/></policy>"
+			echo '<policy context="default"><allow send_destination="org.freedesktop.PolicyKit1"/></policy>'
 			echo "<include>$DBUS_POLICY</include>"
 		else
 			echo '<policy context="default"><allow user="*"/><allow send_destination="*" eavesdrop="true"/>'
@@ -68,8 +80,65 @@ dbus_stop() {
 }
 
 dbus_stop_all() {
+	polkit_stop
 	for f in "$tmp"/dbus-*.out; do
 		[ -f "$f" ] || continue
 		kill "$(sed -n 2p "$f")" 2>/dev/null || true
 	done
+}
+
+polkit_fake() {
+	echo yes >"$tmp/polkit.mode"
+	: >"$tmp/polkit.log"
+	: >"$tmp/polkit.out" # not an earlier one's "ready"
+	cat >"$tmp/polkit.py" <<'PY'
+import os, sys
+import dbus, dbus.service, dbus.mainloop.glib
+from gi.repository import GLib
+addr, modefile, logfile = sys.argv[1:4]
+dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+bus = dbus.bus.BusConnection(addr)
+held = []  # the calls "never" answers
+def log(line):
+    with open(logfile, "a") as f:
+        f.write(line + "\n")
+class Authority(dbus.service.Object):
+    @dbus.service.method("org.freedesktop.PolicyKit1.Authority",
+                         in_signature="(sa{sv})sa{ss}us", out_signature="(bba{ss})",
+                         async_callbacks=("ok", "err"))
+    def CheckAuthorization(self, subject, action, details, flags, cancel_id, ok, err):
+        with open(modefile) as f:
+            mode = f.read().strip()
+        kind, sub = subject
+        log("check %s %s %s %d %s device=%s" % (kind, sub.get("name", "-"), action, flags,
+                                                cancel_id, details.get("device", "-")))
+        answers = {"yes": (True, False, {}), "no": (False, False, {}),
+                   "challenge": (False, True, {}),
+                   "dismissed": (False, True, {"polkit.dismissed": "true"})}
+        if mode in answers:
+            ok(dbus.Struct(answers[mode], signature="bba{ss}"))
+        elif mode == "crash":
+            os._exit(3)
+        else:
+            held.append((ok, err))
+    @dbus.service.method("org.freedesktop.PolicyKit1.Authority", in_signature="s")
+    def CancelCheckAuthorization(self, cancel_id):
+        log("cancel %s" % cancel_id)
+name = dbus.service.BusName("org.freedesktop.PolicyKit1", bus)
+Authority(bus, "/org/freedesktop/PolicyKit1/Authority")
+print("ready", flush=True)
+GLib.MainLoop().run()
+PY
+	/usr/bin/python3 "$tmp/polkit.py" "$(dbus_addr "$1")" "$tmp/polkit.mode" "$tmp/polkit.log" \
+		>"$tmp/polkit.out" 2>&1 &
+	POLKIT_PID=$!
+	wait_for 5 grep -q ready "$tmp/polkit.out" || fail "the fake polkit did not start: $(cat "$tmp/polkit.out")"
+}
+
+polkit_mode() { echo "$1" >"$tmp/polkit.mode"; }
+
+polkit_stop() {
+	[ -z "${POLKIT_PID:-}" ] || kill "$POLKIT_PID" 2>/dev/null || true
+	[ -z "${POLKIT_PID:-}" ] || wait "$POLKIT_PID" 2>/dev/null || true
+	POLKIT_PID=
 }

@@ -142,7 +142,10 @@ for f in /usr/bin/wbgovd /usr/bin/wbgov /usr/bin/wbsim "$unitdir/wbgovd.service"
 	/usr/share/bash-completion/completions/wbgov \
 	/usr/share/zsh/vendor-completions/_wbgov /usr/share/fish/vendor_completions.d/wbgov.fish \
 	/usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf /etc/xdg/autostart/wbgov-notify.desktop \
-	/usr/share/applications/wbgov-notify.desktop /usr/share/locale/de/LC_MESSAGES/wbgov.mo; do
+	/usr/share/applications/wbgov-notify.desktop /usr/share/locale/de/LC_MESSAGES/wbgov.mo \
+	/usr/share/dbus-1/interfaces/io.github.wbgov.Governor1.Manager.xml \
+	/usr/share/dbus-1/interfaces/io.github.wbgov.Governor1.Device.xml \
+	/usr/share/polkit-1/actions/io.github.wbgov.Governor1.policy; do
 	grep -qx "$f" "$tmp/files" || fail "dpkg -L wbgov does not list $f"
 	[ -f "$f" ] || fail "$f is not installed"
 done
@@ -158,8 +161,10 @@ while IFS= read -r f; do
 		/usr/share/fish/vendor_completions.d/wb*.fish | \
 		"$unitdir/wbgovd.service" | /etc/wbgov/wbgov.conf | \
 		/usr/share/dbus-1/system.d/io.github.wbgov.Governor1.conf | /etc/xdg/autostart/wbgov-notify.desktop | \
-		/usr/share/applications/wbgov-notify.desktop | /usr/share/locale/*/LC_MESSAGES/wbgov.mo) ;;
-	*) fail "dpkg -L wbgov lists $f, outside the programs, manuals, docs, completions, unit, config, D-Bus policy, desktop entries and translations" ;;
+		/usr/share/applications/wbgov-notify.desktop | /usr/share/locale/*/LC_MESSAGES/wbgov.mo | \
+		/usr/share/dbus-1/interfaces/io.github.wbgov.Governor1.*.xml | \
+		/usr/share/polkit-1/actions/io.github.wbgov.Governor1.policy) ;;
+	*) fail "dpkg -L wbgov lists $f, outside the programs, manuals, docs, completions, unit, config, D-Bus policy, interfaces, polkit action, desktop entries and translations" ;;
 	esac
 done <"$tmp/files"
 grep -qx 'ExecStart=/usr/bin/wbgovd' "$unitdir/wbgovd.service" ||
