@@ -59,10 +59,11 @@ $(BUILD)/libwbgovsys.a: $(SYS_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-# wbsim reads wbgov.conf through the daemon's parser, which checks wbgovd's
-# own keys (bus = through bus.c): the same libraries
+# wbsim reads wbgov.conf through the daemon's parser (libinih), which
+# checks wbgovd's own keys without sd-bus (daemon/buskind.c): a simulator
+# that needs no libsystemd, libudev, libblkid or libmount
 $(BUILD)/wbsim: $(BUILD)/src/cmd/wbsim.o $(BUILD)/libwbgovsys.a $(BUILD)/libwbgov.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(SYS_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) -linih $(LDLIBS)
 
 $(BUILD)/wbgovd: $(BUILD)/src/cmd/wbgovd.o $(BUILD)/libwbgovsys.a $(BUILD)/libwbgov.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(SYS_LIBS) $(LDLIBS)

@@ -34,26 +34,6 @@
 /* the one option of Sync: udisks' name, so a client sets it as for udisks */
 #define OPT_NO_INTERACTION "auth.no_user_interaction"
 
-int bus_parse_kind(const char *arg, enum bus_kind *ret_kind)
-{
-	if (!arg) {
-		*ret_kind = getenv("DBUS_SYSTEM_BUS_ADDRESS") || access(BUS_SYSTEM_SOCKET, F_OK) == 0 ?
-				    BUS_SYSTEM : BUS_OFF;
-		return 0;
-	}
-	if (!strcmp(arg, "system"))
-		*ret_kind = BUS_SYSTEM;
-	else if (!strcmp(arg, "session"))
-		*ret_kind = BUS_SESSION;
-	else if (!strcmp(arg, "none"))
-		*ret_kind = BUS_OFF;
-	else if (strchr(arg, ':') && strchr(arg, '='))
-		*ret_kind = BUS_ADDRESS; /* "unix:path=/run/x", checked when it connects */
-	else
-		return -EINVAL;
-	return 0;
-}
-
 /* sd-bus refuses a string that is not valid UTF-8, and USB firmware
  * sends Latin-1 models: the object must still be there. */
 void bus_clean_utf8(char *buf, size_t len, const char *str)

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "daemon/buskind.h"
 #include "policy/governor.h"
 #include "sys/knobs_real.h"
 #include "sys/procfs.h"
@@ -36,7 +37,6 @@
 #define BUS_DEVICE_PREFIX "/io/github/wbgov/Governor1/device"
 #define BUS_MANAGER_IFACE "io.github.wbgov.Governor1.Manager"
 #define BUS_DEVICE_IFACE "io.github.wbgov.Governor1.Device"
-#define BUS_SYSTEM_SOCKET "/run/dbus/system_bus_socket"
 
 /* Data still to write is looked at every 250 ms while a device holds
  * some, and its PropertiesChanged comes at most that often (4 a second:
@@ -84,8 +84,6 @@
 /* ... and with user interaction allowed, a person reads a dialog and types
  * a password: five minutes. */
 #define BUS_AUTH_INTERACTIVE_USEC 300000000ULL
-
-enum bus_kind { BUS_OFF, BUS_SYSTEM, BUS_SESSION, BUS_ADDRESS };
 
 /* What a device object shows; Get and PropertiesChanged give the values
  * last published, so a client that follows the signals and one that
@@ -171,10 +169,6 @@ struct bus {
 	unsigned auth_seq;         /* for the polkit cancellation ids */
 };
 
-/* "system", "session", "none", or an address ("unix:path=..."): 0, or
- * -EINVAL for anything else. NULL: the system bus when its socket is
- * there (or DBUS_SYSTEM_BUS_ADDRESS says where it is), else none. */
-int bus_parse_kind(const char *arg, enum bus_kind *ret_kind);
 
 /* Begin to connect and take the name, without waiting: the objects are
  * published when the name is ours (bus_update). A failure is logged and

@@ -18,7 +18,7 @@
 #include "model/ini.h"
 #include "model/parse.h"
 #include "model/units.h"
-#include "daemon/bus.h"
+#include "daemon/buskind.h"
 #include "daemon/config.h"
 #include "daemon/metrics.h"
 #include "sys/fsutil.h"

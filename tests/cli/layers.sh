@@ -125,3 +125,14 @@ END {
 	printf "layers: %d includes in src/ follow the %d arrows between %d layers of %s\n", nincludes, narrows, nlayers, doc
 }
 ' "$doc" $files
+
+# The simulator stands apart from the system: wbsim links no library of
+# the daemon's (sd-bus, udev, blkid, mount), only the configuration
+# reader's libinih and jansson for its JSON.
+BUILD=${BUILD:-build}
+if [ -x "$BUILD/wbsim" ]; then
+	libs=$(ldd "$BUILD/wbsim" | grep -oE 'lib(systemd|udev|blkid|mount)\.so[.0-9]*' || true)
+	[ -z "$libs" ] || { echo "layers.sh: FAIL: $BUILD/wbsim links $libs"; exit 1; }
+else
+	echo "layers.sh: FAIL: no $BUILD/wbsim to look at (make first)"; exit 1
+fi

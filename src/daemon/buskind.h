@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Which bus wbgovd and wbgov talk to, as --bus and wbgov.conf's `bus`
+ * name it: a parse of its own, without sd-bus, so that the configuration
+ * reader (which wbsim links too) needs no libsystemd. */
+#ifndef WBGOV_DAEMON_BUSKIND_H
+#define WBGOV_DAEMON_BUSKIND_H
+
+#define BUS_SYSTEM_SOCKET "/run/dbus/system_bus_socket"
+
+enum bus_kind { BUS_OFF, BUS_SYSTEM, BUS_SESSION, BUS_ADDRESS };
+
+/* "system", "session", "none", or an address ("unix:path=..."): 0, or
+ * -EINVAL for anything else. NULL: the system bus when its socket is
+ * there (or DBUS_SYSTEM_BUS_ADDRESS says where it is), else none. */
+int bus_parse_kind(const char *arg, enum bus_kind *ret_kind);
+
+#endif
