@@ -182,7 +182,7 @@ int cli_apply(const struct cli *o)
 							    _(" (the previous value stays)"));
 		} else if (d->dec.strict) {
 			printf("%s (%s): max_bytes %.1f MiB, strict (%s)\n", d->info.disk, d->info.bdi,
-			       (double)d->dec.max_bytes / MIB, gov_why_text[d->dec.why]);
+			       (double)d->dec.max_bytes / MIB, _(gov_why_text[d->dec.why]));
 		}
 	}
 	close(fd);
