@@ -5,10 +5,12 @@
 # here with localedef into a directory of the test's, LOCPATH, when the
 # machine has the locale's source), the catalogue of this build
 # ($BUILD/locale, WBGOV_TEXTDOMAINDIR) gives a command's usage, an error
-# message, and cp's last line with the plural of its count in German;
+# message, cp's last line with the plural of its count, status's table
+# (lined up under headers of other widths) and explain's lines in German;
 # without a German locale, English. What programs read does not change: a
 # number in cp --json keeps its decimal point under de_DE.UTF-8, where a
-# German number has a comma. The notifications: tests/cli/dbus_notify.sh.
+# German number has a comma, and so do status's and explain's (LC_NUMERIC
+# stays C). The notifications: tests/cli/dbus_notify.sh.
 set -eu
 PROG=wbgov
 . "$(dirname "$0")/../lib/cli.sh"
