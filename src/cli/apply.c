@@ -65,7 +65,7 @@ int cli_restore(const struct cli *o)
 	}
 	/* no state directory: nothing was ever recorded (and none is made) */
 	if (stat(o->state_dir, &sb) < 0 && errno == ENOENT) {
-		printf("%s\n", _("nothing to restore"));
+		printf("nothing to restore\n");
 		return 0;
 	}
 	r = dir_of_ours(o->state_dir);
@@ -79,7 +79,7 @@ int cli_restore(const struct cli *o)
 	cli_path_in(p, sizeof(p), o, "state");
 	r = state_load(p, &st);
 	if (r == -ENOENT) {
-		printf("%s\n", _("nothing to restore"));
+		printf("nothing to restore\n");
 		close(fd);
 		return 0;
 	}
@@ -95,8 +95,8 @@ int cli_restore(const struct cli *o)
 		r = state_save(p, &st);
 		if (r)
 			fprintf(stderr, _("wbgov restore: %s: %s\n"), p, strerror(-r));
-		/* TRANSLATORS: how many knobs were given back, of how many */
-		printf(_("restored %d of %d\n"), n - bad_n, n);
+		/* the last line, in every language: what scripts read (wbgov(8)) */
+		printf("restored %d of %d\n", n - bad_n, n);
 		close(fd);
 		return bad_n || r ? 1 : 0;
 	}
@@ -182,9 +182,8 @@ int cli_apply(const struct cli *o)
 				d->err_op == GOV_ERR_READ ? _("; left as it is") :
 							    _(" (the previous value stays)"));
 		} else if (d->dec.strict) {
-			/* TRANSLATORS: disk, bdi, the cap set and the rule that gave it */
-			printf(_("%s (%s): max_bytes %.1f MiB, strict (%s)\n"), d->info.disk, d->info.bdi,
-			       (double)d->dec.max_bytes / MIB, _(gov_why_text[d->dec.why]));
+			printf("%s (%s): max_bytes %.1f MiB, strict (%s)\n", d->info.disk, d->info.bdi,
+			       (double)d->dec.max_bytes / MIB, gov_why_text[d->dec.why]);
 		}
 	}
 	close(fd);
