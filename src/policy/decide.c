@@ -12,18 +12,26 @@
 #define N_(s) s
 const char *const gov_why_text[WHY_COUNT] = {
 	[WHY_MEASURED] = N_("measured bandwidth x target, less 256 KiB of sync slack"),
-	[WHY_FLOOR] = N_("measured bandwidth x target, less 256 KiB of sync slack, raised to the floor"),
-	[WHY_FAST] = N_("a fast device (bandwidth x target above the ceiling): fast_target seconds of bandwidth"),
+	[WHY_FLOOR] = N_("measured bandwidth x target, less 256 KiB of sync slack, raised to the "
+			 "floor"),
+	[WHY_FAST] = N_("a fast device (bandwidth x target above the ceiling): fast_target seconds "
+			"of bandwidth"),
 	[WHY_UNMEASURED] = N_("not measured yet: the start cap"),
 	[WHY_LOWER_BOUND] = N_("not yet seen with a backlog of its own: the start cap"),
-	[WHY_RAMP] = N_("not measured yet, and outrunning its start cap: grown while it does, up to 64 MiB"),
-	[WHY_HELD] = N_("not measured yet, and a cap held its writer rather than the device: no cap until measured"),
+	[WHY_RAMP] = N_("not measured yet, and outrunning its start cap: grown while it does, up to "
+			"64 MiB"),
+	[WHY_HELD] = N_("not measured yet, and a cap held its writer rather than the device: no cap "
+			"until measured"),
 	[WHY_FIXED] = N_("a [device] section: mode fixed"),
 	[WHY_OFF] = N_("a [device] section: mode off"),
-	[WHY_ABOVE_GLOBAL] = N_("the cap would exceed the global dirty threshold, which bounds it already"),
-	[WHY_DRAINS_FAST] = N_("a fast device that drains the whole global dirty threshold within global_drain: no cap"),
-	[WHY_FAILING] = N_("it fails commands: no cap while it does, so that its writers get the errors instead of waiting on data it cannot write"),
-	[WHY_THROTTLED] = N_("a cgroup's write throttle on its disk (io.max or blkio) bounds its speed: the throttle's rate x target, less 256 KiB of sync slack"),
+	[WHY_ABOVE_GLOBAL] = N_("the cap would exceed the global dirty threshold, which bounds it "
+				"already"),
+	[WHY_DRAINS_FAST] = N_("a fast device that drains the whole global dirty threshold within "
+			       "global_drain: no cap"),
+	[WHY_FAILING] = N_("it fails commands: no cap while it does, so that its writers get the "
+			   "errors instead of waiting on data it cannot write"),
+	[WHY_THROTTLED] = N_("a cgroup's write throttle on its disk (io.max or blkio) bounds its "
+			     "speed: the throttle's rate x target, less 256 KiB of sync slack"),
 };
 
 void gov_config_defaults(struct gov_config *c)
