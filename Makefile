@@ -188,7 +188,7 @@ PODIR     ?= po
 LOCALEDIR ?= $(PREFIX)/share/locale
 LINGUAS   := de
 MO_FILES  := $(LINGUAS:%=$(BUILD)/locale/%/LC_MESSAGES/wbgov.mo)
-POT_SRC   := src/cmd/wbgov.c $(wildcard src/cli/*.c)
+POT_SRC   := src/cmd/wbgov.c $(wildcard src/cli/*.c) src/policy/decide.c
 XGETTEXT_FLAGS := --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ --keyword=cli_bad:1 \
 	--keyword=ngettext:1,2 --add-comments=TRANSLATORS: --add-location=file --sort-by-file \
 	--package-name=wbgov --package-version=0.1 --copyright-holder="wbgov maintainers" \

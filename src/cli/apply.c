@@ -85,7 +85,7 @@ int cli_restore(const struct cli *o)
 	}
 	if (r) {
 		fprintf(stderr, _("wbgov restore: %s: %s\n"), p,
-			r == -EINVAL ? "malformed, or not a regular file" : file_trust_text(r));
+			r == -EINVAL ? _("malformed, or not a regular file") : file_trust_text(r));
 		close(fd);
 		return EX_DATAERR;
 	}
@@ -95,6 +95,7 @@ int cli_restore(const struct cli *o)
 		r = state_save(p, &st);
 		if (r)
 			fprintf(stderr, _("wbgov restore: %s: %s\n"), p, strerror(-r));
+		/* the last line, in every language: what scripts read (wbgov(8)) */
 		printf("restored %d of %d\n", n - bad_n, n);
 		close(fd);
 		return bad_n || r ? 1 : 0;

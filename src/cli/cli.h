@@ -116,6 +116,12 @@ json_t *cli_json_mounts(const struct mount_list *ml);
 int cli_json_print(FILE *f, json_t *doc, bool one_line);
 /* `s` fit for a terminal: invalid UTF-8 and control characters as '?'. */
 const char *cli_tty_clean(char *buf, size_t len, const char *s);
+/* The columns s takes on a terminal under LC_CTYPE (a byte a column where
+ * it is not of the locale's charset). */
+int cli_text_width(const char *s);
+/* s on f, padded with spaces to width columns on the right (left-aligned)
+ * or on the left (right: right-aligned). */
+void cli_put_padded(FILE *f, const char *s, int width, bool right);
 /* Sync `mounts` (every file system when it is empty or cut) in a child
  * while showing what is left of the data of `devs` (the system's when nd is
  * 0) with its rate and ETA; "durable" when it is. `cmd` names the command

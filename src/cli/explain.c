@@ -78,31 +78,68 @@ static void other_rule(const struct cli *o, struct why *w)
 		w->other = OTHER_NOW;
 }
 
-/* What becomes of knobs another rule set, in words. */
-static void other_text(const struct why *w, bool running, char *buf, size_t len)
+/* s in the reader's language, or as it is (JSON's text) */
+static const char *tr(bool translate, const char *s)
+{
+	return translate ? _(s) : s;
+}
+
+/* The knobs another rule set, as wbgovd's log says them
+ * (daemon_knobs_text), in the reader's language where translate. */
+static void knobs_text(bool translate, const struct why *w, char *buf, size_t len)
+{
+	bool was = w->other == OTHER_BEFORE;
+	char mb[32], about[48];
+
+	if (!translate) {
+		daemon_knobs_text(was ? " was" : "", w->other_strict, w->other_fine, w->other_bytes,
+				  buf, len);
+		return;
+	}
+	if (w->other_fine == 1000000) {
+		snprintf(buf, len, was ? _("strict_limit was %llu (and no cap)") :
+					 _("strict_limit %llu (and no cap)"),
+			 (unsigned long long)w->other_strict);
+		return;
+	}
+	if (w->other_bytes) {
+		bytes_text(mb, sizeof(mb), w->other_bytes, 0);
+		/* TRANSLATORS: an approximate size, "about 16.0 MiB" */
+		snprintf(about, sizeof(about), _("about %s"), mb);
+	} else {
+		snprintf(about, sizeof(about), "?");
+	}
+	snprintf(buf, len,
+		 was ? _("strict_limit was %llu and max_bytes %s (max_ratio_fine %llu ppm)") :
+		       _("strict_limit %llu and max_bytes %s (max_ratio_fine %llu ppm)"),
+		 (unsigned long long)w->other_strict, about, (unsigned long long)w->other_fine);
+}
+
+/* What becomes of knobs another rule set, in words: English for JSON,
+ * the reader's language where translate. */
+static void other_text(const struct why *w, bool running, bool translate, char *buf, size_t len)
 {
 	char knobs[192];
 	const char *then;
 
-	daemon_knobs_text(w->other == OTHER_BEFORE ? " was" : "", w->other_strict, w->other_fine,
-			  w->other_bytes, knobs, sizeof(knobs));
+	knobs_text(translate, w, knobs, sizeof(knobs));
 	if (w->other == OTHER_BEFORE)
-		then = running ? "before wbgovd started: set by another rule (a udev rule?); given back "
-				 "at exit" :
-				 "before wbgov changed it: set by another rule (a udev rule?); "
-				 "wbgov restore gives it back";
+		then = running ? N_("before wbgovd started: set by another rule (a udev rule?); given "
+				    "back at exit") :
+				 N_("before wbgov changed it: set by another rule (a udev rule?); "
+				    "wbgov restore gives it back");
 	else if (!w->dec.govern)
-		then = running ? "now: set by another rule (a udev rule?); wbgovd leaves it as it is "
-				 "(mode = off)" :
-				 "now: set by another rule (a udev rule?); wbgovd would leave it as it "
-				 "is (mode = off)";
+		then = running ? N_("now: set by another rule (a udev rule?); wbgovd leaves it as it "
+				    "is (mode = off)") :
+				 N_("now: set by another rule (a udev rule?); wbgovd would leave it as "
+				    "it is (mode = off)");
 	else if (running)
-		then = "now: set by another rule (a udev rule?), not by wbgovd, which has not changed "
-		       "this bdi";
+		then = N_("now: set by another rule (a udev rule?), not by wbgovd, which has not "
+			  "changed this bdi");
 	else
-		then = "now: set by another rule (a udev rule?); wbgovd would set its own while it "
-		       "runs and give these back at exit";
-	snprintf(buf, len, "%s %s", knobs, then);
+		then = N_("now: set by another rule (a udev rule?); wbgovd would set its own while "
+			  "it runs and give these back at exit");
+	snprintf(buf, len, "%s %s", knobs, tr(translate, then));
 }
 
 static void gather(const struct cli *o, const struct gov_config *cfg, const char *sp,
@@ -162,6 +199,50 @@ static void join_list(const char *list, size_t size, char *buf, size_t len)
 	}
 }
 
+/* The labels of explain's lines, the text after them in one column. */
+enum label {
+	L_FACTS, L_IDS, L_MOUNTED, L_MEASURED, L_TO_WRITE, L_KERNEL, L_CONFIG, L_RULE, L_LIMIT,
+	L_KERNEL_SAID, L_KERNEL_NOW, L_OTHER, L_VM, L_COUNT
+};
+/* TRANSLATORS: the labels of wbgov explain's lines; the texts after them
+ * start in one column, as far right as the longest label needs */
+static const char *const label_text[L_COUNT] = {
+	[L_FACTS] = N_("facts:"),	  [L_IDS] = N_("ids:"),
+	[L_MOUNTED] = N_("mounted on:"),  [L_MEASURED] = N_("measured:"),
+	[L_TO_WRITE] = N_("to write:"),   [L_KERNEL] = N_("kernel:"),
+	[L_CONFIG] = N_("config:"),	  [L_RULE] = N_("rule:"),
+	[L_LIMIT] = N_("limit:"),	  [L_KERNEL_SAID] = N_("kernel said:"),
+	[L_KERNEL_NOW] = N_("kernel now:"), [L_OTHER] = N_("other rule:"),
+	[L_VM] = N_("vm:"),
+};
+
+/* "  label:" and the spaces to the text's column; a label longer than
+ * the column (the what-if rule's) is followed by one space. */
+static void label(const char *text)
+{
+	static int col; /* the labels' width; 12 in English */
+
+	if (!col) {
+		col = 12;
+		for (int i = 0; i < L_COUNT; i++)
+			if (cli_text_width(_(label_text[i])) > col)
+				col = cli_text_width(_(label_text[i]));
+	}
+	fputs("  ", stdout);
+	cli_put_padded(stdout, text, col, false);
+	fputc(' ', stdout);
+}
+
+static void put_label(enum label l)
+{
+	label(_(label_text[l]));
+}
+
+static const char *yes_no(bool b)
+{
+	return b ? _("yes") : _("no");
+}
+
 /* usb, wwn, labels, uuids: what the keys of the same names match */
 static void print_ids(const struct knobs_dev *d)
 {
@@ -169,7 +250,10 @@ static void print_ids(const struct knobs_dev *d)
 
 	join_list(d->labels, sizeof(d->labels), labels, sizeof(labels));
 	join_list(d->uuids, sizeof(d->uuids), uuids, sizeof(uuids));
-	printf("  ids:         usb %s, wwn %s, label %s, uuid %s\n", d->usb[0] ? d->usb : "-",
+	put_label(L_IDS);
+	/* TRANSLATORS: usb, wwn, label and uuid are the names of wbgov.conf's
+	 * keys */
+	printf(_("usb %s, wwn %s, label %s, uuid %s\n"), d->usb[0] ? d->usb : "-",
 	       d->wwn[0] ? cli_tty_clean(wwn, sizeof(wwn), d->wwn) : "-", labels[0] ? labels : "-",
 	       uuids[0] ? uuids : "-");
 }
@@ -181,75 +265,105 @@ static void print_text(const struct gov_config *cfg, const struct why *w, bool r
 
 	mount_list_join(&w->ml, ", ", mounts, sizeof(mounts));
 	printf("%s%s (bdi %s)\n", first ? "" : "\n", d->disk, d->bdi);
-	printf("  facts:       model \"%s\", serial \"%s\", bus %s, removable %s, rotational %s%s\n",
+	put_label(L_FACTS);
+	/* TRANSLATORS: model, serial, bus, removable and rotational are
+	 * wbgov.conf's keys; the last %s is empty or the FUSE text below */
+	printf(_("model \"%s\", serial \"%s\", bus %s, removable %s, rotational %s%s\n"),
 	       cli_tty_clean(mclean, sizeof(mclean), d->model),
-	       cli_tty_clean(sclean, sizeof(sclean), d->serial), d->bus[0] ? d->bus : "unknown",
-	       d->removable ? "yes" : "no", d->rotational ? "yes" : "no",
-	       d->is_fuse ? ", a FUSE (fuseblk) filesystem's bdi" : "");
+	       cli_tty_clean(sclean, sizeof(sclean), d->serial), d->bus[0] ? d->bus : _("unknown"),
+	       yes_no(d->removable), yes_no(d->rotational),
+	       d->is_fuse ? _(", a FUSE (fuseblk) filesystem's bdi") : "");
 	print_ids(d);
-	printf("  mounted on:  %s\n", mounts[0] ? cli_tty_clean(mclean, sizeof(mclean), mounts) : "-");
+	put_label(L_MOUNTED);
+	printf("%s\n", mounts[0] ? cli_tty_clean(mclean, sizeof(mclean), mounts) : "-");
+	put_label(L_MEASURED);
 	if (w->has_st && w->bw)
-		printf("  measured:    %.1f MiB/s (%s; %u window%s of /sys/block/%s/stat)\n",
+		/* TRANSLATORS: the bandwidth, where it came from, the count of
+		 * the windows it was measured in and the disk */
+		printf(ngettext("%.1f MiB/s (%s; %u window of /sys/block/%s/stat)\n",
+				"%.1f MiB/s (%s; %u windows of /sys/block/%s/stat)\n", w->st.measures),
 		       (double)w->bw / (double)MIB, cli_source_text(w->st.source), w->st.measures,
-		       w->st.measures == 1 ? "" : "s", d->disk);
+		       d->disk);
 	else
-		printf("  measured:    not yet%s\n", running ? "" : " (wbgovd is not running)");
+		printf("%s\n", running ? _("not yet") : _("not yet (wbgovd is not running)"));
+	put_label(L_TO_WRITE);
 	if (w->pend.source != PENDING_NONE) {
-		char b[32], s[48] = "";
+		char b[32];
 		double drain = cli_pending_drain_s(&w->pend, w->bw);
+		const char *from = w->pend.source == PENDING_DEBUGFS ? "debugfs" : _("wbgovd on D-Bus");
 		bytes_text(b, sizeof(b), w->pend.bytes, BYTES_KIB_DOWN);
+		/* TRANSLATORS: dirty and writeback are the kernel's names; the
+		 * last %s says where the figure came from (debugfs, or wbgovd) */
 		if (drain >= 0)
-			snprintf(s, sizeof(s), ", %.1f s to write", drain);
-		printf("  to write:    %s dirty + writeback%s (%s)\n", b, s,
-		       w->pend.source == PENDING_DEBUGFS ? "debugfs" : "wbgovd on D-Bus");
+			printf(_("%s dirty + writeback, %.1f s to write (%s)\n"), b, drain, from);
+		else
+			printf(_("%s dirty + writeback (%s)\n"), b, from);
 	} else {
-		printf("  to write:    not known (debugfs is root's, and wbgovd does not tell it on "
-		       "the system bus)\n");
+		printf("%s\n", _("not known (debugfs is root's, and wbgovd does not tell it on the "
+				 "system bus)"));
 	}
-	if (w->has_kernel_bw)
-		printf("  kernel:      %.1f MiB/s, its own estimate (debugfs; 0 while the bdi is clean)\n",
+	if (w->has_kernel_bw) {
+		put_label(L_KERNEL);
+		printf(_("%.1f MiB/s, its own estimate (debugfs; 0 while the bdi is clean)\n"),
 		       (double)w->kernel_bw / (double)MIB);
-	if (w->dec.rule)
-		printf("  config:      [device %s] at %s:%u matches\n", w->dec.rule->name,
+	}
+	if (w->dec.rule) {
+		put_label(L_CONFIG);
+		/* TRANSLATORS: "[device %s]" is the section as wbgov.conf spells
+		 * it; then the file and the line */
+		printf(_("[device %s] at %s:%u matches\n"), w->dec.rule->name,
 		       cfg->files[w->dec.rule->file], w->dec.rule->line);
-	printf("  %s %s\n", w->decided ? "rule:       " : "rule (if wbgovd ran):",
-	       gov_why_text[w->dec.why]);
+	}
+	if (w->decided)
+		put_label(L_RULE);
+	else
+		label(_("rule (if wbgovd ran):"));
+	/* the rule's words are those of wbgovd's log and JSON's "rule" */
+	printf("%s\n", _(gov_why_text[w->dec.why]));
+	put_label(L_LIMIT);
 	if (!w->dec.govern)
-		printf("  limit:       none set by wbgov\n");
+		printf("%s\n", _("none set by wbgov"));
 	else if (!w->dec.strict)
-		printf("  limit:       no cap (the kernel's global limits apply)\n");
+		printf("%s\n", _("no cap (the kernel's global limits apply)"));
 	else if (!w->per_dev)
-		printf("  limit:       %.1f MiB, through the global dirty_bytes while this device "
-		       "holds dirty data (no per-device knobs before Linux 6.2)\n",
+		printf(_("%.1f MiB, through the global dirty_bytes while this device holds dirty "
+			 "data (no per-device knobs before Linux 6.2)\n"),
 		       (double)w->dec.max_bytes / MIB);
 	else
-		printf("  limit:       strict_limit 1, max_bytes %llu (%.1f MiB)\n",
+		printf(_("strict_limit 1, max_bytes %llu (%.1f MiB)\n"),
 		       (unsigned long long)w->dec.max_bytes, (double)w->dec.max_bytes / MIB);
-	if (w->decided && w->st.err)
-		printf("  kernel said: %s, when wbgovd wrote the limit (the previous value stays)\n",
+	if (w->decided && w->st.err) {
+		put_label(L_KERNEL_SAID);
+		printf(_("%s, when wbgovd wrote the limit (the previous value stays)\n"),
 		       strerror(w->st.err < 0 ? -w->st.err : w->st.err));
+	}
+	put_label(L_KERNEL_NOW);
 	if (w->per_dev)
-		printf("  kernel now:  strict_limit %llu, max_bytes %llu, max_ratio_fine %llu ppm\n",
+		printf(_("strict_limit %llu, max_bytes %llu, max_ratio_fine %llu ppm\n"),
 		       (unsigned long long)w->strict, (unsigned long long)w->mb,
 		       (unsigned long long)w->fine);
 	else
-		printf("  kernel now:  no per-device strict_limit/max_bytes (Linux < 6.2)\n");
+		printf("%s\n", _("no per-device strict_limit/max_bytes (Linux < 6.2)"));
 	if (w->other) {
 		char t[512];
-		other_text(w, running, t, sizeof(t));
-		printf("  other rule:  %s\n", t);
+		other_text(w, running, true, t, sizeof(t));
+		put_label(L_OTHER);
+		printf("%s\n", t);
 	}
 	if (w->has_vm && (w->dirty_bytes || w->dirty_background_bytes)) {
 		char a[32], b[32];
 		bytes_text(a, sizeof(a), w->dirty_bytes, BYTES_KIB_DOWN);
 		bytes_text(b, sizeof(b), w->dirty_background_bytes, BYTES_KIB_DOWN);
-		printf("  vm:          dirty_bytes %s, dirty_background_bytes %s (the kernel's default "
-		       "is 0: a sysctl.d file?): %s\n", w->dirty_bytes ? a : "0",
-		       w->dirty_background_bytes ? b : "0",
-		       w->per_dev ? "wbgovd leaves them; no device cap can be above the threshold "
-				    "they make" :
-				    "wbgovd replaces them while a slow device holds dirty data and "
-				    "gives them back");
+		put_label(L_VM);
+		/* TRANSLATORS: the sysctls vm.dirty_bytes and
+		 * vm.dirty_background_bytes; then what wbgovd does with them */
+		printf(_("dirty_bytes %s, dirty_background_bytes %s (the kernel's default is 0: a "
+			 "sysctl.d file?): %s\n"),
+		       w->dirty_bytes ? a : "0", w->dirty_background_bytes ? b : "0",
+		       w->per_dev ? _("wbgovd leaves them; no device cap can be above the threshold "
+				      "they make") :
+				    _("wbgovd replaces them while a slow device holds dirty data and "
+				      "gives them back"));
 	}
 }
 
@@ -278,7 +392,7 @@ static json_t *device_json(const struct gov_config *cfg, const struct why *w, bo
 
 	if (w->other) {
 		char t[512];
-		other_text(w, running, t, sizeof(t));
+		other_text(w, running, false, t, sizeof(t));
 		other = json_pack("{s:s, s:I, s:I, s:o}", "when",
 				  w->other == OTHER_BEFORE ? "before_wbgov" : "now", "strict_limit",
 				  (json_int_t)w->other_strict, "max_ratio_fine", (json_int_t)w->other_fine,
@@ -336,7 +450,7 @@ int cli_explain(const struct cli *o, const char *arg)
 	n = cli_resolve(o, arg, devs, MAXDEV);
 
 	if (n < 0) {
-		fprintf(stderr, "wbgov explain: no such device or path: %s\n", arg);
+		fprintf(stderr, _("wbgov explain: no such device or path: %s\n"), arg);
 		return EX_UNAVAILABLE;
 	}
 	if (config_load(o->config, !strcmp(o->config, CONFIG_DEFAULT_PATH), &cfg, err, sizeof(err))) {

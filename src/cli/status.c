@@ -80,6 +80,64 @@ static int collect(const struct cli *o, struct row **ret)
 	return n;
 }
 
+/* The text table's columns. */
+enum { C_DEV, C_BDI, C_MODEL, C_BUS, C_BW, C_STRICT, C_MAX, C_PEND, C_DRAIN, C_MOUNTS, NCOL };
+/* TRANSLATORS: the headers of status's table, which takes their width;
+ * the footnotes under it name them */
+static const char *const col_head[NCOL] = {
+	N_("DEVICE"), N_("BDI"),  N_("MODEL"),    N_("BUS"),   N_("MEASURED"),
+	N_("STRICT"), N_("MAX"),  N_("DIRTY+WB"), N_("DRAIN"), N_("MOUNTS"),
+};
+/* the width of the figures, so that a table stays as wide from one
+ * second of watch to the next */
+static const int col_min[NCOL] = { [C_BW] = 11, [C_STRICT] = 6, [C_MAX] = 10, [C_PEND] = 10,
+				   [C_DRAIN] = 7 };
+#define CELL_MAX 1024
+
+/* A row's cells as the text table shows them, "-" for unknown. */
+static void row_cells(const struct row *r, char cell[NCOL][CELL_MAX])
+{
+	char mounts[CELL_MAX];
+
+	snprintf(cell[C_DEV], CELL_MAX, "%s", r->d.disk);
+	snprintf(cell[C_BDI], CELL_MAX, "%s", r->d.bdi);
+	if (r->d.model[0])
+		cli_tty_clean(cell[C_MODEL], CELL_MAX, r->d.model);
+	else
+		snprintf(cell[C_MODEL], CELL_MAX, "-");
+	snprintf(cell[C_BUS], CELL_MAX, "%s", r->d.bus[0] ? r->d.bus : "-");
+	snprintf(cell[C_BW], CELL_MAX, "-");
+	if (r->has_st && r->st.bw_bps)
+		cli_human_rate(cell[C_BW], CELL_MAX, (double)r->st.bw_bps);
+	snprintf(cell[C_STRICT], CELL_MAX, "%s", r->has_knobs ? (r->strict ? _("yes") : _("no")) : "-");
+	snprintf(cell[C_MAX], CELL_MAX, "-");
+	if (r->has_knobs)
+		bytes_text(cell[C_MAX], CELL_MAX, r->max_bytes, BYTES_KIB_DOWN);
+	snprintf(cell[C_PEND], CELL_MAX, "-");
+	snprintf(cell[C_DRAIN], CELL_MAX, "-");
+	if (r->has_pending) {
+		double s = cli_pending_drain_s(&r->pend, r->has_st ? r->st.bw_bps : 0);
+		bytes_text(cell[C_PEND], CELL_MAX, r->pending, BYTES_KIB_DOWN);
+		if (s >= 0)
+			snprintf(cell[C_DRAIN], CELL_MAX, "%.1f s", s);
+	}
+	mount_list_join(&r->mounts, ", ", mounts, sizeof(mounts));
+	if (mounts[0])
+		cli_tty_clean(cell[C_MOUNTS], CELL_MAX, mounts);
+	else
+		snprintf(cell[C_MOUNTS], CELL_MAX, "-");
+}
+
+/* A line of the table: the figures right-aligned, the mounts last and
+ * unpadded. */
+static void put_row(FILE *f, char cell[NCOL][CELL_MAX], const int *w)
+{
+	for (int c = 0; c < C_MOUNTS; c++) {
+		cli_put_padded(f, cell[c], w[c], c >= C_BW);
+		fputc(' ', f);
+	}
+	fprintf(f, " %s\n", cell[C_MOUNTS]);
+}
 
 int cli_status(const struct cli *o, FILE *f)
 {
@@ -88,6 +146,7 @@ int cli_status(const struct cli *o, FILE *f)
 	int n = collect(o, &rows), mem_err;
 	bool running = cli_daemon_running(o);
 	char when[32];
+	const char *daemon;
 	time_t now = time(NULL);
 	struct tm tm;
 
@@ -97,7 +156,7 @@ int cli_status(const struct cli *o, FILE *f)
 		snprintf(when, sizeof(when), "?");
 
 	if (n < 0) {
-		fprintf(stderr, "wbgov status: cannot list devices under %s: %s\n", o->root,
+		fprintf(stderr, _("wbgov status: cannot list devices under %s: %s\n"), o->root,
 			strerror(-n));
 		return EX_OSFILE;
 	}
@@ -158,71 +217,73 @@ int cli_status(const struct cli *o, FILE *f)
 		return rc == -ENOMEM ? EX_OSERR : rc ? EX_IOERR : 0;
 	}
 	{
-		/* the text columns as wide as their longest entry, as lsblk does */
-		int wd = 6, wb = 3, wm = 5, wu = 3;
 		bool no_bw = false, no_pend = false, from_bus = false;
+		int w[NCOL];
+		char cell[NCOL][CELL_MAX];
+
+		/* every column as wide as its longest entry, its header's in this
+		 * language too, as lsblk does */
+		for (int c = 0; c < NCOL; c++)
+			w[c] = col_min[c] > cli_text_width(_(col_head[c])) ? col_min[c] :
+									  cli_text_width(_(col_head[c]));
 		for (int i = 0; i < n; i++) {
-			int l;
-			if ((l = (int)strlen(rows[i].d.disk)) > wd) wd = l;
-			if ((l = (int)strlen(rows[i].d.bdi)) > wb) wb = l;
-			if ((l = (int)strlen(rows[i].d.model)) > wm) wm = l;
-			if ((l = (int)strlen(rows[i].d.bus)) > wu) wu = l;
+			row_cells(&rows[i], cell);
+			for (int c = 0; c < NCOL; c++)
+				if (cli_text_width(cell[c]) > w[c])
+					w[c] = cli_text_width(cell[c]);
 		}
-		if (o->watching)
-			fprintf(f, "%s, every %.1f s\n\n", when, o->interval);
-		fprintf(f, "%-*s %-*s %-*s %-*s %11s %6s %10s %10s %7s  %s\n", wd, "DEVICE", wb, "BDI", wm,
-			"MODEL", wu, "BUS", "MEASURED", "STRICT", "MAX", "DIRTY+WB", "DRAIN", "MOUNTS");
+		if (o->watching) {
+			fprintf(f, _("%s, every %.1f s"), when, o->interval);
+			fputs("\n\n", f);
+		}
+		for (int c = 0; c < NCOL; c++)
+			snprintf(cell[c], CELL_MAX, "%s", _(col_head[c]));
+		put_row(f, cell, w);
 		for (int i = 0; i < n; i++) {
 			struct row *r = &rows[i];
-			char bw[24] = "-", mx[24] = "-", pend[24] = "-", drain[24] = "-", mounts[1024];
-			char model[sizeof(r->d.model)], mclean[sizeof(mounts)];
 
-			mount_list_join(&r->mounts, ", ", mounts, sizeof(mounts));
-			if (r->has_st && r->st.bw_bps)
-				cli_human_rate(bw, sizeof(bw), (double)r->st.bw_bps);
-			else
-				no_bw = true;
-			if (r->has_knobs)
-				bytes_text(mx, sizeof(mx), r->max_bytes, BYTES_KIB_DOWN);
-			if (r->has_pending) {
-				double s = cli_pending_drain_s(&r->pend, r->has_st ? r->st.bw_bps : 0);
-				bytes_text(pend, sizeof(pend), r->pending, BYTES_KIB_DOWN);
-				if (s >= 0)
-					snprintf(drain, sizeof(drain), "%.1f s", s);
-				from_bus |= r->pend.source == PENDING_WBGOVD;
-			} else {
-				no_pend = true;
-			}
-			fprintf(f, "%-*s %-*s %-*s %-*s %11s %6s %10s %10s %7s  %s\n", wd, r->d.disk, wb,
-				r->d.bdi, wm, r->d.model[0] ? cli_tty_clean(model, sizeof(model), r->d.model) : "-",
-				wu, r->d.bus[0] ? r->d.bus : "-", bw,
-				r->has_knobs ? (r->strict ? "yes" : "no") : "-", mx, pend, drain,
-				mounts[0] ? cli_tty_clean(mclean, sizeof(mclean), mounts) : "-");
+			row_cells(r, cell);
+			put_row(f, cell, w);
+			no_bw |= !(r->has_st && r->st.bw_bps);
+			no_pend |= !r->has_pending;
+			from_bus |= r->has_pending && r->pend.source == PENDING_WBGOVD;
 		}
 		if (no_bw)
-			fprintf(f, "\nMEASURED, DRAIN: - until wbgovd has measured the device%s\n",
-				running ? "" : " (it is not running)");
+			fprintf(f, "\n%s\n",
+				running ? _("MEASURED, DRAIN: - until wbgovd has measured the device") :
+					  _("MEASURED, DRAIN: - until wbgovd has measured the device (it "
+					    "is not running)"));
 		if (no_pend)
-			fprintf(f, "%sDIRTY+WB, DRAIN: - where the bdi's own counters are not readable "
-				   "(debugfs at /sys/kernel/debug, as root) and wbgovd does not tell them "
-				   "on the system bus\n", no_bw ? "" : "\n");
+			fprintf(f, "%s%s\n", no_bw ? "" : "\n",
+				_("DIRTY+WB, DRAIN: - where the bdi's own counters are not readable "
+				  "(debugfs at /sys/kernel/debug, as root) and wbgovd does not tell them "
+				  "on the system bus"));
 		if (from_bus)
-			fprintf(f, "%sDIRTY+WB, DRAIN: from wbgovd on D-Bus where debugfs is not "
-				   "readable here\n", no_bw || no_pend ? "" : "\n");
+			fprintf(f, "%s%s\n", no_bw || no_pend ? "" : "\n",
+				_("DIRTY+WB, DRAIN: from wbgovd on D-Bus where debugfs is not readable "
+				  "here"));
 	}
+	/* TRANSLATORS: after "system: Dirty 4.0 MiB, Writeback 1.0 MiB; " */
+	daemon = running ? _("wbgovd running") : _("wbgovd not running");
 	if (mem_err) {
 		char mp[PATH_MAX];
 		if (path_at(mp, sizeof(mp), o->root, "/proc/meminfo"))
 			snprintf(mp, sizeof(mp), "/proc/meminfo");
-		fprintf(f, "\nsystem: Dirty -, Writeback - (%s: %s); wbgovd %s\n", mp,
-			mem_err == -EINVAL ? "no Dirty or Writeback line it can read" : strerror(-mem_err),
-			running ? "running" : "not running");
+		fputc('\n', f);
+		/* TRANSLATORS: Dirty and Writeback are /proc/meminfo's names */
+		fprintf(f, _("system: Dirty -, Writeback - (%s: %s); %s"), mp,
+			mem_err == -EINVAL ? _("no Dirty or Writeback line it can read") :
+					     strerror(-mem_err),
+			daemon);
+		fputc('\n', f);
 	} else {
-		char d[24], w[24];
+		char d[24], wb[24];
 		bytes_text(d, sizeof(d), dirty, BYTES_KIB_DOWN);
-		bytes_text(w, sizeof(w), writeback, BYTES_KIB_DOWN);
-		fprintf(f, "\nsystem: Dirty %s, Writeback %s; wbgovd %s\n", d, w,
-			running ? "running" : "not running");
+		bytes_text(wb, sizeof(wb), writeback, BYTES_KIB_DOWN);
+		fputc('\n', f);
+		/* TRANSLATORS: Dirty and Writeback are /proc/meminfo's names */
+		fprintf(f, _("system: Dirty %s, Writeback %s; %s"), d, wb, daemon);
+		fputc('\n', f);
 	}
 	return 0;
 }

@@ -6,20 +6,32 @@
 #include "model/units.h"
 #include "policy/decide.h"
 
+/* N_(): marked for wbgov's message catalogue (xgettext), and translated
+ * where wbgov explain shows it; the text stays English here, for wbgovd's
+ * log and JSON's "rule" */
+#define N_(s) s
 const char *const gov_why_text[WHY_COUNT] = {
-	[WHY_MEASURED] = "measured bandwidth x target, less 256 KiB of sync slack",
-	[WHY_FLOOR] = "measured bandwidth x target, less 256 KiB of sync slack, raised to the floor",
-	[WHY_FAST] = "a fast device (bandwidth x target above the ceiling): fast_target seconds of bandwidth",
-	[WHY_UNMEASURED] = "not measured yet: the start cap",
-	[WHY_LOWER_BOUND] = "not yet seen with a backlog of its own: the start cap",
-	[WHY_RAMP] = "not measured yet, and outrunning its start cap: grown while it does, up to 64 MiB",
-	[WHY_HELD] = "not measured yet, and a cap held its writer rather than the device: no cap until measured",
-	[WHY_FIXED] = "a [device] section: mode fixed",
-	[WHY_OFF] = "a [device] section: mode off",
-	[WHY_ABOVE_GLOBAL] = "the cap would exceed the global dirty threshold, which bounds it already",
-	[WHY_DRAINS_FAST] = "a fast device that drains the whole global dirty threshold within global_drain: no cap",
-	[WHY_FAILING] = "it fails commands: no cap while it does, so that its writers get the errors instead of waiting on data it cannot write",
-	[WHY_THROTTLED] = "a cgroup's write throttle on its disk (io.max or blkio) bounds its speed: the throttle's rate x target, less 256 KiB of sync slack",
+	[WHY_MEASURED] = N_("measured bandwidth x target, less 256 KiB of sync slack"),
+	[WHY_FLOOR] = N_("measured bandwidth x target, less 256 KiB of sync slack, raised to the "
+			 "floor"),
+	[WHY_FAST] = N_("a fast device (bandwidth x target above the ceiling): fast_target seconds "
+			"of bandwidth"),
+	[WHY_UNMEASURED] = N_("not measured yet: the start cap"),
+	[WHY_LOWER_BOUND] = N_("not yet seen with a backlog of its own: the start cap"),
+	[WHY_RAMP] = N_("not measured yet, and outrunning its start cap: grown while it does, up to "
+			"64 MiB"),
+	[WHY_HELD] = N_("not measured yet, and a cap held its writer rather than the device: no cap "
+			"until measured"),
+	[WHY_FIXED] = N_("a [device] section: mode fixed"),
+	[WHY_OFF] = N_("a [device] section: mode off"),
+	[WHY_ABOVE_GLOBAL] = N_("the cap would exceed the global dirty threshold, which bounds it "
+				"already"),
+	[WHY_DRAINS_FAST] = N_("a fast device that drains the whole global dirty threshold within "
+			       "global_drain: no cap"),
+	[WHY_FAILING] = N_("it fails commands: no cap while it does, so that its writers get the "
+			   "errors instead of waiting on data it cannot write"),
+	[WHY_THROTTLED] = N_("a cgroup's write throttle on its disk (io.max or blkio) bounds its "
+			     "speed: the throttle's rate x target, less 256 KiB of sync slack"),
 };
 
 void gov_config_defaults(struct gov_config *c)

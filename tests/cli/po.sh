@@ -6,8 +6,9 @@
 # code without `make pot` fails here. Every catalogue compiles with
 # msgfmt --check (its format strings match the msgids'), none holds a
 # fuzzy entry (a guess msgmerge made, which gettext never shows), and the
-# German one translates every text of the commands and notifications
-# (src/cmd/wbgov.c, src/cli/{notify,sync,eject,cp,apply,common}.c).
+# German one translates every text of the commands, their tables and
+# notifications (src/cmd/wbgov.c, every src/cli/*.c: status's table,
+# explain's lines, and the rule's words of src/policy/decide.c).
 set -eu
 cd "$(dirname "$0")/../.."
 me=${0##*/}
@@ -42,8 +43,9 @@ for p in po/*.po; do
 	:
 done
 msgattrib --untranslated --no-obsolete po/de.po >"$tmp/untranslated"
-if grep -E '^#: .*(src/cmd/wbgov\.c|src/cli/(notify|sync|eject|cp|apply|common)\.c)' "$tmp/untranslated" >/dev/null; then
-	fail "po/de.po leaves texts of the commands or notifications untranslated: $(grep -A3 -E '^#: .*(wbgov|notify|sync|eject|cp|apply|common)\.c' "$tmp/untranslated" | head -n 12)"
+must='^#: .*(src/cmd/wbgov\.c|src/cli/[a-z_]+\.c|src/policy/decide\.c)'
+if grep -E "$must" "$tmp/untranslated" >/dev/null; then
+	fail "po/de.po leaves texts of the commands or notifications untranslated: $(grep -A3 -E "$must" "$tmp/untranslated" | head -n 12)"
 fi
 # the header says how German forms its plurals
 grep -qx '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"' po/de.po || fail "po/de.po: no German Plural-Forms"

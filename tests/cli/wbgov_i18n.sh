@@ -5,10 +5,12 @@
 # here with localedef into a directory of the test's, LOCPATH, when the
 # machine has the locale's source), the catalogue of this build
 # ($BUILD/locale, WBGOV_TEXTDOMAINDIR) gives a command's usage, an error
-# message, and cp's last line with the plural of its count in German;
+# message, cp's last line with the plural of its count, status's table
+# (lined up under headers of other widths) and explain's lines in German;
 # without a German locale, English. What programs read does not change: a
 # number in cp --json keeps its decimal point under de_DE.UTF-8, where a
-# German number has a comma. The notifications: tests/cli/dbus_notify.sh.
+# German number has a comma, and so do status's and explain's (LC_NUMERIC
+# stays C). The notifications: tests/cli/dbus_notify.sh.
 set -eu
 PROG=wbgov
 . "$(dirname "$0")/../lib/cli.sh"
@@ -44,6 +46,67 @@ check() {
 	env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" cp "$tmp/a" "$tmp/b" "$tmp/dst/" 2>"$tmp/err" ||
 		fail "$name: cp two: $(cat "$tmp/err")"
 	grep -q '^wbgov cp: 8 Byte in 2 Dateien nach ' "$tmp/err" || fail "$name: cp of two files: $(cat "$tmp/err")"
+	# status's table: German headers (GERÄT: two bytes, one column), its
+	# columns lined up under them, the numbers in C format (LC_NUMERIC
+	# stays C), the footnotes and the last line in German
+	env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" --root "$FX" status >"$tmp/status" 2>"$tmp/err" ||
+		fail "$name: status: exit $?, $(cat "$tmp/err")"
+	grep -q '^GERÄT  *BDI  *MODELL  *BUS  *GEMESSEN STRIKT  *MAX  *DIRTY+WB RESTZEIT  EINHÄNGEPUNKTE$' \
+		"$tmp/status" || fail "$name: status's headers: $(head -n 1 "$tmp/status")"
+	grep -q '^sdb  *8:16  *SanDisk Cruzer ? Blade  *usb  *-  *nein  *3\.1 GiB  *-  *-  /media/user/NO NAME, /media/user/Café$' \
+		"$tmp/status" || fail "$name: status's sdb: $(grep '^sdb ' "$tmp/status")"
+	grep -qx 'GEMESSEN, RESTZEIT: - bis wbgovd das Gerät gemessen hat (es läuft nicht)' "$tmp/status" &&
+		grep -q '^DIRTY+WB, RESTZEIT: - wo die eigenen Zähler des bdi nicht lesbar sind' "$tmp/status" &&
+		grep -qx 'System: Dirty 4\.0 MiB, Writeback 1\.0 MiB; wbgovd läuft nicht' "$tmp/status" ||
+		fail "$name: status's footnotes: $(tail -n 4 "$tmp/status")"
+	aligned "$name: status" "$tmp/status" table
+	# explain: the labels in German, the texts after them in one column
+	# (the longest label's, "eingehängt unter:"), but the what-if rule's
+	env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" --root "$FX" explain sdb >"$tmp/explain" 2>"$tmp/err" ||
+		fail "$name: explain: exit $?, $(cat "$tmp/err")"
+	grep -qx '  Fakten:           model "SanDisk Cruzer ? Blade", serial "4C530001190823115393", bus usb, removable ja, rotational ja' "$tmp/explain" &&
+		grep -qx '  eingehängt unter: /media/user/NO NAME, /media/user/Café' "$tmp/explain" &&
+		grep -qx '  gemessen:         noch nicht (wbgovd läuft nicht)' "$tmp/explain" &&
+		grep -qx '  Regel (wenn wbgovd liefe): noch nicht gemessen: die anfängliche Obergrenze' "$tmp/explain" &&
+		grep -qx '  Grenze:           strict_limit 1, max_bytes 4194304 (4\.0 MiB)' "$tmp/explain" ||
+		fail "$name: explain is not German, or not lined up: $(cat "$tmp/explain")"
+	aligned "$name: explain" "$tmp/explain" labels
+	rc=0
+	env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" --root "$FX" explain nothing-here 2>"$tmp/err" || rc=$?
+	[ "$rc" -eq 69 ] && grep -qx 'wbgov explain: kein solches Gerät und kein solcher Pfad: nothing-here' "$tmp/err" ||
+		fail "$name: explain of no such device: exit $rc, $(cat "$tmp/err")"
+}
+
+# aligned WHAT FILE table|labels: in terminal columns (characters: the
+# fixture has no wide ones), every row of status's table starts its
+# left-aligned cells where their header starts and ends its right-aligned
+# ones where their header ends; every line of explain but its heads and the
+# what-if rule's has its text at one column
+aligned() {
+	/usr/bin/python3 - "$2" "$3" <<'PY' || fail "$1: not lined up: $(cat "$2")"
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+if sys.argv[2] == "table":
+    head = lines[0]
+    cols = [(m.start(), m.end()) for m in re.finditer(r"\S+", head)]
+    assert len(cols) == 10, head
+    rows = lines[1:lines.index("")]  # up to the footnotes
+    assert len(rows) >= 10, rows
+    for r in rows:
+        for i, (a, b) in enumerate(cols):
+            if i < 4 or i == 9:  # left-aligned, and the mounts
+                assert r[a] != " " and (a == 0 or r[a - 1] == " "), (i, r)
+            else:
+                assert r[b - 1] != " " and r[b] == " ", (i, r)
+else:
+    at = set()
+    for l in lines:
+        if l.startswith("  ") and "(wenn wbgovd liefe)" not in l:
+            m = re.match(r"  [^:]+: +", l)
+            assert m, l
+            at.add(m.end())
+    assert len(at) == 1, at
+PY
 }
 
 # LANGUAGE over C.UTF-8: glibc heeds LANGUAGE for any locale but C and
