@@ -197,12 +197,12 @@ MAN_SRC   := $(wildcard man/*.scd)
 MAN_PAGES := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
 
 man: $(MAN_PAGES)
-check: man
+check check-system: man
 
 $(BUILD)/src/cmd/wbgov.o: CPPFLAGS += -DLOCALEDIR='"$(LOCALEDIR)"'
 
 mo: $(MO_FILES)
-check: mo
+check check-system: mo
 
 $(BUILD)/locale/%/LC_MESSAGES/wbgov.mo: po/%.po
 	@mkdir -p $(dir $@)

@@ -107,6 +107,9 @@ json_t *cli_json_text_or_null(const char *s);
 json_t *cli_json_u64(bool have, uint64_t v);
 json_t *cli_json_real(bool have, double v, int decimals);
 json_t *cli_json_mounts(const struct mount_list *ml);
+/* An errno value (either sign) as C spells it, "Invalid argument", for JSON:
+ * strerror follows LC_MESSAGES, which wbgov sets for its messages. */
+json_t *cli_json_errno(int err);
 /* Numbers as people write them: 15 significant digits (a rounded figure
  * prints as its decimals), integers as integers. */
 #define CLI_JSON_FLAGS JSON_REAL_PRECISION(15)

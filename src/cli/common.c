@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,16 @@ json_t *cli_json_real(bool have, double v, int decimals)
 		return json_null();
 	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
 	return json_real(strtod(buf, NULL));
+}
+
+json_t *cli_json_errno(int err)
+{
+	static locale_t c;
+	int e = err < 0 ? -err : err;
+
+	if (!c)
+		c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	return cli_json_text(c ? strerror_l(e, c) : strerror(e));
 }
 
 json_t *cli_json_mounts(const struct mount_list *ml)

@@ -425,7 +425,7 @@ static json_t *device_json(const struct gov_config *cfg, const struct why *w, bo
 			 w->per_dev ? "strict" : "global_dirty_bytes",
 		"limit_bytes", cli_json_u64(w->dec.govern && w->dec.strict, w->dec.max_bytes),
 		"write_error", w->decided && w->st.err ?
-			cli_json_text(strerror(w->st.err < 0 ? -w->st.err : w->st.err)) : json_null(),
+			cli_json_errno(w->st.err) : json_null(),
 		"kernel_strict_limit", w->per_dev ? json_boolean(w->strict) : json_null(),
 		"kernel_max_bytes", cli_json_u64(w->per_dev, w->mb),
 		"kernel_max_ratio_fine", cli_json_u64(w->per_dev, w->fine), "other_rule", other,

@@ -133,7 +133,14 @@ static int take_option(struct cli *o, struct given *g, const char *cmd, int c, c
 	case '1': o->once = true; return 0;
 	case 'P': o->no_power_off = true; return 0;
 	case 'q': o->quiet = true; return 0;
-	case 'B': o->bus = arg; return 0;
+	case 'B':
+		/* checked here: status and explain would otherwise show "-" for
+		 * a misspelt bus as for a wbgovd that tells nothing */
+		if (strcmp(arg, "system") && strcmp(arg, "session") &&
+		    !(strchr(arg, ':') && strchr(arg, '=')))
+			return cli_bad("--bus wants system, session or an address (unix:path=...)", arg);
+		o->bus = arg;
+		return 0;
 	case 'T':
 		g->threshold = true;
 		return cli_set_threshold(o, arg) ?

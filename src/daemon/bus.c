@@ -581,6 +581,11 @@ static void auths_drop(struct bus *b, const char *name, const char *msg)
 			continue;
 		if (name)
 			sd_bus_reply_method_errorf(a->call, name, "%s", msg);
+		/* an answered call's check may still show a password dialog:
+		 * polkit closes it (queued, flushed with the replies) */
+		if (name && a->polkit && b->bus)
+			sd_bus_call_method_async(b->bus, NULL, POLKIT_NAME, POLKIT_PATH, POLKIT_IFACE,
+						 "CancelCheckAuthorization", NULL, NULL, "s", a->cancel_id);
 		auth_drop(a);
 	}
 }

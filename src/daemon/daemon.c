@@ -195,7 +195,14 @@ int daemon_reload(struct daemon *dm)
 		log_err("reload refused, keeping the running configuration: %s", err);
 		return r;
 	}
-	settings_reload(&dm->settings, &dm->metrics.interval_usec, &now);
+	{
+		uint64_t was_usec = dm->metrics.interval_usec;
+		settings_reload(&dm->settings, &dm->metrics.interval_usec, &now);
+		/* the next write was due by the old interval (up to an hour
+		 * away): written now, and every new interval from here */
+		if (dm->metrics.interval_usec != was_usec)
+			dm->metrics.next_usec = 0;
+	}
 	dm->real.probe_fs = gov_config_uses(&cfg, MATCH_LABEL) || gov_config_uses(&cfg, MATCH_UUID);
 	gov_set_config(&dm->gov, &cfg);
 	gov_request_rescan(&dm->gov); /* labels may be wanted now */

@@ -15,7 +15,8 @@
 #   cancelled); 16 calls wait for it at most, the 17th is Busy; a polkit that leaves without answering, or none on the
 #   bus, has the caller refused at once, saying which;
 # - root is never asked about, with or without polkit;
-# - a call still waiting for polkit when wbgovd stops is answered Busy.
+# - a call still waiting for polkit when wbgovd stops is answered Busy, and
+#   its check cancelled.
 set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
@@ -223,4 +224,9 @@ CPID=
 refused io.github.wbgov.Governor1.Error.Busy "wbgovd is stopping"
 s=$(answer | cut -d' ' -f2)
 awk "BEGIN { exit !($s < 2) }" || fail "the waiting call was answered after $s s"
+# ... and its check is cancelled: no dialog is left asking for a password
+# for a call already answered
+id=$(sed -n 's/^check system-bus-name [^ ]* [^ ]* [01] \([^ ]*\) .*/\1/p' "$tmp/polkit.log" | tail -n 1)
+[ -n "$id" ] || fail "no check in: $(cat "$tmp/polkit.log")"
+wait_for 2 grep -qx "cancel $id" "$tmp/polkit.log" || fail "the check $id was not cancelled at stop: $(tail -n 3 "$tmp/polkit.log")"
 exit 0

@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# wbgov's --bus (status, watch, explain, notify) takes system, session or
+# an address: anything else is a usage error (64) naming it, not a bus
+# silently not reached (status showed "-" and blamed wbgovd for it).
+set -eu
+PROG=wbgov
+. "$(dirname "$0")/../lib/cli.sh"
+FX=$tmp/fx
+cli_fixture "$FX"
+mkdir -p "$tmp/st"
+for cmd in "status" "status --json" "explain sdb" "notify"; do
+	rc=0
+	# shellcheck disable=SC2086 # the command and its arguments
+	LC_ALL=C "$W" --root "$FX" --state-dir "$tmp/st" $cmd --bus sytem >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ $rc = 64 ] || fail "$cmd --bus sytem: exit $rc, want 64: $(cat "$tmp/err")"
+	[ "$(cat "$tmp/err")" = "wbgov: --bus wants system, session or an address (unix:path=...): sytem" ] ||
+		fail "$cmd --bus sytem said: $(cat "$tmp/err")"
+	[ ! -s "$tmp/out" ] || fail "$cmd --bus sytem printed: $(head -n 3 "$tmp/out")"
+done
+# what is right goes through (no bus there: status shows "-", exit 0)
+for b in system session "unix:path=$tmp/none"; do
+	DBUS_SYSTEM_BUS_ADDRESS=unix:path=$tmp/none DBUS_SESSION_BUS_ADDRESS=unix:path=$tmp/none \
+		"$W" --root "$FX" --state-dir "$tmp/st" status --bus "$b" >/dev/null ||
+		fail "status --bus $b exited $?"
+done
+echo "$me: ok"
