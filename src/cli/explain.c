@@ -299,8 +299,8 @@ static void print_text(const struct gov_config *cfg, const struct why *w, bool r
 		else
 			printf(_("%s dirty + writeback (%s)\n"), b, from);
 	} else {
-		printf("%s\n", _("not known (debugfs is root's, and wbgovd does not tell it on the "
-				 "system bus)"));
+		printf("%s\n", _("not known (debugfs is root's, and wbgovd does not tell it on "
+				 "D-Bus)"));
 	}
 	if (w->has_kernel_bw) {
 		put_label(L_KERNEL);

@@ -257,7 +257,7 @@ int cli_status(const struct cli *o, FILE *f)
 			fprintf(f, "%s%s\n", no_bw ? "" : "\n",
 				_("DIRTY+WB, DRAIN: - where the bdi's own counters are not readable "
 				  "(debugfs at /sys/kernel/debug, as root) and wbgovd does not tell them "
-				  "on the system bus"));
+				  "on D-Bus"));
 		if (from_bus)
 			fprintf(f, "%s%s\n", no_bw || no_pend ? "" : "\n",
 				_("DIRTY+WB, DRAIN: from wbgovd on D-Bus where debugfs is not readable "
