@@ -430,7 +430,7 @@ static int creds_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_err)
 	struct bus_auth *a = userdata;
 	const sd_bus_error *e = sd_bus_message_get_error(m);
 	bool found = false;
-	int r, n = 0;
+	int r, n = 0, n_uid = 0;
 
 	(void)ret_err;
 	a->slot = sd_bus_slot_unref(a->slot);
@@ -460,12 +460,19 @@ static int creds_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_err)
 		auth_granted(a);
 		return 1;
 	}
-	for (int i = 0; i < BUS_AUTH_SLOTS; i++)
-		n += a->owner->auths[i].call && a->owner->auths[i].polkit;
-	if (n >= BUS_MAX_AUTHS) {
+	for (int i = 0; i < BUS_AUTH_SLOTS; i++) {
+		const struct bus_auth *o = &a->owner->auths[i];
+		n += o->call && o->polkit;
+		n_uid += o->call && o->polkit && o->uid == a->uid;
+	}
+	if (n >= BUS_MAX_AUTHS || n_uid >= BUS_MAX_AUTHS_PER_UID) {
 		sd_bus_error busy = SD_BUS_ERROR_NULL;
-		sd_bus_error_setf(&busy, ERR_BUSY, "%d Sync calls wait for polkit's answer; try again "
-				  "later", BUS_MAX_AUTHS);
+		if (n_uid >= BUS_MAX_AUTHS_PER_UID)
+			sd_bus_error_setf(&busy, ERR_BUSY, "%d Sync calls of uid %u wait for polkit's "
+					  "answer; try again later", BUS_MAX_AUTHS_PER_UID, a->uid);
+		else
+			sd_bus_error_setf(&busy, ERR_BUSY, "%d Sync calls wait for polkit's answer; "
+					  "try again later", BUS_MAX_AUTHS);
 		auth_refuse(a, &busy);
 		return 1;
 	}

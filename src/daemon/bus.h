@@ -72,6 +72,10 @@
  * milliseconds), so that calls held by a hung polkit never keep root's
  * Sync, which polkit is not asked about, from starting. */
 #define BUS_MAX_AUTHS 16
+/* ... of which one user's calls may hold this many: a user who calls
+ * Sync in a loop against a polkit that asks for a password (or hangs)
+ * keeps the others' calls from waiting for nothing but their own. */
+#define BUS_MAX_AUTHS_PER_UID 4
 #define BUS_AUTH_SLOTS (2 * BUS_MAX_AUTHS)
 /* The polkit action a caller other than root needs for Sync
  * (etc/polkit/io.github.wbgov.Governor1.policy). */

@@ -12,7 +12,7 @@
 #   ALLOW_INTERACTIVE_AUTHORIZATION flag and without auth.no_user_interaction;
 # - a polkit that never answers holds nothing else (a Get, root's Sync, a
 #   reload go on at once), and its caller is refused after 10 s (the check
-#   cancelled); 16 calls wait for it at most, the 17th is Busy; a polkit that leaves without answering, or none on the
+#   cancelled); 16 calls wait for it at most, 4 of one user's, the next is Busy; a polkit that leaves without answering, or none on the
 #   bus, has the caller refused at once, saying which;
 # - root is never asked about, with or without polkit;
 # - a call still waiting for polkit when wbgovd stops is answered Busy, and
@@ -147,16 +147,37 @@ CPID=$!
 wait_for 5 grep -q "^name " "$tmp/first" || fail "the client did not start: $(cat "$tmp/first")"
 FIRST=$(sed -n 's/^name //p' "$tmp/first")
 wait_for 5 grep -q "^check system-bus-name $FIRST " "$tmp/polkit.log" || fail "polkit was not asked: $(cat "$tmp/polkit.log")"
-for i in $(seq 15); do
-	$CALLER busctl --address="$A" --timeout=30 --allow-interactive-authorization=no call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync a{sv} 0 \
-		>"$tmp/more.$i" 2>&1 &
-	CPID="$CPID $!"
-done
-waiting16() { [ "$(($(asked) - n0))" -ge 16 ]; }
-wait_for 5 waiting16 || fail "16 calls do not wait for polkit: $(($(asked) - n0)) asked"
+# more_calls N CALLER...: N more calls that wait for polkit, as CALLER
+more_calls() {
+	k=$1
+	shift
+	for i in $(seq "$k"); do
+		nmore=$((nmore + 1))
+		"$@" busctl --address="$A" --timeout=30 --allow-interactive-authorization=no call io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Sync a{sv} 0 \
+			>"$tmp/more.$nmore" 2>&1 &
+		CPID="$CPID $!"
+	done
+}
+nmore=0
+waiting() { [ "$(($(asked) - n0))" -ge "$1" ]; }
+# one user's calls hold 4 of the 16 places: their 5th is Busy, and
+# polkit is not asked about it
+more_calls 3 $CALLER
+wait_for 5 waiting 4 || fail "4 calls of one user do not wait for polkit: $(($(asked) - n0)) asked"
 call '{}'
-refused io.github.wbgov.Governor1.Error.Busy "16 Sync calls wait for polkit's answer"
-[ "$(($(asked) - n0))" = 16 ] || fail "polkit was asked about the 17th call"
+refused io.github.wbgov.Governor1.Error.Busy "4 Sync calls of uid $CUID wait for polkit's answer"
+[ "$(($(asked) - n0))" = 4 ] || fail "polkit was asked about a user's 5th call"
+if [ "$(id -u)" = 0 ]; then
+	# three other users still get their places, 16 in all; the 17th
+	# (a fifth user's) is Busy
+	for u in 2 3 4; do
+		more_calls 4 setpriv --reuid=$u --regid=$u --clear-groups
+	done
+	wait_for 5 waiting 16 || fail "16 calls of 4 users do not wait for polkit: $(($(asked) - n0)) asked"
+	CALLER="setpriv --reuid=5 --regid=5 --clear-groups" call '{}'
+	refused io.github.wbgov.Governor1.Error.Busy "16 Sync calls wait for polkit's answer"
+	[ "$(($(asked) - n0))" = 16 ] || fail "polkit was asked about the 17th call"
+fi
 t0=$(now_ms)
 busctl --address="$A" get-property io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Name >/dev/null || fail "Get failed while polkit hangs"
 ms=$(($(now_ms) - t0))
@@ -179,7 +200,7 @@ cp "$tmp/first" "$tmp/call"
 [ "$rc" -eq 0 ] || fail "the client failed: $(cat "$tmp/call")"
 for p in ${CPID#* }; do wait "$p" || true; done
 CPID=
-for i in $(seq 15); do
+for i in $(seq "$nmore"); do
 	grep -q "polkit did not answer within 10 s" "$tmp/more.$i" || fail "waiting call $i: $(cat "$tmp/more.$i")"
 done
 refused io.github.wbgov.Governor1.Error.NotAuthorized "Sync of sdb refused: polkit did not answer within 10 s"
