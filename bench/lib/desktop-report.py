@@ -102,9 +102,10 @@ def main():
             ended = True
         elif tag == "dg-unit":
             units.append(" ".join(w[1:]))
-        elif tag == "dg-run" and len(w) >= 4 and w[3] == "start":
+        elif tag == "dg-run" and len(w) >= 5 and w[4] == "start":
             runs.setdefault(w[1], {"stick": [], "gio": [], "mon": []})
             runs[w[1]]["mode"] = w[2]
+            runs[w[1]]["fs"] = w[3]
             order.append(w[1])
         elif tag in ("dg-copy-start", "dg-copy-end", "dg-unmount-start", "dg-unmount-end",
                      "dg-poweroff-end", "dg-plugged", "dg-mount"):
@@ -157,6 +158,8 @@ def main():
                 if m:
                     pend.append((ts, int(m.group(1))))
         t_end = r.get("copy-end")
+        # gio's bar full: its first report of the whole
+        t_full = next((ts for ts, g in gio if total is not None and g >= total), None)
         t_data = next((ts for ts, b, _ in stick if b >= size), None)
         last_wr = stick[-1][1]
         t_last = next((ts for ts, b, _ in stick if b >= last_wr), None)
@@ -191,7 +194,8 @@ def main():
         checks.append((rid + "/stick-got-the-file", t_data is not None,
                        "the stick received %d bytes of the %d-byte file" % (last_wr, size)))
         rows.append({
-            "id": rid, "mode": r["mode"],
+            "id": rid, "mode": r["mode"], "fs": r.get("fs", "?"),
+            "full": None if t_full is None else t_full - t0,
             "done": None if t_end is None else t_end - t0,
             "data": None if t_data is None else t_data - t0,
             "last": None if t_last is None else t_last - t0,
@@ -211,41 +215,46 @@ def main():
 
     # ---- summary.md
     L = []
-    L.append("`%s` (%s; %d checks passed, %d failed). The guest: Debian 12 from mmdebstrap "
+    L.append("`%s` (%d checks passed, %d failed). The guest: Debian 12 from mmdebstrap "
              "(`bench/out/desktop-image`), Linux %s, systemd as PID 1, udisks2, polkitd, gvfs, "
              "dunst under Xvfb; the user `desk` in plugdev logged in on tty1 (logind: seat0, "
              "active, local). The stick: usb-storage on xhci, %s, 512 MiB, written at %.1f MB/s "
              "(a qemu throttle group), plugged over QMP. The file: %d MiB of random data. "
              "Times are the host's, from the copy's start; the stick's bytes are qemu's "
              "`wr_bytes` of its drive, read every 0.1 s."
-             % (o["--command"], facts.get("date", ""), npass, len(checks) - npass, o["--kernel"],
-                o["--fs"], bps / 1e6, size // 1048576))
+             % (o["--command"], npass, len(checks) - npass, o["--kernel"],
+                " or ".join(sorted(set(x["fs"] for x in rows))) or "-", bps / 1e6, size // 1048576))
     L.append("")
-    L.append("| run | wbgovd | gio says done (s) | the stick has the file (s) | max gap, gio ahead of the stick (MiB) "
-             "| unmount (s) | unmount → safe to remove (s) | PropertiesChanged |")
-    L.append("|---|---|---|---|---|---|---|---|")
+    L.append("| run | fs | wbgovd | gio's bar full (s) | gio returns (s) | the stick has the file (s) "
+             "| max gap, gio ahead of the stick (MiB) | unmount (s) | unmount → safe to remove (s) "
+             "| PropertiesChanged |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|")
+    modes = {"defaults": "stopped (defaults)", "wbgovd": "running",
+             "notify": "running, `wbgov notify --threshold 1M`"}
     for x in rows:
-        L.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            x["id"], "running" if x["mode"] == "wbgovd" else "stopped (defaults)",
+        L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            x["id"], x["fs"], modes.get(x["mode"], x["mode"]), fmt(x["full"]),
             fmt(x["done"]), fmt(x["data"]), fmt(x["gap"]), fmt(x["umount"]), fmt(x["safe"]),
-            x["pc"] if x["mode"] == "wbgovd" else "-"))
+            x["pc"] if x["mode"] != "defaults" else "-"))
     L.append("")
-    for mode in ("defaults", "wbgovd"):
-        xs = [x for x in rows if x["mode"] == mode]
-        if not xs:
-            continue
+    for fs in sorted(set(x["fs"] for x in rows)):
+        for mode in ("defaults", "wbgovd"):
+            xs = [x for x in rows if x["mode"] == mode and x["fs"] == fs]
+            if not xs:
+                continue
 
-        def med(k):
-            v = [x[k] for x in xs if x[k] is not None]
-            return statistics.median(v) if v else None
-        L.append("- %s (%d runs, medians): gio said done at %s s, the stick had the file at %s s; "
-                 "gio was up to %s MiB ahead; unmount took %s s, unmount → safe to remove %s s."
-                 % ("wbgovd stopped" if mode == "defaults" else "wbgovd running", len(xs),
-                    fmt(med("done")), fmt(med("data")), fmt(med("gap")), fmt(med("umount")),
-                    fmt(med("safe"))))
+            def med(k):
+                v = [x[k] for x in xs if x[k] is not None]
+                return statistics.median(v) if v else None
+            L.append("- %s, %s (%d runs, medians): gio's bar was full at %s s and gio returned at %s s; "
+                     "the stick had the file at %s s; gio was up to %s MiB ahead of it; unmount took "
+                     "%s s, unmount → safe to remove %s s."
+                     % (fs, "wbgovd stopped" if mode == "defaults" else "wbgovd running", len(xs),
+                        fmt(med("full")), fmt(med("done")), fmt(med("data")), fmt(med("gap")),
+                        fmt(med("umount")), fmt(med("safe"))))
     L.append("")
     L.append("The time series: `run-ID.tsv` in the run's directory (bench/out/desktop-*/).")
-    wx = [x for x in rows if x["mode"] == "wbgovd"]
+    wx = [x for x in rows if x["mode"] != "defaults"]
     if wx:
         L.append("")
         L.append("wbgovd's signals during a run (`gdbus monitor --system --dest io.github.wbgov.Governor1`, "
