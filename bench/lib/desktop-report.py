@@ -4,7 +4,7 @@
 wrote (every line on the host's clock):
 
   desktop-report.py --out DIR --mib N --bps N --fs FS --kernel KV --command CMD --image DIR
-  desktop-report.py --splice docs/desktop.md DIR/summary.md
+  desktop-report.py --splice docs/desktop.md DIR/summary.md SERIES
 
 The first writes DIR/checks.txt (each check, then "tests: N passed, N
 failed"), DIR/run-ID.tsv (each copy: the bytes gio reported, the bytes
@@ -16,18 +16,27 @@ import re
 import statistics
 import sys
 
-BEGIN = "<!-- bench/desktop: from here to the end marker, written by bench/desktop -->"
-END = "<!-- bench/desktop: end -->"
+# one block for each kernel series (--kernel), rewritten by the next run
+BEGIN = "<!-- bench/desktop --kernel %s: from here to its end marker, written by bench/desktop -->"
+END = "<!-- bench/desktop --kernel %s: end -->"
 MIB = 1048576.0
 
 
-def splice(doc, summary):
+def splice(doc, summary, series):
     text = open(doc).read()
-    block = BEGIN + "\n" + open(summary).read().rstrip("\n") + "\n" + END
-    if BEGIN in text and END in text:
-        a = text.index(BEGIN)
-        b = text.index(END) + len(END)
+    begin, end = BEGIN % series, END % series
+    block = begin + "\n" + open(summary).read().rstrip("\n") + "\n" + end
+    if begin in text and end in text:
+        a = text.index(begin)
+        b = text.index(end) + len(end)
         text = text[:a] + block + text[b:]
+    elif "\n## Measured on a desktop\n" in text:
+        # after the section's last block, or at its start
+        a = text.index("\n## Measured on a desktop\n") + len("\n## Measured on a desktop\n")
+        last = text.rfind(END.split("%s")[0], a)
+        if last >= 0:
+            a = text.index("-->", last) + 3
+        text = text[:a] + "\n\n" + block + text[a:]
     else:
         text = text.rstrip("\n") + "\n\n## Measured on a desktop\n\n" + block + "\n"
     open(doc, "w").write(text)
@@ -64,7 +73,7 @@ def fmt(x, d=1):
 def main():
     a = sys.argv[1:]
     if a and a[0] == "--splice":
-        splice(a[1], a[2])
+        splice(a[1], a[2], a[3])
         return 0
     o = dict(zip(a[0::2], a[1::2]))
     out = o["--out"]
