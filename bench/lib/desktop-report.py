@@ -31,12 +31,16 @@ def splice(doc, summary, series):
         b = text.index(end) + len(end)
         text = text[:a] + block + text[b:]
     elif "\n## Measured on a desktop\n" in text:
-        # after the section's last block, or at its start
-        a = text.index("\n## Measured on a desktop\n") + len("\n## Measured on a desktop\n")
-        last = text.rfind(END.split("%s")[0], a)
+        # after the section's last block; without one, at the section's end
+        h = text.index("\n## Measured on a desktop\n") + 1
+        nxt = text.find("\n## ", h)
+        sec_end = len(text) if nxt < 0 else nxt
+        last = text.rfind(END.split("%s")[0], h, sec_end)
         if last >= 0:
             a = text.index("-->", last) + 3
-        text = text[:a] + "\n\n" + block + text[a:]
+            text = text[:a] + "\n\n" + block + text[a:]
+        else:
+            text = text[:sec_end].rstrip("\n") + "\n\n" + block + "\n" + text[sec_end:]
     else:
         text = text.rstrip("\n") + "\n\n## Measured on a desktop\n\n" + block + "\n"
     open(doc, "w").write(text)
@@ -174,7 +178,6 @@ def main():
         t_last = next((ts for ts, b, _ in stick if b >= last_wr), None)
         # the gap: what gio said was copied, less what the stick had
         gap = 0.0
-        herr = None
         rows_ts = []
         for ts, b, fl in stick:
             if ts < t0:
@@ -186,10 +189,6 @@ def main():
             if t_end is None or ts <= (r.get("unmount-start") or ts):
                 gap = max(gap, g - b)
             p = at(pend, ts)
-            if p is not None and ts <= (r.get("unmount-start") or ts) + 0.0:
-                # the honest bar a client can draw: reported, less pending
-                e = abs((g - p) - b)
-                herr = e if herr is None else max(herr, e)
             rows_ts.append((ts - t0, g, b, p, fl))
         with open("%s/run-%s.tsv" % (out, rid), "w") as f:
             f.write("# %s (%s): seconds since the copy started; bytes gio reported; bytes the stick "
@@ -198,6 +197,15 @@ def main():
             f.write("t_s\tgio_bytes\tstick_bytes\tpending_bytes\tflushes\n")
             for ts, g, b, p, fl in rows_ts:
                 f.write("%.2f\t%d\t%d\t%s\t%d\n" % (ts, g, b, "-" if p is None else p, fl))
+        # what the unmount waited for: the bytes the stick received while it
+        # ran; and what wbgovd last said was pending when it began
+        um_mib = None
+        if "unmount-start" in r and "unmount-end" in r:
+            b0 = at([(ts, b) for ts, b, _ in stick], r["unmount-start"]) or 0
+            b1 = at([(ts, b) for ts, b, _ in stick], r["unmount-end"]) or 0
+            um_mib = (b1 - b0) / MIB
+        p_um = at(pend, r["unmount-start"]) if "unmount-start" in r else None
+        p_max = max([v for ts, v in pend if ts >= t0 and ts <= r.get("unmount-start", ts)], default=None)
         um = (r["unmount-end"] - r["unmount-start"]) if "unmount-end" in r and "unmount-start" in r else None
         safe = (r["poweroff-end"] - r["unmount-start"]) if "poweroff-end" in r and "unmount-start" in r else None
         checks.append((rid + "/stick-got-the-file", t_data is not None,
@@ -208,8 +216,10 @@ def main():
             "done": None if t_end is None else t_end - t0,
             "data": None if t_data is None else t_data - t0,
             "last": None if t_last is None else t_last - t0,
-            "gap": gap / MIB, "herr": None if herr is None else herr / MIB,
+            "gap": gap / MIB, "um_mib": um_mib,
+            "p_um": None if p_um is None else p_um / MIB, "p_max": None if p_max is None else p_max / MIB,
             "umount": um, "safe": safe,
+            "total": (r["poweroff-end"] - t0) if "poweroff-end" in r else None,
             "gunmount": facts.get(rid + "/unmount_s"), "gsafe": facts.get(rid + "/safe_s"),
             "pc": pc, "shapes": shapes, "npend": len(pend),
             "opts": facts.get(rid + "/mount-options", ""),
@@ -235,15 +245,16 @@ def main():
                 " or ".join(sorted(set(x["fs"] for x in rows))) or "-", bps / 1e6, size // 1048576))
     L.append("")
     L.append("| run | fs | wbgovd | gio's bar full (s) | gio returns (s) | the stick has the file (s) "
-             "| max gap, gio ahead of the stick (MiB) | unmount (s) | unmount → safe to remove (s) "
-             "| PropertiesChanged |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|")
+             "| max gap, gio ahead of the stick (MiB) | unmount (s) | written during the unmount (MiB) "
+             "| unmount → safe to remove (s) | copy → safe to remove (s) | PropertiesChanged |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
     modes = {"defaults": "stopped (defaults)", "wbgovd": "running",
              "notify": "running, `wbgov notify --threshold 1M`"}
     for x in rows:
-        L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             x["id"], x["fs"], modes.get(x["mode"], x["mode"]), fmt(x["full"]),
-            fmt(x["done"]), fmt(x["data"]), fmt(x["gap"]), fmt(x["umount"]), fmt(x["safe"]),
+            fmt(x["done"]), fmt(x["data"]), fmt(x["gap"]), fmt(x["umount"]), fmt(x["um_mib"]),
+            fmt(x["safe"]), fmt(x["total"]),
             x["pc"] if x["mode"] != "defaults" else "-"))
     L.append("")
     for fs in sorted(set(x["fs"] for x in rows)):
@@ -257,10 +268,11 @@ def main():
                 return statistics.median(v) if v else None
             L.append("- %s, %s (%d runs, medians): gio's bar was full at %s s and gio returned at %s s; "
                      "the stick had the file at %s s; gio was up to %s MiB ahead of it; unmount took "
-                     "%s s, unmount → safe to remove %s s."
+                     "%s s (the stick received %s MiB meanwhile), unmount → safe to remove %s s; from the "
+                     "copy's start to safe to remove %s s."
                      % (fs, "wbgovd stopped" if mode == "defaults" else "wbgovd running", len(xs),
                         fmt(med("full")), fmt(med("done")), fmt(med("data")), fmt(med("gap")),
-                        fmt(med("umount")), fmt(med("safe"))))
+                        fmt(med("umount")), fmt(med("um_mib")), fmt(med("safe")), fmt(med("total"))))
     L.append("")
     L.append("The time series: `run-ID.tsv` in the run's directory (bench/out/desktop-*/).")
     wx = [x for x in rows if x["mode"] != "defaults"]
@@ -271,9 +283,9 @@ def main():
         for x in wx:
             sh = "; ".join("%d× {%s}" % (n, ", ".join(k)) for k, n in
                            sorted(x["shapes"].items(), key=lambda kv: -kv[1]))
-            L.append("- %s: %d PropertiesChanged, %d with PendingBytes; the bar a client can draw "
-                     "from them (gio's bytes less PendingBytes) was at most %s MiB off the stick's. "
-                     "Shapes: %s" % (x["id"], x["pc"], x["npend"], fmt(x["herr"]), sh or "none"))
+            L.append("- %s: %d PropertiesChanged, %d with PendingBytes; the most pending during the "
+                     "copy %s MiB, at the unmount %s MiB. Shapes: %s"
+                     % (x["id"], x["pc"], x["npend"], fmt(x["p_max"], 2), fmt(x["p_um"], 2), sh or "none"))
     L.append("")
     L.append("`wbgov notify` in the user's session, as dunst received it (Notify: app | replaces_id "
              "| icon | summary | body):")
@@ -288,8 +300,10 @@ def main():
         if len(seen) > 12:
             L.append("    (%d more)" % (len(seen) - 12))
         L.append("")
-        L.append("%d Notify calls in all; `dunstctl history` then held %d notifications."
-                 % (len(notify_calls), dunst_hist.count('"summary"')))
+        L.append("%d Notify calls in all, %d of them not the bench's own check; `dunstctl history` "
+                 "then held %d notifications."
+                 % (len(notify_calls), sum(1 for c in notify_calls if not c.startswith('"bench"')),
+                    dunst_hist.count('"summary"')))
     else:
         L.append("    (none)")
     for rid, lines in notify_out.items():
@@ -297,11 +311,10 @@ def main():
             L.append("")
             L.append("`wbgov notify`'s own output in %s: %s" % (rid, " / ".join(lines[:4])))
     L.append("")
-    L.append("The package, with systemd running (each a check above): %s" % "; ".join(
-        "%s %s" % (k.split("/")[0], v) for k, v in facts.items() if k.endswith("/apt_s")))
-    L.append("s of apt each. wbgovd's hardening as the kernel saw it: `%s`; Landlock: `%s`; "
+    L.append("The package, with systemd running (each step checked): apt took %s s. wbgovd's hardening as the kernel saw it: `%s`; Landlock: `%s`; "
              "the knobs while it held a stick with data pending: `%s`; stopping took %s s."
-             % (facts.get("install/hardening", "?"), facts.get("landlock", "?"),
+             % (", ".join("%s %s" % (k.split("/")[0], v) for k, v in facts.items() if k.endswith("/apt_s")),
+                facts.get("install/hardening", "?"), facts.get("landlock", "?"),
                 facts.get("install/knobs-while-writing", "?"), facts.get("stop/stop_s", "?")))
     fails = [c for c in checks if not c[1]]
     if fails:
