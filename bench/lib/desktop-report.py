@@ -70,6 +70,12 @@ def at(series, t):
     return v
 
 
+def short(diff):
+    """a knobs_diff line, only what is now, at most 400 characters"""
+    now = "; ".join(p[5:] for p in diff.split(";") if p.startswith("now: "))
+    return now if len(now) <= 400 else now[:400] + " …"
+
+
 def fmt(x, d=1):
     return "-" if x is None else ("%.*f" % (d, x))
 
@@ -249,7 +255,7 @@ def main():
              "| unmount → safe to remove (s) | copy → safe to remove (s) | PropertiesChanged |")
     L.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
     modes = {"defaults": "stopped (defaults)", "wbgovd": "running",
-             "notify": "running, `wbgov notify --threshold 1M`"}
+             "notify": "running, `wbgov notify --threshold 32K`"}
     for x in rows:
         L.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             x["id"], x["fs"], modes.get(x["mode"], x["mode"]), fmt(x["full"]),
@@ -312,10 +318,10 @@ def main():
             L.append("`wbgov notify`'s own output in %s: %s" % (rid, " / ".join(lines[:4])))
     L.append("")
     L.append("The package, with systemd running (each step checked): apt took %s s. wbgovd's hardening as the kernel saw it: `%s`; Landlock: `%s`; "
-             "the knobs while it held a stick with data pending: `%s`; stopping took %s s."
+             "the knobs it had changed while a stick held data: `%s`; stopping took %s s."
              % (", ".join("%s %s" % (k.split("/")[0], v) for k, v in facts.items() if k.endswith("/apt_s")),
                 facts.get("install/hardening", "?"), facts.get("landlock", "?"),
-                facts.get("install/knobs-while-writing", "?"), facts.get("stop/stop_s", "?")))
+                short(facts.get("install/knobs-while-writing", "?")), facts.get("stop/stop_s", "?")))
     fails = [c for c in checks if not c[1]]
     if fails:
         L.append("")
