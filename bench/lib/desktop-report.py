@@ -192,7 +192,9 @@ def main():
             if t_end is not None and ts >= t_end and total is not None:
                 g = total
             g = min(g, size)
-            if t_end is None or ts <= (r.get("unmount-start") or ts):
+            # until the unmount has ended: gio's "done" stands while the
+            # unmount writes what it claimed
+            if ts <= (r.get("unmount-end") or ts):
                 gap = max(gap, g - b)
             p = at(pend, ts)
             rows_ts.append((ts - t0, g, b, p, fl))
