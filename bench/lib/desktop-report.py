@@ -303,10 +303,10 @@ def main():
         for c in notify_calls:
             if c not in seen:
                 seen.append(c)
-        for c in seen[:12]:
+        # the first and the last: how it starts and how it ends
+        show = seen if len(seen) <= 12 else seen[:7] + ["(%d more)" % (len(seen) - 12)] + seen[-5:]
+        for c in show:
             L.append("    " + c)
-        if len(seen) > 12:
-            L.append("    (%d more)" % (len(seen) - 12))
         L.append("")
         L.append("%d Notify calls in all, %d of them not the bench's own check; `dunstctl history` "
                  "then held %d notifications."
