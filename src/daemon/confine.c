@@ -62,6 +62,10 @@ void confine_writes(struct daemon *dm, const struct daemon_opts *o)
 	r = sandbox_writes(knobs, dirs);
 	if (r == -EOPNOTSUPP)
 		log_info("no Landlock in this kernel: writes are not confined");
+	else if (r == -EPERM)
+		log_warn("Landlock's calls are refused (EPERM: a seccomp filter, such as a unit's "
+			 "SystemCallFilter= that does not name landlock_create_ruleset, "
+			 "landlock_add_rule and landlock_restrict_self); writes are not confined");
 	else if (r)
 		log_warn("Landlock: %s; writes are not confined", strerror(-r));
 	else

@@ -52,8 +52,11 @@ int sandbox_writes(const char *const *knobs, const char *const *dirs)
 	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
 	int ruleset, r = 0;
 
+	/* ENOSYS, EOPNOTSUPP: a kernel without Landlock, or with it off;
+	 * EPERM: a seccomp filter refuses the call (a unit's
+	 * SystemCallFilter= that does not name it) */
 	if (abi < 1)
-		return -EOPNOTSUPP;
+		return abi < 0 && errno == EPERM ? -EPERM : -EOPNOTSUPP;
 	if (abi >= 3)
 		write |= LANDLOCK_ACCESS_FS_TRUNCATE;
 	handled = write | make | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE;

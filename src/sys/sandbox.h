@@ -13,8 +13,9 @@
  * replace and remove files only beneath `dirs` (its state and memory
  * directories); with Landlock ABI 4 or later it may neither connect nor
  * bind a TCP socket. Both lists end with NULL; a directory that does not
- * exist is skipped. 0, or -EOPNOTSUPP where the kernel has no Landlock
- * (nothing changed), or another -errno. */
+ * exist is skipped. 0, or -EOPNOTSUPP where the kernel has no Landlock,
+ * or -EPERM where a seccomp filter refuses its calls (nothing changed in
+ * either case), or another -errno. */
 int sandbox_writes(const char *const *knobs, const char *const *dirs);
 
 /* The Landlock ABI in force after sandbox_writes, 0 if none. */

@@ -8,9 +8,15 @@
  *                               kernel's sync (state D) is
  *   WBGOV_TEST_FSYNC=WORD:N     fsync() of a file whose path holds WORD
  *                               takes N seconds, deaf to signals likewise
+ *   WBGOV_TEST_LANDLOCK=eperm   Landlock's calls fail with EPERM, as under
+ *                               a seccomp filter that refuses them (a
+ *                               unit's SystemCallFilter=)
  * Anything else: the real call. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +27,29 @@
 
 int syncfs(int fd);
 int fsync(int fd);
+long syscall(long number, ...);
+
+long syscall(long number, ...)
+{
+	static long (*real)(long, ...);
+	const char *m = getenv("WBGOV_TEST_LANDLOCK");
+	long a[6];
+	va_list ap;
+
+	if (m && !strcmp(m, "eperm") && (number == SYS_landlock_create_ruleset ||
+					 number == SYS_landlock_add_rule ||
+					 number == SYS_landlock_restrict_self)) {
+		errno = EPERM;
+		return -1;
+	}
+	va_start(ap, number);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "syscall");
+	return real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
 
 static void deaf_for(const char *seconds)
 {
