@@ -19,7 +19,7 @@ set -eu
 PROG=wbgov
 . "$(dirname "$0")/../lib/cli.sh"
 . "$(dirname "$0")/../lib/dbus.sh"
-/usr/bin/python3 -c 'import dbus, gi' 2>/dev/null || { echo "$me: no python3-dbus or python3-gi (scripts/deps.sh)" >&2; exit 77; }
+dbus_need_python
 FX=$tmp/fx
 cli_fixture "$FX"
 mkdir -p "$FX/sys/kernel/debug/bdi/8:16"

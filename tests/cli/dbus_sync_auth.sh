@@ -21,13 +21,10 @@ set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
 . "$(dirname "$0")/../lib/dbus.sh"
-command -v busctl >/dev/null 2>&1 || { echo "$me: no busctl (scripts/deps.sh)" >&2; exit 77; }
-/usr/bin/python3 -c 'import dbus, gi' 2>/dev/null || { echo "$me: no python3-dbus or python3-gi (scripts/deps.sh)" >&2; exit 77; }
+dbus_need_python
 FX=$tmp/fx
 ST=$tmp/st
 LOG=$tmp/log
-DEV=/io/github/wbgov/Governor1/device
-IFACE=io.github.wbgov.Governor1.Device
 cli_fixture "$FX"
 # a file system of the stick that Sync syncs: this test's own, by the id
 # of the mount $tmp/mnt is on (as in dbus_api.sh)

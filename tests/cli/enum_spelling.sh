@@ -14,7 +14,6 @@ set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
 . "$(dirname "$0")/../lib/dbus.sh"
-command -v busctl >/dev/null 2>&1 || { echo "$me: no busctl (scripts/deps.sh)" >&2; exit 77; }
 FX=$tmp/fx
 ST=$tmp/st
 CONF=$tmp/wbgov.conf

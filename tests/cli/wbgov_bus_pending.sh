@@ -14,12 +14,9 @@ set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
 . "$(dirname "$0")/../lib/dbus.sh"
-command -v busctl >/dev/null 2>&1 || { echo "$me: no busctl (scripts/deps.sh)" >&2; exit 77; }
 FX=$tmp/fx
 ST=$tmp/st
 LOG=$tmp/log
-DEV=/io/github/wbgov/Governor1/device
-IFACE=io.github.wbgov.Governor1.Device
 cli_fixture "$FX"
 # the stick: 4 MiB under writeback, 8 MiB dirty; the system 16 MiB dirty,
 # so that wbgovd reads the counters for the bus

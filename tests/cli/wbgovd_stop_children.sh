@@ -18,14 +18,11 @@ set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
 . "$(dirname "$0")/../lib/dbus.sh"
-command -v busctl >/dev/null 2>&1 || { echo "$me: no busctl (scripts/deps.sh)" >&2; exit 77; }
 HANG=$(cd "$(dirname "$W")" && pwd)/tests/hang.so
 [ -f "$HANG" ] || fail "no $HANG (make $HANG)"
 FX=$tmp/fx
 ST=$tmp/st
 LOG=$tmp/log
-DEV=/io/github/wbgov/Governor1/device
-IFACE=io.github.wbgov.Governor1.Device
 cli_fixture "$FX"
 # a file system of the stick that Sync syncs: this test's own
 mkdir "$tmp/mnt" "$tmp/mem"

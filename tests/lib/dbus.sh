@@ -19,7 +19,20 @@
 #     action's owner) about another user's process, and the tests run
 #     wbgovd as nobody
 #   polkit_mode MODE, polkit_stop
+#   dbus_need_python: exit 77 without python3-dbus and python3-gi
+# It sets DEV (the prefix of wbgovd's device objects) and IFACE (their
+# interface), and needs dbus-daemon and busctl.
 command -v dbus-daemon >/dev/null 2>&1 || { echo "$me: no dbus-daemon (scripts/deps.sh)" >&2; exit 77; }
+command -v busctl >/dev/null 2>&1 || { echo "$me: no busctl (scripts/deps.sh)" >&2; exit 77; }
+# wbgovd's objects and device interface (docs/desktop.md)
+DEV=/io/github/wbgov/Governor1/device
+IFACE=io.github.wbgov.Governor1.Device
+
+# dbus_need_python: the tests' own clients and fake servers (python3-dbus, GI)
+dbus_need_python() {
+	/usr/bin/python3 -c 'import dbus, gi' 2>/dev/null ||
+		{ echo "$me: no python3-dbus or python3-gi (scripts/deps.sh)" >&2; exit 77; }
+}
 DBUS_POLICY=$(cd "$(dirname "$0")/../.." && pwd)/etc/dbus/io.github.wbgov.Governor1.conf
 
 # dbus_config NAME KIND OWNER: the config file for dbus_private
