@@ -207,10 +207,14 @@ run(0.3)
 n = len([1 for t, c in seen if "PendingBytes" in c and t - t0 < 2.0])
 if n < 4 or n > 9:
     sys.exit("%d signals for 40 changes in 2 s, want 4 to 9" % n)
+# k signals after one take at least k x 250 ms as wbgovd sends them; as
+# this client sees them, a signal delivered late (a loaded machine) can
+# sit closer to the next: 0.2 s of such jitter is allowed over any span
 times = [t for t, c in seen if "PendingBytes" in c]
-gaps = [b - a for a, b in zip(times, times[1:])]
-if gaps and min(gaps) < 0.2:
-    sys.exit("two signals %.3f s apart" % min(gaps))
+for i in range(len(times)):
+    for j in range(i + 1, len(times)):
+        if times[j] - times[i] < 0.25 * (j - i) - 0.2:
+            sys.exit("%d signals within %.3f s" % (j - i + 1, times[j] - times[i]))
 last = [c for _, c in seen if "PendingBytes" in c][-1]
 if last["PendingBytes"] != kb * 1024:
     sys.exit("the last signal says %d, the counters %d" % (last["PendingBytes"], kb * 1024))
