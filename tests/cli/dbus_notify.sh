@@ -153,9 +153,14 @@ if len(w) < 2 or len(w) > 4:
     sys.exit("%d notifications for 5 changes in 1.5 s, want 2 to 4: %s" % (len(w), w))
 if any(n["id"] != 1 for n in w) or any(n["replaces"] != 1 for n in w[1:]):
     sys.exit("not updated in place: %s" % w)
-gaps = [b["t"] - a["t"] for a, b in zip(w, w[1:])]
-if min(gaps) < 0.95:
-    sys.exit("two updates %.3f s apart" % min(gaps))
+# k updates after one take at least k s as wbgov notify sends them; as the
+# server sees them one can arrive late (a loaded machine), closer to the
+# next: 0.2 s of that is allowed over any span
+t = [n["t"] for n in w]
+for i in range(len(t)):
+    for j in range(i + 1, len(t)):
+        if t[j] - t[i] < (j - i) - 0.2:
+            sys.exit("%d updates within %.3f s" % (j - i + 1, t[j] - t[i]))
 if w[-1]["summary"] != "Writing 20 MiB to SanDisk Cruzer \ufffd Blade \u2014 4 s left":
     sys.exit("the last update: %s" % w[-1]["summary"])' "$tmp/notes" || fail "updates: $(notes)"
 

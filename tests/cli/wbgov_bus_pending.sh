@@ -167,12 +167,25 @@ kill -CONT "$busd"
 grep -q "^sdb .* - *- " "$tmp/s.txt" || fail "status with the bus stopped: $(grep '^sdb' "$tmp/s.txt")"
 grep -q "^DIRTY+WB, DRAIN: - where" "$tmp/s.txt" || fail "status with the bus stopped: no footnote"
 
-# --- wbgovd gone from the bus: "-" at once
+# --- wbgovd gone from the bus: "-" at once, as fast as a status that
+# asks no bus (under a fixture root without --bus) within 0.6 s: one that
+# waited for the answer would take the whole second more. Each the best
+# of 3, against a loaded machine's (and a sanitizer's) slow starts.
 wbgovd_stop
-t0=$(now_ms)
-W2 --root "$tmp/denied" status --json --bus "$A" >"$tmp/s.json" || fail "status without wbgovd exited $?"
-ms=$(($(now_ms) - t0))
+best_ms() {
+	best=
+	for i in 1 2 3; do
+		t0=$(now_ms)
+		W2 --root "$tmp/denied" status --json "$@" >"$tmp/s.json" || fail "status $* exited $?"
+		ms=$(($(now_ms) - t0))
+		[ -n "$best" ] && [ "$best" -le "$ms" ] || best=$ms
+	done
+	echo "$best"
+}
+base=$(best_ms)
+ms=$(best_ms --bus "$A")
 got=$(pending_json "$tmp/s.json" 8:16)
 [ "$got" = "null null null" ] || fail "status without wbgovd: $got"
-[ "$ms" -lt 1000 ] || fail "status without wbgovd on the bus took $ms ms: it waited for no answer"
+echo "$me: status without wbgovd on the bus: $ms ms, without asking a bus $base ms" >&2
+[ "$ms" -lt $((base + 600)) ] || fail "status without wbgovd on the bus took $ms ms, $base without a bus: it waited for no answer"
 echo "$me: ok"
