@@ -324,6 +324,22 @@ def main():
              % (", ".join("%s %s" % (k.split("/")[0], v) for k, v in facts.items() if k.endswith("/apt_s")),
                 facts.get("install/hardening", "?"), facts.get("landlock", "?"),
                 short(facts.get("install/knobs-while-writing", "?")), facts.get("stop/stop_s", "?")))
+    L.append("")
+    st = sorted(k for k in facts if k.endswith("/status-json"))
+    de = sorted(k for k in facts if k.endswith("/status-de"))
+    L.append("D-Bus and polkit as the user meets them: Sync of the stick's object from the user's "
+             "session on tty1 (polkit's allow_active): `%s` (bytes; seconds); the same call by a "
+             "process of `desk` outside any session: `%s`; `pkaction`: `%s`. The user's `wbgov "
+             "status --json` 5 s into each copy under wbgovd: %s. `LANGUAGE=de wbgov status`'s "
+             "header (the user's LANG: `%s`; C.UTF-8 for the call): `%s`. The desktop-entry hint: "
+             "`%s` Notify calls of `wbgov notify` carried `wbgov-notify` (dbus-monitor); dunst's "
+             "history names it in %s lines."
+             % (facts.get("sync/allowed", "?"), facts.get("sync/no-session", "?")[:200],
+                facts.get("install/pkaction", "?"),
+                "; ".join("%s: `%s`" % (k.split("/")[0], facts[k]) for k in st) or "?",
+                facts.get("user/lang", "?"), facts[de[0]] if de else "?",
+                facts.get("notify/desktop-entry", "?"),
+                facts.get("notify/dunst-history-names-entry", "?")))
     fails = [c for c in checks if not c[1]]
     if fails:
         L.append("")
