@@ -328,9 +328,10 @@ def main():
     st = sorted(k for k in facts if k.endswith("/status-json"))
     de = sorted(k for k in facts if k.endswith("/status-de"))
     L.append("D-Bus and polkit as the user meets them: Sync of the stick's object from the user's "
-             "session on tty1 (polkit's allow_active), with 2 MiB written to the stick slowed to "
-             "128 KB/s for the while: `%s` (bytes, as wbgovd told them; seconds); the stick held "
-             "%s KiB before and %s KiB after (debugfs, root's). The same call by a "
+             "session on tty1 (polkit's allow_active), 512 KiB written to the stick as it was slowed "
+             "to 128 KB/s for the while: `%s` (bytes, as wbgovd told them; seconds); the stick held "
+             "%s KiB before and %s KiB after, %s KiB idle before the write (debugfs, root's: "
+             "per-CPU counters, up to 64 KiB a CPU off). The same call by a "
              "process of `desk` outside any session: `%s`; `pkaction`: `%s`. The user's `wbgov "
              "status --json` during each copy under wbgovd (from 5 s in, each second until the "
              "stick's figure is more than 0): %s. `LANGUAGE=de wbgov status`'s "
@@ -338,7 +339,7 @@ def main():
              "`%s` Notify calls of `wbgov notify` carried `wbgov-notify` (dbus-monitor); dunst's "
              "history names it in %s lines."
              % (facts.get("sync/allowed", "?"), facts.get("sync/stick-before_kib", "?"),
-                facts.get("sync/stick-after_kib", "?"), facts.get("sync/no-session", "?")[:200],
+                facts.get("sync/stick-after_kib", "?"), facts.get("sync/stick-idle_kib", "?"), facts.get("sync/no-session", "?")[:200],
                 facts.get("install/pkaction", "?"),
                 "; ".join("%s: `%s`" % (k.split("/")[0], facts[k]) for k in st) or "?",
                 facts.get("user/lang", "?"), facts[de[0]] if de else "?",
