@@ -328,8 +328,9 @@ def main():
     st = sorted(k for k in facts if k.endswith("/status-json"))
     de = sorted(k for k in facts if k.endswith("/status-de"))
     L.append("D-Bus and polkit as the user meets them: Sync of the stick's object from the user's "
-             "session on tty1 (polkit's allow_active), 512 KiB written to the stick as it was slowed "
-             "to 128 KB/s for the while: `%s` (bytes, as wbgovd told them; seconds); the stick held "
+             "session on tty1 (polkit's allow_active), the stick slowed to 64 KB/s as a 16 MiB write "
+             "under wbgovd ended and given its speed back 2 s into the call: `%s` (bytes, as "
+             "wbgovd told them; seconds); the stick held "
              "%s KiB before and %s KiB after, %s KiB idle before the write (debugfs, root's: "
              "per-CPU counters, up to 64 KiB a CPU off). The same call by a "
              "process of `desk` outside any session: `%s`; `pkaction`: `%s`. The user's `wbgov "
