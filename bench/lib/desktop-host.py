@@ -185,6 +185,12 @@ def main():
                         qmp.cmd("blockdev-del", **{"node-name": sid})
                         qmp.cmd("object-del", id="tg-" + sid)
                         host("unplugged %s" % sid)
+                    elif f[0] == "dg-rate" and len(f) >= 3 and f[1] in sticks:
+                        # a stick slowed (or back to the run's speed: 0) for a while
+                        n = int(f[2]) or bps
+                        qmp.cmd("qom-set", path="tg-" + f[1], property="limits",
+                                value={"bps-write": n})
+                        host("%s at %d B/s" % (f[1], n))
                     elif f[0] == "dg-end":
                         ended = True
                 except RuntimeError as e:

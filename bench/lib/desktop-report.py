@@ -324,6 +324,28 @@ def main():
              % (", ".join("%s %s" % (k.split("/")[0], v) for k, v in facts.items() if k.endswith("/apt_s")),
                 facts.get("install/hardening", "?"), facts.get("landlock", "?"),
                 short(facts.get("install/knobs-while-writing", "?")), facts.get("stop/stop_s", "?")))
+    L.append("")
+    st = sorted(k for k in facts if k.endswith("/status-json"))
+    de = sorted(k for k in facts if k.endswith("/status-de"))
+    L.append("D-Bus and polkit as the user meets them: Sync of the stick's object from the user's "
+             "session on tty1 (polkit's allow_active), the stick slowed to 64 KB/s as a 16 MiB write "
+             "under wbgovd ended and given its speed back 2 s into the call: `%s` (bytes, as "
+             "wbgovd told them; seconds); the stick held "
+             "%s KiB before and %s KiB after, %s KiB idle before the write (debugfs, root's: "
+             "per-CPU counters, up to 64 KiB a CPU off). The same call by a "
+             "process of `desk` outside any session: `%s`; `pkaction`: `%s`. The user's `wbgov "
+             "status --json` during each copy under wbgovd (from 5 s in, each second until the "
+             "stick's figure is more than 0): %s. `LANGUAGE=de wbgov status`'s "
+             "header (the user's LANG: `%s`; C.UTF-8 for the call): `%s`. The desktop-entry hint: "
+             "`%s` Notify calls of `wbgov notify` carried `wbgov-notify` (dbus-monitor); dunst's "
+             "history names it in %s lines."
+             % (facts.get("sync/allowed", "?"), facts.get("sync/stick-before_kib", "?"),
+                facts.get("sync/stick-after_kib", "?"), facts.get("sync/stick-idle_kib", "?"), facts.get("sync/no-session", "?")[:200],
+                facts.get("install/pkaction", "?"),
+                "; ".join("%s: `%s`" % (k.split("/")[0], facts[k]) for k in st) or "?",
+                facts.get("user/lang", "?"), facts[de[0]] if de else "?",
+                facts.get("notify/desktop-entry", "?"),
+                facts.get("notify/dunst-history-names-entry", "?")))
     fails = [c for c in checks if not c[1]]
     if fails:
         L.append("")
