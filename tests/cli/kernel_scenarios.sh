@@ -4,7 +4,10 @@
 # fixture guest's facts and real runs. The scenario files it writes parse
 # in wbsim and carry the facts; each configuration becomes its
 # --sysctl/--knob; a wbsim that knows no "6.12+series" gets 6.12 and the
-# defaults alone; n/a stays n/a; `report` prints one table per scenario.
+# defaults alone; n/a stays n/a; several runs give their median and range,
+# sim over the median; XFS and btrfs runs are usb-iso to wbsim, memcg runs
+# are not simulated; a real.tsv without a run column is run 1;
+# `report` prints one table per scenario.
 . tests/lib/cli.sh
 K=$(pwd)/bench/kernel
 WB=$(pwd)/$W
@@ -47,19 +50,28 @@ EOF
 sed 's/^kind=patched/kind=stock/' "$D/patched.facts" >"$D/stock.facts"
 T=$(printf '\t')
 cat >"$D/real.tsv" <<EOF
-stock${T}usb-iso${T}defaults${T}write_return_s${T}0.100
-patched${T}usb-iso${T}defaults${T}write_return_s${T}0.104
-patched${T}usb-iso${T}defaults${T}sync_after_s${T}1.712
-patched${T}usb-iso${T}defaults${T}peak_dirty_mib${T}16.0
-patched${T}usb-iso${T}defaults${T}peak_nr_dirty_mib${T}16.0
-patched${T}usb-iso${T}ratio-max${T}write_return_s${T}0.488
-patched${T}usb-iso${T}time-1s${T}write_return_s${T}2.328
-patched${T}usb-iso${T}per-file${T}write_return_s${T}n/a
-patched${T}usb-git-clone${T}writethrough${T}sync_after_s${T}0.5
-patched${T}tempfiles${T}defaults${T}dev_mib${T}2.0
-patched${T}streaming-fast${T}defaults${T}fast_mbps${T}100.0
+stock${T}usb-iso${T}defaults${T}1${T}write_return_s${T}0.100
+patched${T}usb-iso${T}defaults${T}1${T}write_return_s${T}0.104
+patched${T}usb-iso${T}defaults${T}1${T}sync_after_s${T}1.712
+patched${T}usb-iso${T}defaults${T}1${T}peak_dirty_mib${T}16.0
+patched${T}usb-iso${T}defaults${T}1${T}peak_nr_dirty_mib${T}16.0
+patched${T}usb-iso${T}ratio-max${T}1${T}write_return_s${T}0.488
+patched${T}usb-iso${T}time-1s${T}1${T}write_return_s${T}2.328
+patched${T}usb-iso${T}per-file${T}1${T}write_return_s${T}n/a
+patched${T}usb-git-clone${T}writethrough${T}1${T}sync_after_s${T}0.5
+patched${T}tempfiles${T}defaults${T}1${T}dev_mib${T}2.0
+patched${T}streaming-fast${T}defaults${T}1${T}fast_mbps${T}100.0
 EOF
 cp "$D/real.tsv" "$tmp/real.tsv"
+# three runs, in no order: the median 2.328, the range 2.100-3.000
+cat >"$tmp/real3.tsv" <<EOF
+patched${T}usb-iso${T}time-1s${T}1${T}write_return_s${T}3.000
+patched${T}usb-iso${T}time-1s${T}2${T}write_return_s${T}2.100
+patched${T}usb-iso${T}time-1s${T}3${T}write_return_s${T}2.328
+patched${T}usb-iso-xfs${T}defaults${T}1${T}sync_after_s${T}1.000
+patched${T}usb-iso-xfs${T}defaults${T}2${T}sync_after_s${T}2.000
+patched${T}usb-iso-memcg${T}dirty-bytes${T}1${T}peak_memcg_dirty_mib${T}12.5
+EOF
 
 # the real wbsim: every scenario file parses (and did before it ran)
 WBSIM=$WB "$K" predict --out "$D" >"$tmp/out" 2>"$tmp/err" || fail "predict exited $?: $(cat "$tmp/err")"
@@ -91,16 +103,17 @@ done
 grep -qxF 'role = main-fast' "$D/patched-streaming-fast.scenario" || fail "streaming-fast is not main-fast"
 # every real figure has a row; the defaults a simulated one
 [ "$(wc -l <"$D/results.tsv")" = 12 ] || fail "results: $(cat "$D/results.tsv")"
-grep -q "^patched${T}usb-iso${T}defaults${T}sync_after_s${T}1.712${T}[0-9.]*${T}[0-9.]*$" "$D/results.tsv" ||
+# median, min, max, runs, sim, sim/median
+grep -q "^patched${T}usb-iso${T}defaults${T}sync_after_s${T}1.712${T}1.712${T}1.712${T}1${T}[0-9.]*${T}[0-9.]*$" "$D/results.tsv" ||
 	fail "no simulated sync: $(cat "$D/results.tsv")"
 # device_written_mib is the guest's dev_mib; fast_mbps the size over write + sync
-grep -q "^patched${T}tempfiles${T}defaults${T}dev_mib${T}2.0${T}[0-9.]*${T}" "$D/results.tsv" || fail "no dev_mib: $(cat "$D/results.tsv")"
-grep -q "^patched${T}streaming-fast${T}defaults${T}fast_mbps${T}100.0${T}[0-9.]*${T}" "$D/results.tsv" ||
+grep -q "^patched${T}tempfiles${T}defaults${T}dev_mib${T}2.0${T}2.0${T}2.0${T}1${T}[0-9.]*${T}" "$D/results.tsv" || fail "no dev_mib: $(cat "$D/results.tsv")"
+grep -q "^patched${T}streaming-fast${T}defaults${T}fast_mbps${T}100.0${T}100.0${T}100.0${T}1${T}[0-9.]*${T}" "$D/results.tsv" ||
 	fail "no fast_mbps: $(cat "$D/results.tsv")"
-grep -q "^patched${T}usb-iso${T}per-file${T}write_return_s${T}n/a${T}n/a${T}n/a$" "$D/results.tsv" || fail "n/a: $(cat "$D/results.tsv")"
+grep -q "^patched${T}usb-iso${T}per-file${T}write_return_s${T}n/a${T}n/a${T}n/a${T}0${T}n/a${T}n/a$" "$D/results.tsv" || fail "n/a: $(cat "$D/results.tsv")"
 # a wbsim that takes the series simulates its knobs too
 if grep -qxF 'kernel = 6.12+series' "$D/patched-usb-iso.scenario"; then
-	grep -q "^patched${T}usb-iso${T}ratio-max${T}write_return_s${T}0.488${T}[0-9.]*${T}[0-9.]*$" "$D/results.tsv" ||
+	grep -q "^patched${T}usb-iso${T}ratio-max${T}write_return_s${T}0.488${T}0.488${T}0.488${T}1${T}[0-9.]*${T}[0-9.]*$" "$D/results.tsv" ||
 		fail "ratio-max not simulated: $(cat "$D/results.tsv")"
 fi
 
@@ -131,11 +144,34 @@ grep -q "patched-usb-git-clone.scenario --policy linux-64 --sysctl vm.dirty_writ
 grep -q "per-file\|file_writeout" "$tmp/calls" && fail "an n/a configuration was simulated: $(cat "$tmp/calls")"
 # one run per (kind, scenario, config) with a real figure
 [ "$(wc -l <"$tmp/calls")" = 7 ] || fail "want 7 wbsim runs: $(cat "$tmp/calls")"
-grep -q "^patched${T}usb-iso${T}time-1s${T}write_return_s${T}2.328${T}0.5${T}0.21$" "$D/results.tsv" || fail "results: $(cat "$D/results.tsv")"
-grep -q "^patched${T}tempfiles${T}defaults${T}dev_mib${T}2.0${T}3.5${T}1.75$" "$D/results.tsv" || fail "dev_mib: $(cat "$D/results.tsv")"
+grep -q "^patched${T}usb-iso${T}time-1s${T}write_return_s${T}2.328${T}2.328${T}2.328${T}1${T}0.5${T}0.21$" "$D/results.tsv" || fail "results: $(cat "$D/results.tsv")"
+grep -q "^patched${T}tempfiles${T}defaults${T}dev_mib${T}2.0${T}2.0${T}2.0${T}1${T}3.5${T}1.75$" "$D/results.tsv" || fail "dev_mib: $(cat "$D/results.tsv")"
 # 32 MiB over 0.5 + 2 s
-grep -q "^patched${T}streaming-fast${T}defaults${T}fast_mbps${T}100.0${T}13.4${T}0.13$" "$D/results.tsv" ||
+grep -q "^patched${T}streaming-fast${T}defaults${T}fast_mbps${T}100.0${T}100.0${T}100.0${T}1${T}13.4${T}0.13$" "$D/results.tsv" ||
 	fail "fast_mbps: $(cat "$D/results.tsv")"
+
+# several runs: the median, the range, sim over the median; usb-iso-xfs is
+# usb-iso to wbsim; the memcg run is not simulated
+cp "$tmp/real3.tsv" "$D/real.tsv"
+rm -f "$tmp/calls"
+WBSIM=$tmp/wbsim "$K" predict --out "$D" >"$tmp/out" 2>"$tmp/err" || fail "predict of 3 runs exited $?: $(cat "$tmp/err")"
+grep -q "^patched${T}usb-iso${T}time-1s${T}write_return_s${T}2.328${T}2.100${T}3.000${T}3${T}0.5${T}0.21$" "$D/results.tsv" ||
+	fail "3 runs: $(cat "$D/results.tsv")"
+# an even count: the mean of the middle two
+grep -q "^patched${T}usb-iso-xfs${T}defaults${T}sync_after_s${T}1.500${T}1.000${T}2.000${T}2${T}2${T}1.33$" "$D/results.tsv" ||
+	fail "2 runs of usb-iso-xfs: $(cat "$D/results.tsv")"
+grep -qxF 'size = 16M' "$D/patched-usb-iso-xfs.scenario" || fail "usb-iso-xfs is not usb-iso to wbsim"
+grep -q "^patched${T}usb-iso-memcg${T}dirty-bytes${T}peak_memcg_dirty_mib${T}12.5${T}12.5${T}12.5${T}1${T}-${T}-$" "$D/results.tsv" ||
+	fail "memcg: $(cat "$D/results.tsv")"
+grep -q "memcg" "$tmp/calls" && fail "a memcg run was simulated: $(cat "$tmp/calls")"
+"$K" report --out "$D" >"$tmp/out" 2>"$tmp/err" || fail "report of 3 runs exited $?: $(cat "$tmp/err")"
+grep -qxF '| time-1s | write_return_s | 2.328 | 2.100–3.000 | 3 | 0.5 | 0.21 |' "$tmp/out" || fail "the report of 3 runs: $(cat "$tmp/out")"
+grep -qx '\*\*usb-iso-memcg\*\*' "$tmp/out" || fail "no memcg table: $(cat "$tmp/out")"
+# a real.tsv without the run column (before the runs were counted): run 1
+cut -f1-3,5,6 "$tmp/real3.tsv" >"$D/real.tsv"
+WBSIM=$tmp/wbsim "$K" predict --out "$D" >"$tmp/out" 2>"$tmp/err" || fail "predict of an old real.tsv exited $?: $(cat "$tmp/err")"
+grep -q "^patched${T}usb-iso${T}time-1s${T}write_return_s${T}2.328${T}2.100${T}3.000${T}3${T}0.5${T}0.21$" "$D/results.tsv" ||
+	fail "an old real.tsv: $(cat "$D/results.tsv")"
 
 # one that refuses 6.12+series: 6.12, the defaults alone, "-" for the rest
 : >"$tmp/noseries"
@@ -145,23 +181,31 @@ WBSIM=$tmp/wbsim "$K" predict --out "$D" >"$tmp/out" 2>"$tmp/err" || fail "predi
 grep -q "no kernel = 6.12+series: patched usb-iso as 6.12" "$tmp/err" || fail "no word of the fallback: $(cat "$tmp/err")"
 grep -qxF 'kernel = 6.12' "$D/patched-usb-iso.scenario" || fail "the fallback is not kernel = 6.12"
 grep -q -- "--sysctl\|--knob" "$tmp/calls" && fail "a knob on a 6.12 scenario: $(cat "$tmp/calls")"
-grep -q "^patched${T}usb-iso${T}ratio-max${T}write_return_s${T}0.488${T}-${T}-$" "$D/results.tsv" || fail "results: $(cat "$D/results.tsv")"
+grep -q "^patched${T}usb-iso${T}ratio-max${T}write_return_s${T}0.488${T}0.488${T}0.488${T}1${T}-${T}-$" "$D/results.tsv" || fail "results: $(cat "$D/results.tsv")"
 
 # the report: a table per scenario with the scenario's rows, kind and config
 "$K" report --out "$D" >"$tmp/out" 2>"$tmp/err" || fail "report exited $?: $(cat "$tmp/err")"
 grep -qx '\*\*usb-iso\*\*' "$tmp/out" || fail "the report: $(cat "$tmp/out")"
-grep -qxF '| config | metric | real | wbsim | wbsim/real |' "$tmp/out" || fail "the report's header: $(cat "$tmp/out")"
-grep -qxF '| patched ratio-max | write_return_s | 0.488 | - | - |' "$tmp/out" || fail "the report's row: $(cat "$tmp/out")"
-grep -qxF '| patched per-file | write_return_s | n/a | n/a | n/a |' "$tmp/out" || fail "the report's n/a: $(cat "$tmp/out")"
+grep -qxF '| config | metric | real (median) | range | runs | wbsim | wbsim/real |' "$tmp/out" || fail "the report's header: $(cat "$tmp/out")"
+grep -qxF '| patched ratio-max | write_return_s | 0.488 | - | 1 | - | - |' "$tmp/out" || fail "the report's row: $(cat "$tmp/out")"
+grep -qxF '| patched per-file | write_return_s | n/a | - | 0 | n/a | n/a |' "$tmp/out" || fail "the report's n/a: $(cat "$tmp/out")"
 [ "$(grep -c '^\*\*' "$tmp/out")" = 4 ] || fail "want 4 tables: $(cat "$tmp/out")"
 # one kind: the config alone
 sed -i '/^stock/d' "$D/results.tsv"
 "$K" report --out "$D" >"$tmp/out" 2>/dev/null || fail "the report of one kind failed"
-grep -qxF '| ratio-max | write_return_s | 0.488 | - | - |' "$tmp/out" || fail "one kind's row: $(cat "$tmp/out")"
+grep -qxF '| ratio-max | write_return_s | 0.488 | - | 1 | - | - |' "$tmp/out" || fail "one kind's row: $(cat "$tmp/out")"
 
 # usage
 "$K" scenarios nope >/dev/null 2>&1; [ $? = 64 ] || fail "an unknown kind is not a usage error"
 "$K" predict --quick >/dev/null 2>&1; [ $? = 64 ] || fail "--quick on predict is not a usage error"
+"$K" predict --runs 3 >/dev/null 2>&1; [ $? = 64 ] || fail "--runs on predict is not a usage error"
+"$K" scenarios --runs 0 >/dev/null 2>"$tmp/err" && fail "--runs 0 passed"
+grep -q -- "--runs 0: a count of boots" "$tmp/err" || fail "--runs 0: $(cat "$tmp/err")"
+"$K" scenarios --family nope >/dev/null 2>"$tmp/err" && fail "--family nope passed"
+grep -q -- "--family nope: one of base fs memcg" "$tmp/err" || fail "--family nope: $(cat "$tmp/err")"
+"$K" build --arch arm >/dev/null 2>"$tmp/err" && fail "--arch arm passed"
+grep -q -- "--arch arm: x86_64 or i386" "$tmp/err" || fail "--arch arm: $(cat "$tmp/err")"
+"$K" boot --arch i386 >/dev/null 2>&1; [ $? = 64 ] || fail "--arch on boot is not a usage error"
 "$K" report --out "$tmp/none" >/dev/null 2>"$tmp/err" && fail "a report of nothing passed"
 grep -q "no results there" "$tmp/err" || fail "the report of nothing: $(cat "$tmp/err")"
 if command -v shellcheck >/dev/null; then
