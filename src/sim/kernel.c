@@ -286,8 +286,8 @@ static void wb_writethrough_update(const struct sim_kernel *s, struct wb *w)
 	uint64_t knob_pages = bytes_to_pages(s->wt_bps);
 
 	if (!s->wt_bps)
-		w->wt_slow = false;
-	else if (w->bw.avg_write_bandwidth < knob_pages)
+		return; /* off: wb_writethrough() says no, the bit stays */
+	if (w->bw.avg_write_bandwidth < knob_pages)
 		w->wt_slow = true;
 	else if (w->bw.avg_write_bandwidth > 2 * knob_pages)
 		w->wt_slow = false;
@@ -1651,12 +1651,12 @@ static int series_vm_write(struct sim_kernel *s, int knob, uint64_t value)
 			return -EINVAL;
 		s->file_writeout_bytes = value;
 		return 0;
-	case SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH: /* at most LONG_MAX (extra2) */
-		if (value > (UINT64_MAX >> (65 - s->k.long_bits)))
+	case SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH: /* at most 1 GiB/s (extra2) */
+		if (value > GIB)
 			return -EINVAL;
 		s->wt_bps = value;
-		/* 0 clears every wb's state; otherwise each wb enters or leaves
-		 * by its estimate now */
+		/* each wb enters or leaves by its estimate now; 0 leaves the
+		 * state bits as they are (the kernel does not walk its wbs) */
 		for (int d = 0; d < s->ndev; d++)
 			wb_writethrough_update(s, &s->wb[d]);
 		return 0;
