@@ -92,16 +92,29 @@ void wb_update_dirty_ratelimit(const struct kcfg *k, struct wb_bw *b, const stru
 
 int64_t wb_update_bandwidth_at(const struct kcfg *k, struct wb_bw *b, struct wb_domain *dom,
 			       const struct dtc *d, bool strict, bool update_ratelimit,
-			       uint64_t dirtied, uint64_t written, uint64_t now_jif)
+			       uint64_t dirtied, uint64_t written, uint64_t now_jif,
+			       bool inodes_under_writeback)
 {
 	uint64_t elapsed = now_jif > b->bw_time_stamp ? now_jif - b->bw_time_stamp : 1;
-	int64_t delta;
+	int64_t delta = 0;
 
+	/* WB_BANDWIDTH_IDLE_JIF = HZ. Stock kernels divide the nothing an idle
+	 * wb wrote by the whole idle time: past the 3 s period the estimate
+	 * drops to 1 page/s. The series restarts the period instead, as
+	 * wb_bandwidth_estimate_start() does, keeping estimate and ratelimit;
+	 * the domain's limit still follows. */
+	if (k->bw_idle_restart && elapsed > k->hz && written == b->written_stamp &&
+	    !inodes_under_writeback) {
+		if (update_ratelimit && d)
+			domain_update_dirty_limit(k, dom, d->thresh, d->dirty, now_jif);
+		goto stamp;
+	}
 	if (update_ratelimit && d) {
 		domain_update_dirty_limit(k, dom, d->thresh, d->dirty, now_jif);
 		wb_update_dirty_ratelimit(k, b, d, strict, dirtied, elapsed);
 	}
 	delta = wb_update_write_bandwidth(k, b, elapsed, written);
+stamp:
 	b->dirtied_stamp = dirtied;
 	b->written_stamp = written;
 	b->bw_time_stamp = now_jif;

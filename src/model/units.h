@@ -47,13 +47,18 @@ enum sim_kver { KVER_6_18 = 0, KVER_6_12, KVER_6_1 };
 
 /* What differs between kernels the model runs as: HZ (a build option;
  * Debian's amd64 kernels use 250), the width of `unsigned long` (32-bit
- * kernels wrap some products, KERNEL-NOTES §10.18), the number of CPUs and
- * the release (0: 6.18). */
+ * kernels wrap some products, KERNEL-NOTES §10.18), the number of CPUs,
+ * the release (0: 6.18) and whether kernel/'s series is applied where it
+ * changes the model's arithmetic. */
 struct kcfg {
 	unsigned hz;
 	unsigned long_bits; /* 64 or 32 */
 	unsigned ncpus;
 	enum sim_kver kver;
+	bool bw_idle_restart; /* the series' first patch: an update after more
+				 than 1 s with nothing written and no inode
+				 under writeback restarts the estimator's
+				 period instead of dividing by the idle time */
 };
 
 static inline uint64_t bytes_to_pages(uint64_t bytes) { return bytes >> PAGE_SHIFT; }

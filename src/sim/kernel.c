@@ -82,6 +82,7 @@ struct wb {
 	uint64_t bw_dwork_at; /* 0 = not queued */
 	bool dirty_exceeded;
 	unsigned max_time_ms; /* 0002's bdi max_time_ms (Gorman), 0 = off */
+	bool wt_slow;         /* 0004: written through for its slowness */
 	uint32_t nr_stream;
 	struct ilist b_dirty, b_io, b_more_io;
 
@@ -152,7 +153,7 @@ struct sim_kernel {
 	uint64_t ratio_max_bytes;    /* 0001: vm.dirty_ratio_max_bytes, 0 = off */
 	uint64_t file_writeout_bytes; /* 0003: vm.dirty_file_writeout_bytes */
 	uint64_t wt_bps;             /* 0004: vm.dirty_writethrough_bandwidth */
-	uint64_t wt_cap_pages;       /* writethrough's limit */
+	uint64_t wt_cap_pages;       /* writethrough's least limit */
 	int ndev, ntask;
 	struct device dev[SIM_MAX_DEV];
 	struct wb wb[SIM_MAX_DEV];
@@ -250,8 +251,9 @@ static struct mem_counters mem_now(const struct sim_kernel *s)
 static uint64_t dirtyable(const struct sim_kernel *s)
 {
 	struct mem_counters m = mem_now(s);
-	return global_dirtyable_memory(&m, false,
-				       (s->ratio_max_bytes + PAGE_SIZE - 1) / PAGE_SIZE);
+	/* 0001 converts its cap as bytes / PAGE_SIZE: rounding up wrapped
+	 * ULONG_MAX to 0 */
+	return global_dirtyable_memory(&m, false, s->ratio_max_bytes / PAGE_SIZE);
 }
 
 static void global_limits(const struct sim_kernel *s, uint64_t *thresh, uint64_t *bg,
@@ -272,12 +274,39 @@ void sim_global_limits(const struct sim_kernel *s, uint64_t *ret_thresh, uint64_
 
 /* ----------------------------------------------------- per-wb limits */
 
-/* 0004's wb_writethrough(): slower than vm.dirty_writethrough_bandwidth by
- * the kernel's estimate; the writethrough proposal adds Chinner's streams. */
+/* 0004's per-wb state, with hysteresis: a wb enters writethrough when its
+ * estimate falls below vm.dirty_writethrough_bandwidth and leaves only when
+ * it rises above twice that. The estimate is noisy, and under the
+ * writethrough limit it measures only what the limit lets through: one
+ * threshold would flap, or never let a device with a large
+ * bandwidth-delay product out. Evaluated whenever the estimate or the
+ * knob changes. */
+static void wb_writethrough_update(const struct sim_kernel *s, struct wb *w)
+{
+	uint64_t knob_pages = bytes_to_pages(s->wt_bps);
+
+	if (!s->wt_bps)
+		return; /* off: wb_writethrough() says no, the bit stays */
+	if (w->bw.avg_write_bandwidth < knob_pages)
+		w->wt_slow = true;
+	else if (w->bw.avg_write_bandwidth > 2 * knob_pages)
+		w->wt_slow = false;
+}
+
+/* 0004's wb_writethrough(): in the slow state above; the writethrough
+ * proposal adds Chinner's streams. */
 static bool wb_writethrough(const struct sim_kernel *s, const struct wb *w)
 {
-	return s->wt_bps &&
-	       (w->bw.avg_write_bandwidth < bytes_to_pages(s->wt_bps) || w->nr_stream > 0);
+	return s->wt_bps && (w->wt_slow || w->nr_stream > 0);
+}
+
+/* The limit of a written-through wb, pages: at least 1 s of its estimate
+ * (a fixed 8 MiB would hold a device with a large bandwidth-delay product
+ * below its speed, and the estimate with it); a stream of the proposal's
+ * on a wb that is not slow keeps the fixed limit. */
+static uint64_t wb_writethrough_limit(const struct sim_kernel *s, const struct wb *w)
+{
+	return w->wt_slow ? max_u64(s->wt_cap_pages, w->bw.avg_write_bandwidth) : s->wt_cap_pages;
 }
 
 static bool wb_strict(const struct sim_kernel *s, const struct wb *w)
@@ -291,7 +320,7 @@ static bool wb_strict(const struct sim_kernel *s, const struct wb *w)
  * background threshold equal to the limit would leave a writer held at
  * the limit with no background writeback, its pages waiting for the 30 s
  * expiry), then 0004's writethrough (no background threshold, at most
- * wt_cap_pages). `T` is the threshold asked for, `thresh` the domain's:
+ * wb_writethrough_limit()). `T` is the threshold asked for, `thresh` the domain's:
  * T < thresh is the background one. */
 static uint64_t series_cap(const struct sim_kernel *s, const struct wb *w, uint64_t wb_thresh,
 			   uint64_t T, uint64_t thresh)
@@ -305,7 +334,7 @@ static uint64_t series_cap(const struct sim_kernel *s, const struct wb *w, uint6
 		wb_thresh = min_u64(wb_thresh, t);
 	}
 	if (wb_writethrough(s, w))
-		wb_thresh = bg ? 0 : min_u64(wb_thresh, s->wt_cap_pages);
+		wb_thresh = bg ? 0 : min_u64(wb_thresh, wb_writethrough_limit(s, w));
 	return wb_thresh;
 }
 
@@ -370,7 +399,8 @@ static bool wb_over_bg_thresh(struct sim_kernel *s, struct wb *w)
 static void wb_update_bandwidth(struct sim_kernel *s, struct wb *w)
 {
 	wb_update_bandwidth_at(&s->k, &w->bw, &s->dom, NULL, false, false, w->dirtied, w->written,
-			       s->jif);
+			       s->jif, w->writeback_inodes > 0);
+	wb_writethrough_update(s, w);
 }
 
 /* ------------------------------------------------------------- devices */
@@ -946,9 +976,11 @@ static uint64_t balance_dirty_pages(struct sim_kernel *s, struct task *t, struct
 	d.limit = hard_dirty_limit(&s->dom, d.thresh);
 	wb_position_ratio_kver(&d, strict, w->bw.avg_write_bandwidth, s->k.kver);
 	w->dirty_exceeded = d.dirty_exceeded;
-	if (s->jif > w->bw.bw_time_stamp + bandwidth_interval_jif(&s->k))
+	if (s->jif > w->bw.bw_time_stamp + bandwidth_interval_jif(&s->k)) {
 		wb_update_bandwidth_at(&s->k, &w->bw, &s->dom, &d, strict, true, w->dirtied,
-				       w->written, s->jif);
+				       w->written, s->jif, w->writeback_inodes > 0);
+		wb_writethrough_update(s, w);
+	}
 	in = (struct bdp_throttle_in){
 		.pages_dirtied = t->td.nr_dirtied,
 		.now = s->jif,
@@ -1423,6 +1455,7 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 	s->cfg = *cfg;
 	s->k = cfg->k;
 	s->k.kver = cfg->kver; /* the model's arithmetic reads it from kcfg */
+	s->k.bw_idle_restart = cfg->series;
 	/* jiffy 0 means "unset" in places; the idlest device's bdi was
 	 * registered at jiffy hz */
 	s->start_jif = s->jif = cfg->k.hz + max_idle_jif(cfg, devs, ndev);
@@ -1603,19 +1636,29 @@ static int series_vm_write(struct sim_kernel *s, int knob, uint64_t value)
 	if (!s->cfg.series)
 		return -ENOENT;
 	switch (knob) {
-	case SIM_VM_DIRTY_RATIO_MAX_BYTES: /* recomputes the ratelimit when changed */
+	case SIM_VM_DIRTY_RATIO_MAX_BYTES:
+		/* 0 or at least 32 MiB: a few pages would give thresholds of 0 */
+		if (value && value < RATIO_MAX_BYTES_MIN)
+			return -EINVAL;
+		/* recomputes the ratelimit when changed */
 		if (value != s->ratio_max_bytes) {
 			s->ratio_max_bytes = value;
 			set_ratelimit(s);
 		}
 		return 0;
-	case SIM_VM_DIRTY_FILE_WRITEOUT_BYTES: /* 0 or at least 1 MiB */
-		if (value && value < MIB)
+	case SIM_VM_DIRTY_FILE_WRITEOUT_BYTES: /* 0 or whole pages, at least 1 MiB */
+		if (value && (value < MIB || value % PAGE_SIZE))
 			return -EINVAL;
 		s->file_writeout_bytes = value;
 		return 0;
-	case SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH:
+	case SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH: /* at most 1 GiB/s (extra2) */
+		if (value > GIB)
+			return -EINVAL;
 		s->wt_bps = value;
+		/* each wb enters or leaves by its estimate now; 0 leaves the
+		 * state bits as they are (the kernel does not walk its wbs) */
+		for (int d = 0; d < s->ndev; d++)
+			wb_writethrough_update(s, &s->wb[d]);
 		return 0;
 	}
 	return -EINVAL;

@@ -65,9 +65,13 @@ struct sim_dev_cfg {
 				estimate was last updated then (0: at the start) */
 };
 
-/* 0004's limit for a written-through wb: two of the flusher's 4 MiB
- * minimum writeback chunks */
+/* 0004's least limit for a written-through wb: two of the flusher's 4 MiB
+ * minimum writeback chunks (its limit is 1 s of its estimate, at least this) */
 #define WT_CAP_BYTES (8 * MIB)
+
+/* 0001's least vm.dirty_ratio_max_bytes but 0: the ratios of less would
+ * give thresholds of a few pages, or none */
+#define RATIO_MAX_BYTES_MIN (32 * MIB)
 
 /* Changes to the kernel that the seeds' proposals make. */
 enum sim_limit_mode {
@@ -89,7 +93,7 @@ struct sim_kernel_cfg {
 	uint64_t per_file_bytes; /* Dilger, mail 003: 0 = off */
 	enum sim_limit_mode limit_mode;
 	unsigned time_limit_ds;  /* LIMIT_TIME: N, in tenths of a second */
-	uint64_t wt_cap_bytes;   /* writethrough's limit (0: WT_CAP_BYTES) */
+	uint64_t wt_cap_bytes;   /* writethrough's least limit (0: WT_CAP_BYTES) */
 	uint64_t wt_slow_bps;    /* below this estimated bandwidth: writethrough */
 	uint64_t wt_stream_bytes; /* a file written sequentially past this: a stream */
 };

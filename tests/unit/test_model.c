@@ -1440,7 +1440,7 @@ static void test_update_bandwidth_stamps(void **state)
 	(void)state;
 	wb_bw_init(&b, 0);
 	/* elapsed 1000, 12800 written: as the write_bw row "EWMA" -> 22475; stamps move */
-	wb_update_bandwidth_at(&K1000, &b, &dom, NULL, false, false, 300, 12800, 1000);
+	wb_update_bandwidth_at(&K1000, &b, &dom, NULL, false, false, 300, 12800, 1000, false);
 	assert_int_equal(b.write_bandwidth, 22475);
 	assert_int_equal(b.written_stamp, 12800);
 	assert_int_equal(b.dirtied_stamp, 300);
@@ -1448,8 +1448,57 @@ static void test_update_bandwidth_stamps(void **state)
 	assert_int_equal(b.dirty_ratelimit, 25600); /* no ratelimit update */
 	/* now == stamp: elapsed = max(0, 1) = 1; nothing written:
 	 * (0 + 22475 * 4095) >> 12 = 92035125/4096 = 22469 */
-	wb_update_bandwidth_at(&K1000, &b, &dom, NULL, false, false, 300, 12800, 1000);
+	wb_update_bandwidth_at(&K1000, &b, &dom, NULL, false, false, 300, 12800, 1000, false);
 	assert_int_equal(b.write_bandwidth, 22469);
+}
+
+/* __wb_update_bandwidth() after an idle spell: stock kernels divide the
+ * nothing written by the whole idle time and, past the 3 s period, the
+ * estimate drops to 1 page/s; the series' first patch restarts the period
+ * instead, keeping estimate and ratelimit, and still moves the domain's
+ * limit. Only an idle wb: pages written or an inode under writeback, or no
+ * more than HZ, and the update runs as before. */
+static void test_update_bandwidth_idle(void **state)
+{
+	struct kcfg series = K1000;
+	struct wb_bw b;
+	struct wb_domain dom = { 0 };
+	struct dtc d = { .thresh = 1000, .bg_thresh = 500, .limit = 1000, .dirty = 100,
+			 .pos_ratio = 1 << RATELIMIT_CALC_SHIFT };
+
+	(void)state;
+	series.bw_idle_restart = true;
+	/* stock: 10 s idle, nothing written: bw = 0, avg max(0, 1) */
+	wb_bw_init(&b, 0);
+	wb_update_bandwidth_at(&K1000, &b, &dom, &d, true, true, 40, 0, 10000, false);
+	assert_int_equal(b.avg_write_bandwidth, 1);
+	assert_int_equal(b.write_bandwidth, 0);
+	/* the series: estimate and ratelimit kept, the period restarts now */
+	wb_bw_init(&b, 0);
+	dom = (struct wb_domain){ 0 };
+	wb_update_bandwidth_at(&series, &b, &dom, &d, true, true, 40, 0, 10000, false);
+	assert_int_equal(b.avg_write_bandwidth, INIT_BW);
+	assert_int_equal(b.write_bandwidth, INIT_BW);
+	assert_int_equal(b.dirty_ratelimit, INIT_BW);
+	assert_int_equal(b.balanced_dirty_ratelimit, INIT_BW);
+	assert_int_equal(b.bw_time_stamp, 10000);
+	assert_int_equal(b.dirtied_stamp, 40);
+	assert_int_equal(b.written_stamp, 0);
+	assert_int_equal(dom.dirty_limit, 1000); /* domain_update_dirty_limit() ran */
+	assert_int_equal(dom.dirty_limit_tstamp, 10000);
+	/* an inode under writeback: not idle */
+	wb_bw_init(&b, 0);
+	wb_update_bandwidth_at(&series, &b, &dom, NULL, false, false, 0, 0, 10000, true);
+	assert_int_equal(b.avg_write_bandwidth, 1);
+	/* 12800 pages written since the stamp: 12800 * 1000 / 10000 */
+	wb_bw_init(&b, 0);
+	wb_update_bandwidth_at(&series, &b, &dom, NULL, false, false, 0, 12800, 10000, false);
+	assert_int_equal(b.avg_write_bandwidth, 1280);
+	/* elapsed HZ is not more than WB_BANDWIDTH_IDLE_JIF:
+	 * (0 + 25600 * (4096 - 1000)) >> 12 = 19350 */
+	wb_bw_init(&b, 0);
+	wb_update_bandwidth_at(&series, &b, &dom, NULL, false, false, 0, 0, 1000, false);
+	assert_int_equal(b.write_bandwidth, 19350);
 }
 
 static void test_bandwidth_estimate_start(void **state)
@@ -1665,6 +1714,7 @@ int main(void)
 		cmocka_unit_test(test_wb_stat_error),
 		cmocka_unit_test(test_write_bw),
 		cmocka_unit_test(test_update_bandwidth_stamps),
+		cmocka_unit_test(test_update_bandwidth_idle),
 		cmocka_unit_test(test_bandwidth_estimate_start),
 		cmocka_unit_test(test_dirty_ratelimit),
 		cmocka_unit_test(test_chunk_size),

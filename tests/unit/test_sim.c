@@ -222,15 +222,46 @@ static void test_series_knobs(void **state)
 	sim_global_limits(s, &thresh, &bg, &avail);
 	assert_int_equal(thresh, 819ULL * 262144 / 4096);
 	assert_int_equal(sim_vm_read(s, SIM_VM_DIRTY_RATIO_MAX_BYTES), GIB);
-	/* bytes are absolute: no cap */
+	/* 0 or at least 32 MiB: less would give thresholds of a few pages or
+	 * none; refused, the old value kept */
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_RATIO_MAX_BYTES, 1), -EINVAL);
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_RATIO_MAX_BYTES, PAGE_SIZE), -EINVAL);
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_RATIO_MAX_BYTES, 32 * MIB - 1), -EINVAL);
+	assert_int_equal(sim_vm_read(s, SIM_VM_DIRTY_RATIO_MAX_BYTES), GIB);
+	/* bytes / PAGE_SIZE, rounded down: 8192 pages (+ the 1 that
+	 * global_dirtyable_memory() adds), not 8193; 100 % of that */
+	assert_int_equal(sim_vm_write(s, VM_DIRTY_RATIO, 100), 0);
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_RATIO_MAX_BYTES, 32 * MIB + 1), 0);
+	sim_global_limits(s, &thresh, &bg, &avail);
+	assert_int_equal(avail, 8193);
+	assert_int_equal(thresh, 8193);
+	/* no wrap at the largest value: no cap at all */
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_RATIO_MAX_BYTES, UINT64_MAX), 0);
+	sim_global_limits(s, &thresh, &bg, &avail);
+	assert_true(avail > GIB / PAGE_SIZE);
+	assert_int_equal(thresh, avail);
+	assert_int_equal(sim_vm_write(s, VM_DIRTY_RATIO, 20), 0);
+	/* bytes are absolute: no cap, for either threshold */
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_RATIO_MAX_BYTES, 32 * MIB), 0);
 	assert_int_equal(sim_vm_write(s, VM_DIRTY_BYTES, 2 * GIB), 0);
+	assert_int_equal(sim_vm_write(s, VM_DIRTY_BACKGROUND_BYTES, GIB), 0);
 	sim_global_limits(s, &thresh, &bg, &avail);
 	assert_int_equal(thresh, 2 * GIB / PAGE_SIZE);
-	/* 0003: 0 or at least 1 MiB */
+	assert_int_equal(bg, GIB / PAGE_SIZE);
+	/* 0003: 0 or whole pages, at least 1 MiB */
 	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES, MIB - 1), -EINVAL);
 	assert_int_equal(sim_vm_read(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES), 0);
 	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES, MIB), 0);
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES, MIB + 1), -EINVAL);
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES, MIB - PAGE_SIZE), -EINVAL);
+	assert_int_equal(sim_vm_read(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES), MIB);
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES, MIB + PAGE_SIZE), 0);
 	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES, 0), 0);
+	/* 0004: at most 1 GiB/s */
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, GIB), 0);
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, GIB + 1), -EINVAL);
+	assert_int_equal(sim_vm_read(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH), GIB);
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, 0), 0);
 	/* 0002: at most a minute */
 	assert_int_equal(sim_bdi_write(s, 0, SIM_BDI_MAX_TIME_MS, 60001), -EINVAL);
 	assert_int_equal(sim_bdi_read(s, 0, SIM_BDI_MAX_TIME_MS), 0);
@@ -260,7 +291,8 @@ static uint64_t run_peak(struct sim_kernel *s, int dev)
 /* A 1 GiB copy to a 10 MB/s device under each of the series' per-device
  * knobs. 0002's max_time_ms and 0004's writethrough follow the estimate,
  * which starts at 100 MiB/s and adapts once writeback runs: then the limit
- * is about 10 MB (1 s) or 8 MiB, and the sync short. Writethrough starts
+ * is about 10 MB (1 s of the estimate; writethrough's at least 8 MiB), and
+ * the sync short. Writethrough starts
  * only when the estimate is below its bandwidth: the first hundreds of MiB
  * pile up as today. 0003 on the 16 MiB queue: the writer waits for room, so
  * the piece being written and the queue are all the device holds. */
@@ -293,7 +325,14 @@ static void test_series_limits(void **state)
 		/* the time limit holds once the estimate has come down; the
 		 * first seconds at 100 MiB/s hold more */
 		if (c == 1 || c == 2)
-			assert_true(pages_to_bytes(sim_dev_wb_thresh(s, 0)) <= (c == 1 ? 11 : 8) * MIB);
+			assert_true(pages_to_bytes(sim_dev_wb_thresh(s, 0)) <= 11 * MIB);
+		/* writethrough's limit is 1 s of the estimate (~9.5 MiB), not
+		 * its 8 MiB least */
+		if (c == 2)
+			assert_int_equal(sim_dev_wb_thresh(s, 0),
+					 max_u64(8 * MIB / PAGE_SIZE, sim_dev_kernel_bw(s, 0)));
+		if (c == 2)
+			assert_true(pages_to_bytes(sim_dev_wb_thresh(s, 0)) > 8 * MIB);
 		if (c)
 			assert_true(sim_task_stats(s, 0)->end_done_usec - sim_task_stats(s, 0)->end_call_usec <
 				    4000000);
@@ -302,33 +341,116 @@ static void test_series_limits(void **state)
 }
 
 /* A device whose bdi was registered more than the estimate's 3 s period
- * before anything was written to it: the first update divides the little
- * written by all that time, the estimate collapses, and 0002's
- * max_time_ms holds its 1 MiB floor where a bdi registered at the start
- * gets 1 s of the initial 100 MiB/s (measured under qemu: BdiWriteBandwidth
- * 4 kB/s and BdiDirtyThresh 1.00 MiB in the first seconds). */
-static void test_idle_estimate_collapses(void **state)
+ * before anything was written to it, under a strict limit: the writer is
+ * throttled before the flusher has restarted the estimator, and the first
+ * update in balance_dirty_pages() divides the nothing written by all that
+ * time. Stock 6.12 drops the estimate to 1 page/s (measured under qemu:
+ * BdiWriteBandwidth 4 kB/s); the series restarts the period and keeps
+ * 100 MiB/s until the device's writes say otherwise, and 0002's
+ * max_time_ms gets 1 s of that instead of its 1 MiB floor. */
+static void test_idle_estimate(void **state)
 {
 	struct sim_kernel_cfg k = machine();
 	struct sim_dev_cfg d = disk(10 * MB);
 	struct sim_task_cfg t = writer(64 * MIB, END_SYNC);
-	uint64_t thresh[2];
+
+	(void)state;
+	k.kver = KVER_6_12;
+	d.idle_usec = 30000000;
+	for (int c = 0; c < 3; c++) {
+		struct sim_kernel *s;
+		uint64_t least = UINT64_MAX;
+
+		k.series = c > 0;
+		s = sim_kernel_new(&k, &d, 1, &t, 1);
+		if (c < 2)
+			assert_int_equal(sim_bdi_write(s, 0, BDI_STRICT_LIMIT, 1), 0);
+		else
+			assert_int_equal(sim_bdi_write(s, 0, SIM_BDI_MAX_TIME_MS, 1000), 0);
+		while (sim_now_usec(s) < 1000000) {
+			least = min_u64(least, sim_dev_kernel_bw(s, 0));
+			sim_step(s);
+		}
+		assert_int_equal(least, c == 0 ? 1 : INIT_BW);
+		if (c == 2) /* 1 s of 100 MiB/s */
+			assert_int_equal(pages_to_bytes(sim_dev_wb_thresh(s, 0)), 100 * MIB);
+		assert_int_equal(sim_now_usec(s) / 1000, 1000); /* times from the start */
+		sim_kernel_free(s);
+	}
+}
+
+/* 0004's hysteresis: a wb enters writethrough when its estimate falls
+ * below vm.dirty_writethrough_bandwidth (X) and leaves only above 2X; the
+ * state is the wb's own, and writing 0 clears it. A written-through wb's
+ * limit is 1 s of its estimate, at least 8 MiB; one that is not has the
+ * share of the global limit (hundreds of MiB here). */
+static void test_writethrough_hysteresis(void **state)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(10 * MB);
+	struct sim_task_cfg t = writer(GIB, END_SYNC);
+	struct sim_kernel *s;
+	uint64_t bw, wt_limit;
 
 	(void)state;
 	k.kver = KVER_6_12;
 	k.series = true;
-	for (int idle = 0; idle < 2; idle++) {
-		struct sim_kernel *s;
-		d.idle_usec = idle ? 30000000 : 0;
-		s = sim_kernel_new(&k, &d, 1, &t, 1);
-		assert_int_equal(sim_bdi_write(s, 0, SIM_BDI_MAX_TIME_MS, 1000), 0);
-		run_until(s, 1000000);
-		thresh[idle] = sim_dev_wb_thresh(s, 0);
-		assert_int_equal(sim_now_usec(s) / 1000, 1000); /* times from the start */
-		sim_kernel_free(s);
+	s = sim_kernel_new(&k, &d, 1, &t, 1);
+	/* the estimate comes down near the device's 10 MB/s (2441 pages/s) */
+	run_until(s, 20000000);
+	bw = sim_dev_kernel_bw(s, 0);
+	assert_true(bw > 2300 && bw < 3300);
+	wt_limit = max_u64(8 * MIB / PAGE_SIZE, bw);
+	assert_true(pages_to_bytes(sim_dev_wb_thresh(s, 0)) > 100 * MIB);
+	/* below X = 16 MB/s: in */
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, 16 * MB), 0);
+	assert_int_equal(sim_dev_wb_thresh(s, 0), wt_limit);
+	/* X = 8 MB/s: between X and 2X, stays in */
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, 8 * MB), 0);
+	assert_int_equal(sim_dev_wb_thresh(s, 0), wt_limit);
+	/* X = 4 MB/s: above 2X, out */
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, 4 * MB), 0);
+	assert_true(pages_to_bytes(sim_dev_wb_thresh(s, 0)) > 100 * MIB);
+	/* and not back in between X and 2X */
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, 8 * MB), 0);
+	assert_true(pages_to_bytes(sim_dev_wb_thresh(s, 0)) > 100 * MIB);
+	/* in again; 0 turns it off but keeps the wb's state, so 8 MB/s
+	 * finds the wb still in (the kernel's WB_writethrough bit) */
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, 16 * MB), 0);
+	assert_int_equal(sim_dev_wb_thresh(s, 0), wt_limit);
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, 0), 0);
+	assert_true(pages_to_bytes(sim_dev_wb_thresh(s, 0)) > 100 * MIB);
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, 8 * MB), 0);
+	assert_int_equal(sim_dev_wb_thresh(s, 0), wt_limit);
+	sim_kernel_free(s);
+
+	/* driven by the estimate: a device at 10 MB/s, then 24 MB/s (between
+	 * X = 16 MB/s and 2X), then 48 MB/s; the limit follows the estimate
+	 * while in, and lets it rise */
+	d.bw[0] = (struct sim_bw_seg){ .bps = 10 * MB, .for_usec = 20000000 };
+	d.bw[1] = (struct sim_bw_seg){ .bps = 24 * MB, .for_usec = 20000000 };
+	d.bw[2] = (struct sim_bw_seg){ .bps = 48 * MB };
+	d.nbw = 3;
+	t = writer(4 * GIB, END_SYNC);
+	s = sim_kernel_new(&k, &d, 1, &t, 1);
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, 16 * MB), 0);
+	for (int sec = 1; sec <= 60; sec++) {
+		uint64_t x_pages = 16 * MB / PAGE_SIZE;
+
+		run_until(s, sec * 1000000ULL);
+		bw = sim_dev_kernel_bw(s, 0);
+		if (sec <= 10) { /* the estimate above X, coming down: out */
+			assert_true(bw > x_pages);
+			assert_true(pages_to_bytes(sim_dev_wb_thresh(s, 0)) > 100 * MIB);
+		} else if (sec >= 30 && sec <= 40) { /* 24 MB/s measured: in */
+			assert_true(bw > x_pages && bw < 2 * x_pages);
+			assert_int_equal(sim_dev_wb_thresh(s, 0), max_u64(8 * MIB / PAGE_SIZE, bw));
+		} else if (sec >= 50) { /* above 2X: out */
+			assert_true(bw > 2 * x_pages);
+			assert_true(pages_to_bytes(sim_dev_wb_thresh(s, 0)) > 100 * MIB);
+		}
 	}
-	assert_true(pages_to_bytes(thresh[0]) > 32 * MIB);
-	assert_true(pages_to_bytes(thresh[1]) <= 2 * MIB);
+	sim_kernel_free(s);
 }
 
 /* The slowest device under 0002: 1 s of a 1 MB/s device is below the
@@ -996,7 +1118,8 @@ int main(void)
 		cmocka_unit_test(test_knob_semantics),
 		cmocka_unit_test(test_series_knobs),
 		cmocka_unit_test(test_series_limits),
-		cmocka_unit_test(test_idle_estimate_collapses),
+		cmocka_unit_test(test_idle_estimate),
+		cmocka_unit_test(test_writethrough_hysteresis),
 		cmocka_unit_test(test_time_floor_keeps_slow_device_busy),
 		cmocka_unit_test(test_bytes_limit_holds),
 		cmocka_unit_test(test_delete_cancels_dirty),
