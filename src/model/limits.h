@@ -63,7 +63,7 @@ int vm_sysctl_write(struct vm_sysctl *vm, enum vm_knob knob, uint64_t value,
 
 /* global_dirtyable_memory(); `cap_pages` (0: none) counts dirtyable memory
  * up to that many pages: Linus's patch from the fourth mail with 1 GiB, and
- * kernel/'s 0001 (vm.dirty_ratio_max_bytes), which applies it where the
+ * kernel/'s 0002 (vm.dirty_ratio_max_bytes), which applies it where the
  * ratios are taken; *_bytes are absolute either way. */
 uint64_t global_dirtyable_memory(const struct mem_counters *m, bool highmem_is_dirtyable,
 				 uint64_t cap_pages);

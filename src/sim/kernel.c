@@ -81,8 +81,8 @@ struct wb {
 	uint64_t writeback_inodes;
 	uint64_t bw_dwork_at; /* 0 = not queued */
 	bool dirty_exceeded;
-	unsigned max_time_ms; /* 0002's bdi max_time_ms (Gorman), 0 = off */
-	bool wt_slow;         /* 0004: written through for its slowness */
+	unsigned max_time_ms; /* 0003's bdi max_time_ms (Gorman), 0 = off */
+	bool wt_slow;         /* 0005: written through for its slowness */
 	uint32_t nr_stream;
 	struct ilist b_dirty, b_io, b_more_io;
 
@@ -150,9 +150,9 @@ struct sim_kernel {
 	uint64_t nr_dirty, nr_writeback, file_lru;
 	uint64_t mem_pages, kernel_pages, anon_pages, reserve_pages, lowmem_pages;
 	/* the series' sysctls (or the proposal's equivalent) */
-	uint64_t ratio_max_bytes;    /* 0001: vm.dirty_ratio_max_bytes, 0 = off */
-	uint64_t file_writeout_bytes; /* 0003: vm.dirty_file_writeout_bytes */
-	uint64_t wt_bps;             /* 0004: vm.dirty_writethrough_bandwidth */
+	uint64_t ratio_max_bytes;    /* 0002: vm.dirty_ratio_max_bytes, 0 = off */
+	uint64_t file_writeout_bytes; /* 0004: vm.dirty_file_writeout_bytes */
+	uint64_t wt_bps;             /* 0005: vm.dirty_writethrough_bandwidth */
 	uint64_t wt_cap_pages;       /* writethrough's least limit */
 	int ndev, ntask;
 	struct device dev[SIM_MAX_DEV];
@@ -251,7 +251,7 @@ static struct mem_counters mem_now(const struct sim_kernel *s)
 static uint64_t dirtyable(const struct sim_kernel *s)
 {
 	struct mem_counters m = mem_now(s);
-	/* 0001 converts its cap as bytes / PAGE_SIZE: rounding up wrapped
+	/* 0002 converts its cap as bytes / PAGE_SIZE: rounding up wrapped
 	 * ULONG_MAX to 0 */
 	return global_dirtyable_memory(&m, false, s->ratio_max_bytes / PAGE_SIZE);
 }
@@ -274,7 +274,7 @@ void sim_global_limits(const struct sim_kernel *s, uint64_t *ret_thresh, uint64_
 
 /* ----------------------------------------------------- per-wb limits */
 
-/* 0004's per-wb state, with hysteresis: a wb enters writethrough when its
+/* 0005's per-wb state, with hysteresis: a wb enters writethrough when its
  * estimate falls below vm.dirty_writethrough_bandwidth and leaves only when
  * it rises above twice that. The estimate is noisy, and under the
  * writethrough limit it measures only what the limit lets through: one
@@ -293,7 +293,7 @@ static void wb_writethrough_update(const struct sim_kernel *s, struct wb *w)
 		w->wt_slow = false;
 }
 
-/* 0004's wb_writethrough(): in the slow state above; the writethrough
+/* 0005's wb_writethrough(): in the slow state above; the writethrough
  * proposal adds Chinner's streams. */
 static bool wb_writethrough(const struct sim_kernel *s, const struct wb *w)
 {
@@ -315,11 +315,11 @@ static bool wb_strict(const struct sim_kernel *s, const struct wb *w)
 }
 
 /* The limits the series adds at the end of __wb_calc_thresh(), pages:
- * 0002's max_time_ms of the wb's bandwidth estimate, at least 1 MiB, then
+ * 0003's max_time_ms of the wb's bandwidth estimate, at least 1 MiB, then
  * scaled like the ratios for a background threshold (the floor first: a
  * background threshold equal to the limit would leave a writer held at
  * the limit with no background writeback, its pages waiting for the 30 s
- * expiry), then 0004's writethrough (no background threshold, at most
+ * expiry), then 0005's writethrough (no background threshold, at most
  * wb_writethrough_limit()). `T` is the threshold asked for, `thresh` the domain's:
  * T < thresh is the background one. */
 static uint64_t series_cap(const struct sim_kernel *s, const struct wb *w, uint64_t wb_thresh,
@@ -370,7 +370,7 @@ static void fill_gdtc(const struct sim_kernel *s, struct dtc *d)
 static void wb_dirty_limits(struct sim_kernel *s, struct wb *w, struct dtc *d)
 {
 	d->wb_thresh = wb_calc_thresh(s, w, d->thresh, d->thresh, d->dirty);
-	/* 0004: a written-through wb has no background threshold */
+	/* 0005: a written-through wb has no background threshold */
 	d->wb_bg_thresh = wb_writethrough(s, w) ? 0 : wb_bg_thresh_of(d);
 	d->wb_dirty = w->reclaimable + w->writeback;
 }
@@ -1052,7 +1052,7 @@ static bool fsync_submit(struct sim_kernel *s, struct task *t)
 	return true;
 }
 
-/* 0003: did the write of the last `n` pages of `in` pass a boundary of
+/* 0004: did the write of the last `n` pages of `in` pass a boundary of
  * vm.dirty_file_writeout_bytes? */
 static bool passed_piece(const struct sim_kernel *s, const struct inode *in, uint64_t n)
 {
@@ -1061,7 +1061,7 @@ static bool passed_piece(const struct sim_kernel *s, const struct inode *in, uin
 	return piece && in->appended / piece > (in->appended - n) / piece;
 }
 
-/* 0003's file_dirty_writeout(), which the writer calls from
+/* 0004's file_dirty_writeout(), which the writer calls from
  * generic_write_sync() when its write passed a piece boundary: the file's
  * dirty pages below the boundary, submitted by the writer itself
  * (WB_SYNC_NONE, nr_to_write LONG_MAX), which waits for room in the
@@ -1204,7 +1204,7 @@ static void run_copy(struct sim_kernel *s, struct task *t, uint64_t t0, uint64_t
 				t->last_write_pending = true;
 			}
 		}
-		/* 0003: the write passed a piece boundary of the file */
+		/* 0004: the write passed a piece boundary of the file */
 		if (passed_piece(s, &s->ino[i], n) && !early_writeout(s, i)) {
 			t->early_inode = i;
 			t->state = TS_EARLY;
@@ -1698,7 +1698,7 @@ int sim_bdi_write(struct sim_kernel *s, int dev, int attr, uint64_t value)
 	struct bdi_knobs *b = &s->wb[dev].knobs;
 	uint64_t thresh, bg, avail;
 
-	if (attr == SIM_BDI_MAX_TIME_MS) { /* 0002: at most a minute */
+	if (attr == SIM_BDI_MAX_TIME_MS) { /* 0003: at most a minute */
 		if (!s->cfg.series)
 			return -ENOENT;
 		if (value > 60000)

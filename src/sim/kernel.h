@@ -65,11 +65,11 @@ struct sim_dev_cfg {
 				estimate was last updated then (0: at the start) */
 };
 
-/* 0004's least limit for a written-through wb: two of the flusher's 4 MiB
+/* 0005's least limit for a written-through wb: two of the flusher's 4 MiB
  * minimum writeback chunks (its limit is 1 s of its estimate, at least this) */
 #define WT_CAP_BYTES (8 * MIB)
 
-/* 0001's least vm.dirty_ratio_max_bytes but 0: the ratios of less would
+/* 0002's least vm.dirty_ratio_max_bytes but 0: the ratios of less would
  * give thresholds of a few pages, or none */
 #define RATIO_MAX_BYTES_MIN (32 * MIB)
 
@@ -178,13 +178,13 @@ uint64_t sim_dev_wb_thresh(const struct sim_kernel *s, int dev);
  * after enum vm_knob's and enum bdi_attr's: they exist only in a simulated
  * kernel with cfg.series (kernel = 6.12+series), as in the patched kernel. */
 enum sim_series_vm {
-	SIM_VM_DIRTY_RATIO_MAX_BYTES = VM_KNOB_COUNT, /* 0001 (Linus) */
-	SIM_VM_DIRTY_FILE_WRITEOUT_BYTES,             /* 0003 (Dilger) */
-	SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH,          /* 0004 (Chinner), bytes/s */
+	SIM_VM_DIRTY_RATIO_MAX_BYTES = VM_KNOB_COUNT, /* 0002 (Linus) */
+	SIM_VM_DIRTY_FILE_WRITEOUT_BYTES,             /* 0004 (Dilger) */
+	SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH,          /* 0005 (Chinner), bytes/s */
 	SIM_VM_COUNT
 };
 enum sim_series_bdi {
-	SIM_BDI_MAX_TIME_MS = BDI_ATTR_COUNT,         /* 0002 (Gorman) */
+	SIM_BDI_MAX_TIME_MS = BDI_ATTR_COUNT,         /* 0003 (Gorman) */
 	SIM_BDI_COUNT
 };
 /* Every knob's name, the series' included, indexed by the enums above */

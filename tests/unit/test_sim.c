@@ -217,7 +217,7 @@ static void test_series_knobs(void **state)
 	k.series = true;
 	s = sim_kernel_new(&k, &d, 1, NULL, 0);
 	assert_int_equal(sim_vm_read(s, SIM_VM_DIRTY_RATIO_MAX_BYTES), 0);
-	/* 0001: the ratios over at most 1 GiB: 20 % of 262144 pages */
+	/* 0002: the ratios over at most 1 GiB: 20 % of 262144 pages */
 	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_RATIO_MAX_BYTES, GIB), 0);
 	sim_global_limits(s, &thresh, &bg, &avail);
 	assert_int_equal(thresh, 819ULL * 262144 / 4096);
@@ -248,7 +248,7 @@ static void test_series_knobs(void **state)
 	sim_global_limits(s, &thresh, &bg, &avail);
 	assert_int_equal(thresh, 2 * GIB / PAGE_SIZE);
 	assert_int_equal(bg, GIB / PAGE_SIZE);
-	/* 0003: 0 or whole pages, at least 1 MiB */
+	/* 0004: 0 or whole pages, at least 1 MiB */
 	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES, MIB - 1), -EINVAL);
 	assert_int_equal(sim_vm_read(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES), 0);
 	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES, MIB), 0);
@@ -257,12 +257,12 @@ static void test_series_knobs(void **state)
 	assert_int_equal(sim_vm_read(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES), MIB);
 	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES, MIB + PAGE_SIZE), 0);
 	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES, 0), 0);
-	/* 0004: at most 1 GiB/s */
+	/* 0005: at most 1 GiB/s */
 	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, GIB), 0);
 	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, GIB + 1), -EINVAL);
 	assert_int_equal(sim_vm_read(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH), GIB);
 	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, 0), 0);
-	/* 0002: at most a minute */
+	/* 0003: at most a minute */
 	assert_int_equal(sim_bdi_write(s, 0, SIM_BDI_MAX_TIME_MS, 60001), -EINVAL);
 	assert_int_equal(sim_bdi_read(s, 0, SIM_BDI_MAX_TIME_MS), 0);
 	assert_int_equal(sim_bdi_write(s, 0, SIM_BDI_MAX_TIME_MS, 60000), 0);
@@ -289,12 +289,12 @@ static uint64_t run_peak(struct sim_kernel *s, int dev)
 }
 
 /* A 1 GiB copy to a 10 MB/s device under each of the series' per-device
- * knobs. 0002's max_time_ms and 0004's writethrough follow the estimate,
+ * knobs. 0003's max_time_ms and 0005's writethrough follow the estimate,
  * which starts at 100 MiB/s and adapts once writeback runs: then the limit
  * is about 10 MB (1 s of the estimate; writethrough's at least 8 MiB), and
  * the sync short. Writethrough starts
  * only when the estimate is below its bandwidth: the first hundreds of MiB
- * pile up as today. 0003 on the 16 MiB queue: the writer waits for room, so
+ * pile up as today. 0004 on the 16 MiB queue: the writer waits for room, so
  * the piece being written and the queue are all the device holds. */
 static void test_series_limits(void **state)
 {
@@ -346,7 +346,7 @@ static void test_series_limits(void **state)
  * update in balance_dirty_pages() divides the nothing written by all that
  * time. Stock 6.12 drops the estimate to 1 page/s (measured under qemu:
  * BdiWriteBandwidth 4 kB/s); the series restarts the period and keeps
- * 100 MiB/s until the device's writes say otherwise, and 0002's
+ * 100 MiB/s until the device's writes say otherwise, and 0003's
  * max_time_ms gets 1 s of that instead of its 1 MiB floor. */
 static void test_idle_estimate(void **state)
 {
@@ -379,7 +379,7 @@ static void test_idle_estimate(void **state)
 	}
 }
 
-/* 0004's hysteresis: a wb enters writethrough when its estimate falls
+/* 0005's hysteresis: a wb enters writethrough when its estimate falls
  * below vm.dirty_writethrough_bandwidth (X) and leaves only above 2X; the
  * state is the wb's own, and writing 0 clears it. A written-through wb's
  * limit is 1 s of its estimate, at least 8 MiB; one that is not has the
@@ -453,7 +453,7 @@ static void test_writethrough_hysteresis(void **state)
 	sim_kernel_free(s);
 }
 
-/* The slowest device under 0002: 1 s of a 1 MB/s device is below the
+/* The slowest device under 0003: 1 s of a 1 MB/s device is below the
  * 1 MiB floor. Floored after the background scaling, the background
  * threshold equalled the limit, the writer stopped at the limit with no
  * background writeback, and each MiB waited for the 30 s expiry (usb-iso's
@@ -1067,7 +1067,7 @@ static void test_proposals_do_what_they_say(void **state)
 	/* cap-1g: the 20 % ratio over at most 1 GiB, 204.8 MiB */
 	assert_true(iso[2].val[COL_PEAK_DIRTY] <= 204.8 + 0.5);
 	assert_true(iso[2].val[COL_PEAK_DIRTY] > 100);
-	/* per-file (kernel/'s 0003): the writer itself submits each 16 MiB
+	/* per-file (kernel/'s 0004): the writer itself submits each 16 MiB
 	 * piece of the file it has passed, and waits for room in the stick's
 	 * 16 MiB queue as submit_bio() does: the open piece and the queue are
 	 * all that is dirty or under writeback, and the sync is short; the
