@@ -1651,8 +1651,8 @@ static int series_vm_write(struct sim_kernel *s, int knob, uint64_t value)
 			return -EINVAL;
 		s->file_writeout_bytes = value;
 		return 0;
-	case SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH: /* at most 1 GiB/s (extra2) */
-		if (value > GIB)
+	case SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH: /* at most INIT_BW, 100 MiB/s (extra2) */
+		if (value > 100 * MIB)
 			return -EINVAL;
 		s->wt_bps = value;
 		/* each wb enters or leaves by its estimate now; 0 leaves the

@@ -257,10 +257,11 @@ static void test_series_knobs(void **state)
 	assert_int_equal(sim_vm_read(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES), MIB);
 	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES, MIB + PAGE_SIZE), 0);
 	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_FILE_WRITEOUT_BYTES, 0), 0);
-	/* 0005: at most 1 GiB/s */
-	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, GIB), 0);
-	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, GIB + 1), -EINVAL);
-	assert_int_equal(sim_vm_read(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH), GIB);
+	/* 0005: at most 100 MiB/s, the estimate's starting value */
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, 100 * MIB), 0);
+	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, 100 * MIB + 1),
+			 -EINVAL);
+	assert_int_equal(sim_vm_read(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH), 100 * MIB);
 	assert_int_equal(sim_vm_write(s, SIM_VM_DIRTY_WRITETHROUGH_BANDWIDTH, 0), 0);
 	/* 0003: at most a minute */
 	assert_int_equal(sim_bdi_write(s, 0, SIM_BDI_MAX_TIME_MS, 60001), -EINVAL);
