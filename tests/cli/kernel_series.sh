@@ -22,4 +22,20 @@ mkdir -p "$t/bench"
 cp bench/kernel "$t/bench/"
 "$t/bench/kernel" check >/dev/null 2>"$t/err" && { echo "$me: FAIL: a patch applied twice passed the check" >&2; exit 1; }
 grep -q "0002-b.patch does not apply" "$t/err" || { echo "$me: FAIL: the check did not name the patch: $(cat "$t/err")" >&2; exit 1; }
+# every patch: a subject of this version, the project's From: and
+# Signed-off-by:, and a changelog below the --- line, before the diff
+n=0
+for p in kernel/[0-9][0-9][0-9][0-9]-*.patch; do
+	case "${p##*/}" in 0000-*) continue ;; esac
+	n=$((n + 1))
+	grep -q "^Subject: \[PATCH v2 $n/" "$p" || { echo "$me: FAIL: $p: no [PATCH v2 $n/N] subject" >&2; exit 1; }
+	grep -q "^From: wbgov <" "$p" && grep -q "^Signed-off-by: wbgov <" "$p" ||
+		{ echo "$me: FAIL: $p: From: or Signed-off-by: does not name the project" >&2; exit 1; }
+	awk '/^---$/ { below = 1; next } /^diff --git/ { exit } below && /^v1 -> v2:|^v2: new/ { found = 1 } END { exit !found }' "$p" ||
+		{ echo "$me: FAIL: $p: no v1 -> v2 changelog below the --- line" >&2; exit 1; }
+done
+c=kernel/0000-cover-letter.patch
+grep -q "^Subject: \[PATCH v2 0/$n\]" "$c" || { echo "$me: FAIL: the cover letter's subject is not [PATCH v2 0/$n]" >&2; exit 1; }
+grep -q "^Changes in v2" "$c" || { echo "$me: FAIL: the cover letter has no v2 changelog" >&2; exit 1; }
+grep -q "Developer's Certificate of Origin" "$c" || { echo "$me: FAIL: the cover letter does not tell a submitter to sign off" >&2; exit 1; }
 echo "$me: ok"
