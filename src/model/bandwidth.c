@@ -93,7 +93,7 @@ void wb_update_dirty_ratelimit(const struct kcfg *k, struct wb_bw *b, const stru
 int64_t wb_update_bandwidth_at(const struct kcfg *k, struct wb_bw *b, struct wb_domain *dom,
 			       const struct dtc *d, bool strict, bool update_ratelimit,
 			       uint64_t dirtied, uint64_t written, uint64_t now_jif,
-			       bool inodes_under_writeback)
+			       bool under_writeback)
 {
 	uint64_t elapsed = now_jif > b->bw_time_stamp ? now_jif - b->bw_time_stamp : 1;
 	int64_t delta = 0;
@@ -104,7 +104,7 @@ int64_t wb_update_bandwidth_at(const struct kcfg *k, struct wb_bw *b, struct wb_
 	 * wb_bandwidth_estimate_start() does, keeping estimate and ratelimit;
 	 * the domain's limit still follows. */
 	if (k->bw_idle_restart && elapsed > k->hz && written == b->written_stamp &&
-	    !inodes_under_writeback) {
+	    !under_writeback) {
 		if (update_ratelimit && d)
 			domain_update_dirty_limit(k, dom, d->thresh, d->dirty, now_jif);
 		goto stamp;

@@ -34,13 +34,13 @@ void wb_update_dirty_ratelimit(const struct kcfg *k, struct wb_bw *b, const stru
 
 /* __wb_update_bandwidth(). `d` may be NULL when update_ratelimit is false.
  * With k->bw_idle_restart (the series), an update after more than 1 s in
- * which nothing was written and no inode was under writeback only restarts
- * the period (and moves the domain's limit). Returns the change of
- * avg_write_bandwidth (see above). */
+ * which nothing was written and nothing was under writeback (no inode, no
+ * page: WB_WRITEBACK) only restarts the period (and moves the domain's
+ * limit). Returns the change of avg_write_bandwidth (see above). */
 int64_t wb_update_bandwidth_at(const struct kcfg *k, struct wb_bw *b, struct wb_domain *dom,
 			       const struct dtc *d, bool strict, bool update_ratelimit,
 			       uint64_t dirtied, uint64_t written, uint64_t now_jif,
-			       bool inodes_under_writeback);
+			       bool under_writeback);
 
 /* wb_bandwidth_estimate_start(): after more than 1 s of idleness the stamps
  * restart, so idle time does not dilute the estimate. */

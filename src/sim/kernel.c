@@ -399,7 +399,7 @@ static bool wb_over_bg_thresh(struct sim_kernel *s, struct wb *w)
 static void wb_update_bandwidth(struct sim_kernel *s, struct wb *w)
 {
 	wb_update_bandwidth_at(&s->k, &w->bw, &s->dom, NULL, false, false, w->dirtied, w->written,
-			       s->jif, w->writeback_inodes > 0);
+			       s->jif, w->writeback_inodes > 0 || w->writeback > 0);
 	wb_writethrough_update(s, w);
 }
 
@@ -978,7 +978,7 @@ static uint64_t balance_dirty_pages(struct sim_kernel *s, struct task *t, struct
 	w->dirty_exceeded = d.dirty_exceeded;
 	if (s->jif > w->bw.bw_time_stamp + bandwidth_interval_jif(&s->k)) {
 		wb_update_bandwidth_at(&s->k, &w->bw, &s->dom, &d, strict, true, w->dirtied,
-				       w->written, s->jif, w->writeback_inodes > 0);
+				       w->written, s->jif, w->writeback_inodes > 0 || w->writeback > 0);
 		wb_writethrough_update(s, w);
 	}
 	in = (struct bdp_throttle_in){
