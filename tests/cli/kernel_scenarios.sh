@@ -139,7 +139,7 @@ grep -q "patched-usb-iso.scenario --policy linux-64 --sysctl vm.dirty_ratio_max_
 	fail "ratio-max: $(cat "$tmp/calls")"
 grep -q "patched-usb-iso.scenario --policy linux-64 --knob slow.max_time_ms=1000 --knob fast.max_time_ms=1000 --format csv$" "$tmp/calls" ||
 	fail "time-1s: $(cat "$tmp/calls")"
-grep -q "patched-usb-git-clone.scenario --policy linux-64 --sysctl vm.dirty_writethrough_bandwidth=32000000 --format csv$" "$tmp/calls" ||
+grep -q "patched-usb-git-clone.scenario --policy linux-64 --sysctl vm.dirty_writethrough_bandwidth=64000000 --format csv$" "$tmp/calls" ||
 	fail "writethrough: $(cat "$tmp/calls")"
 grep -q "per-file\|file_writeout" "$tmp/calls" && fail "an n/a configuration was simulated: $(cat "$tmp/calls")"
 # one run per (kind, scenario, config) with a real figure
