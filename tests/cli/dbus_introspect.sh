@@ -17,13 +17,7 @@ PROG=wbgovd
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 SRC=$(cd "$(dirname "$0")/../.." && pwd)/etc/dbus
-FX=$tmp/fx
-ST=$tmp/st
-LOG=$tmp/log
-cli_fixture "$FX"
-as_nobody
-D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
-PID=
+wbgovd_fixture
 trap 'for p in $PID; do kill -KILL "$p" 2>/dev/null || true; done; dbus_stop_all; rm -rf "$tmp"' EXIT
 dbus_private sys system "$OWNER"
 A=$(dbus_addr sys)

@@ -11,13 +11,7 @@ PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
 HANG=$(cd "$(dirname "$W")" && pwd)/tests/hang.so
 [ -f "$HANG" ] || fail "no $HANG (make $HANG)"
-FX=$tmp/fx
-ST=$tmp/st
-LOG=$tmp/log
-cli_fixture "$FX"
-as_nobody
-D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
-PID=
+wbgovd_fixture
 trap '[ -z "$PID" ] || kill -KILL "$PID" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 
 LD_PRELOAD=$HANG WBGOV_TEST_LANDLOCK=eperm wbgovd_start --root "$FX" --state-dir "$ST" --no-memory --bus none -v

@@ -10,13 +10,7 @@
 set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
-FX=$tmp/fx
-ST=$tmp/st
-LOG=$tmp/log
-cli_fixture "$FX"
-as_nobody
-D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
-PID=
+wbgovd_fixture
 trap '[ -z "$PID" ] || kill -KILL "$PID" 2>/dev/null || true; rm -rf "$tmp"' EXIT
 mkdir "$tmp/real"
 ln -s "$tmp/real" "$tmp/link"

@@ -79,6 +79,19 @@ cli_fixture() {
 	[ -f "$1/proc/self/mountinfo" ] || fail "no fixture at $1"
 }
 
+# wbgovd_fixture: the daemon tests' start: a fixture tree in $FX, a state
+# directory $ST and a log $LOG under $tmp, the daemon run as nobody where
+# it can be ($AS), $D its absolute path, $PID empty (wbgovd_start fills it)
+wbgovd_fixture() {
+	FX=$tmp/fx
+	ST=$tmp/st
+	LOG=$tmp/log
+	cli_fixture "$FX"
+	as_nobody
+	D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
+	PID=
+}
+
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 # stop_timed WHAT: SIGTERM to the wbgovd $PID under test; it must exit 0
