@@ -28,6 +28,9 @@
  *                                bench/kernel's many-small-files writers (a
  *                                shell forking dd per file would spend a TCG
  *                                guest's time on the forks)
+ *   fidelity-probe fsyncfile FILE
+ *                                fsync(2) FILE (a copy's own fsync after
+ *                                its last write, timed apart from it)
  *
  * Times are CLOCK_BOOTTIME, the clock of /proc/uptime, so that the samples
  * line up with the shell's timestamps of dd and sync.
@@ -289,6 +292,17 @@ static int files(const char *dir, const char *count, const char *size)
 	return 0;
 }
 
+static int fsync_file(const char *path)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || fsync(fd)) {
+		fprintf(stderr, "fidelity-probe: fsync %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	return close(fd) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_term };
@@ -313,7 +327,9 @@ int main(int argc, char **argv)
 		return fsync_loop(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "files"))
 		return files(argv[2], argv[3], argv[4]);
+	if (argc == 3 && !strcmp(argv[1], "fsyncfile"))
+		return fsync_file(argv[2]);
 	fprintf(stderr, "usage: fidelity-probe sample OUT [STATS] | fsync FILE | once [STATS] | latency FILE | "
-			"files DIR COUNT SIZE | now\n");
+			"files DIR COUNT SIZE | fsyncfile FILE | now\n");
 	return 64;
 }
