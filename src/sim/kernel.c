@@ -154,6 +154,7 @@ struct sim_kernel {
 	uint64_t file_writeout_bytes; /* 0004: vm.dirty_file_writeout_bytes */
 	uint64_t wt_bps;             /* 0005: vm.dirty_writethrough_bandwidth */
 	uint64_t wt_cap_pages;       /* writethrough's least limit */
+	uint64_t rng;                /* cfg.seed's jitter: splitmix64's state */
 	int ndev, ntask;
 	struct device dev[SIM_MAX_DEV];
 	struct wb wb[SIM_MAX_DEV];
@@ -405,6 +406,25 @@ static void wb_update_bandwidth(struct sim_kernel *s, struct wb *w)
 
 /* ------------------------------------------------------------- devices */
 
+/* splitmix64: the jitter's numbers, the same for the same seed everywhere */
+static uint64_t rng_next(struct sim_kernel *s)
+{
+	uint64_t z = (s->rng += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* What a device serves in `dt` at `rate`, bytes x 1e6: exact, or with
+ * cfg.seed from 0.5x to 1.5x of it, uniformly (its mean unchanged) */
+static uint64_t dev_credit(struct sim_kernel *s, uint64_t rate, uint64_t dt)
+{
+	if (!s->cfg.seed)
+		return rate * dt;
+	return rate * dt / 1000 * (500 + rng_next(s) % 1001);
+}
+
 /* The speed of the stretch of bw[] the device is in. A stretch with
  * for_bytes ends once that much more has completed, one with for_usec once
  * that much more time has passed; the next begins there. */
@@ -602,7 +622,7 @@ static void dev_tick(struct sim_kernel *s, struct device *d)
 		goto late;
 	}
 	rate = dev_rate(s, d);
-	d->credit += rate * dt;
+	d->credit += dev_credit(s, rate, dt);
 	bytes = d->credit / 1000000ULL;
 	d->credit %= 1000000ULL;
 	while (d->qlen && used < bytes) {
@@ -1471,6 +1491,7 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 	s->file_writeout_bytes = cfg->per_file_bytes;
 	s->wt_bps = cfg->limit_mode == LIMIT_WRITETHROUGH ? cfg->wt_slow_bps : 0;
 	s->wt_cap_pages = bytes_to_pages(cfg->wt_cap_bytes ? cfg->wt_cap_bytes : WT_CAP_BYTES);
+	s->rng = cfg->seed;
 	s->ndev = ndev;
 	for (int d = 0; d < ndev; d++) {
 		struct device *dv = &s->dev[d];

@@ -96,6 +96,13 @@ struct sim_kernel_cfg {
 	uint64_t wt_cap_bytes;   /* writethrough's least limit (0: WT_CAP_BYTES) */
 	uint64_t wt_slow_bps;    /* below this estimated bandwidth: writethrough */
 	uint64_t wt_stream_bytes; /* a file written sequentially past this: a stream */
+	/* 0: every time exact. Else the seed of a deterministic jitter: each
+	 * device serves from 0.5x to 1.5x its speed in a jiffy (its mean
+	 * unchanged), as a throttle's dispatch slices, a worker's scheduling
+	 * and the interrupts' timing make a real device's progress uneven;
+	 * where the writeback sawtooth stands when a copy ends moves with it,
+	 * as between identical real runs */
+	uint64_t seed;
 };
 
 enum sim_task_kind { TASK_COPY, TASK_FSYNC_LOOP };

@@ -133,7 +133,7 @@ static void measure(const struct scenario *sc, const struct sim_kernel *s, uint6
 			set(r, COL_WRITE_RETURN, (double)st->write_return_usec / 1e6);
 			if (!tc->delete_at_usec)
 				set(r, COL_DURABLE, (double)st->durable_usec / 1e6);
-			if (tc->end == END_SYNC)
+			if (tc->end != END_NONE) /* its sync() or fsync() */
 				set(r, COL_SYNC_AFTER,
 				    (double)(st->end_done_usec - st->end_call_usec) / 1e6);
 		}
@@ -168,6 +168,7 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 	if (pr->governor && !ctl)
 		return -EINVAL;
 	proposal_kernel(pr, p, &kc);
+	kc.seed = p->seed;
 	s = sim_kernel_new(&kc, sc->dev, sc->ndev, sc->task, sc->ntask);
 	if (!s)
 		return -ENOMEM;

@@ -172,6 +172,14 @@ int sim_param_set(struct sim_params *p, const char *kv)
 		if (!*val || *val == '-' || strcmp(end, "h") || h < 1 || h > 720)
 			return -EINVAL;
 		p->limit_hours = (unsigned)h;
+	} else if (KEY("seed")) {
+		char *end;
+		unsigned long long n;
+		errno = 0;
+		n = strtoull(val, &end, 10);
+		if (!*val || *val == '-' || *end || errno || n > 1000000)
+			return -EINVAL;
+		p->seed = n;
 	} else if (KEY("memory")) {
 		if (strcmp(val, "on") && strcmp(val, "off"))
 			return -EINVAL;

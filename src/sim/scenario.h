@@ -24,6 +24,7 @@ struct sim_params {
 	unsigned bits;           /* 32 or 64 */
 	bool no_memory;          /* wbgov: every device cold, the machine's own too */
 	unsigned limit_hours;    /* a run still writing then fails; 0: RUN_LIMIT_HOURS */
+	uint64_t seed;           /* the timing jitter's (sim_kernel_cfg.seed); 0: none */
 };
 
 #define SCEN_NAME_MAX 32      /* a scenario's name: 31 characters */
