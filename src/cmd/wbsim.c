@@ -39,6 +39,8 @@ static void usage(FILE *f)
 	      "machine, its devices and writers: see wbsim-scenario(5); `show` prints one.\n"
 	      "\n"
 	      "Params: mem=16G  speed=5MB/s  size=4G  hz=250  bits=64  memory=on  limit=6h\n"
+	      "        seed=0 (N>0: the devices' jitter from seed N; the sawtooth's phase)\n"
+	      "        rate=1000MB/s (the main writer's: how fast it produces data)\n"
 	      "        memory in use: used=min(1.5G,mem/8)  kernel=min(96M,mem/16)\n"
 	      "        wbgov's, as in wbgov.conf: target=1s  floor=256K  ceiling=256M\n"
 	      "        initial=4M  fast_target=2s  global_drain=10s\n"

@@ -118,7 +118,8 @@ struct task {
 	int cpu;
 	uint64_t wake_jif;
 	bool bdp_again;
-	uint64_t credit;       /* bytes * 1e6 */
+	uint64_t credit;       /* pages * 1e6 */
+	uint64_t debt;         /* the same units: a file's cost (file_cost_usec) not yet paid */
 	uint64_t budget_pages;
 	int32_t first_inode;
 	uint64_t cur_file;
@@ -1194,19 +1195,47 @@ static bool throttle_again(struct sim_kernel *s, struct task *t, struct wb *w)
 	return pause != 0;
 }
 
+/* A new file's cost (creating, opening, closing it), in the writer's time:
+ * its pages at the writer's rate in that time. */
+static void file_cost(struct task *t)
+{
+	t->debt += bytes_to_pages(t->cfg.rate_bps) * t->cfg.file_cost_usec;
+}
+
+/* A file's cost first, from what the writer has this tick (`budget`,
+ * pages) and the credit it carries: the writer does nothing else
+ * meanwhile. False while some is left to pay; else `budget` is what
+ * remains. */
+static bool pay_debt(struct task *t, uint64_t *budget)
+{
+	uint64_t pay;
+
+	t->credit += *budget * 1000000ULL;
+	pay = min_u64(t->debt, t->credit);
+	t->debt -= pay;
+	t->credit -= pay;
+	*budget = t->credit / 1000000ULL;
+	t->credit %= 1000000ULL;
+	return !t->debt;
+}
+
 /* A copy task writes files sequentially as fast as its source allows. */
 static void run_copy(struct sim_kernel *s, struct task *t, uint64_t t0, uint64_t dt)
 {
 	uint64_t budget, per_tick;
 
 	t->credit += bytes_to_pages(t->cfg.rate_bps) * dt;
-	budget = t->credit / 1000000ULL;
-	t->credit %= 1000000ULL;
+	budget = 0;
+	if (!pay_debt(t, &budget))
+		return;
 	per_tick = budget ? budget : 1;
-	while (t->state == TS_WRITE && budget) {
+	while (t->state == TS_WRITE) {
 		int32_t i = t->first_inode + (int32_t)t->cur_file;
 		struct wb *w = &s->wb[s->ino[i].dev];
 		uint64_t n, pause;
+
+		if (!pay_debt(t, &budget) || !budget)
+			return;
 
 		if (throttle_again(s, t, w))
 			return;
@@ -1222,6 +1251,8 @@ static void run_copy(struct sim_kernel *s, struct task *t, uint64_t t0, uint64_t
 			if (t->cur_file == t->cfg.files) {
 				t->cur_file--; /* stays on the last file */
 				t->last_write_pending = true;
+			} else {
+				file_cost(t);
 			}
 		}
 		/* 0004: the write passed a piece boundary of the file */
@@ -1287,6 +1318,8 @@ static void task_tick(struct sim_kernel *s, struct task *t)
 				return;
 			t->state = TS_WRITE;
 			t->st.write_return_usec = 0;
+			if (t->cfg.kind == TASK_COPY)
+				file_cost(t); /* the first file's */
 			if (t->cfg.kind == TASK_FSYNC_LOOP)
 				t->iter_start_usec = t0;
 			continue;

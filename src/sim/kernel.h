@@ -114,6 +114,8 @@ struct sim_task_cfg {
 	uint64_t files;          /* COPY: number of files */
 	uint64_t file_bytes;     /* COPY: size of each; FSYNC_LOOP: bytes per write */
 	uint64_t rate_bps;       /* how fast the task produces data (CPU, source) */
+	uint64_t file_cost_usec; /* COPY: each file's time besides its bytes (create,
+				    open, close: the file system's CPU work) */
 	uint64_t start_usec;
 	enum sim_task_end end;   /* after the last write */
 	uint64_t delete_at_usec; /* unlink every file then (0 = never) */

@@ -121,6 +121,8 @@ int scenario_apply(struct scenario *sc, const struct sim_params *p, char *err, s
 		sc->task[mt].files = files;
 		sc->task[mt].file_bytes = fb;
 	}
+	if (p->rate_bps && mt >= 0)
+		sc->task[mt].rate_bps = p->rate_bps;
 	return 0;
 }
 
@@ -154,6 +156,10 @@ int sim_param_set(struct sim_params *p, const char *kv)
 		if (parse_size(val, &v) || v < PAGE_SIZE || v > 1024 * GIB)
 			return -EINVAL;
 		p->size_bytes = v;
+	} else if (KEY("rate")) {
+		if (parse_speed(val, &v) || v < 10000 || v > 100000 * MB)
+			return -EINVAL;
+		p->rate_bps = v;
 	} else if (KEY("speed")) {
 		if (parse_speed(val, &v) || v < 10000 || v > 100000 * MB)
 			return -EINVAL;

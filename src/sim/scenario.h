@@ -20,6 +20,7 @@ struct sim_params {
 	bool kernel_set;
 	uint64_t speed_bps;      /* the main device's (last) speed */
 	uint64_t size_bytes;     /* what the main task writes */
+	uint64_t rate_bps;       /* how fast the main task produces it (a copy's rate) */
 	unsigned hz;
 	unsigned bits;           /* 32 or 64 */
 	bool no_memory;          /* wbgov: every device cold, the machine's own too */
