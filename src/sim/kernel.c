@@ -46,6 +46,15 @@ struct ring {
 	uint32_t cap, head, len;
 };
 
+/* An io_end (cfg.io_end_bytes): pages of one file submitted by one
+ * ->writepages call, in bios of their own, whose writeback ends when the
+ * last of them is written. Open while the call may add pages to it. */
+struct ioend {
+	int32_t inode;
+	uint32_t pages, done;
+	bool open;
+};
+
 struct device {
 	struct sim_dev_cfg cfg;
 	struct req *q;
@@ -55,6 +64,9 @@ struct device {
 	uint64_t queued_pages;    /* in flight: queued or in `late` */
 	uint64_t queue_limit_pages;
 	uint64_t bio_pages;       /* cfg.bio_bytes in pages; 0: page by page */
+	uint64_t ioend_pages;     /* cfg.io_end_bytes in pages; 0: none */
+	struct ioend *ioe;        /* in submission order, the open one last */
+	uint32_t ioe_cap, ioe_head, ioe_len;
 	int32_t open_inode;       /* the tail bio is still being built for it (-1 none) */
 	uint64_t requests_done;   /* bios completed (bio_pages != 0) */
 	uint64_t head_done_bytes; /* progress into the head request */
@@ -479,7 +491,7 @@ static void q_push(struct device *d, int32_t i, uint32_t pages, uint64_t now_use
  * ->writepages call that built it returns (end_writepages()), and one the
  * device has begun to serve takes no more pages. Without, the pages merge
  * into the file's last request without bound and complete page by page. */
-static void dev_queue(struct device *d, int32_t i, uint64_t n, uint64_t now_usec)
+static void dev_queue_bios(struct device *d, int32_t i, uint64_t n, uint64_t now_usec)
 {
 	struct req *tail = d->qlen ? &d->q[(d->qhead + d->qlen - 1) % d->qcap] : NULL;
 
@@ -511,8 +523,74 @@ static void dev_queue(struct device *d, int32_t i, uint64_t n, uint64_t now_usec
 	d->open_inode = i;
 }
 
-/* The ->writepages call returns: its last bio is submitted as it is. */
-static void end_writepages(struct device *d) { d->open_inode = -1; }
+static struct ioend *ioe_at(struct device *d, uint32_t k)
+{
+	return &d->ioe[(d->ioe_head + k) % d->ioe_cap];
+}
+
+/* Queue `n` pages of inode `i`, in io_ends when the device has them: an
+ * io_end takes the pages of its file's call up to ioend_pages, and a new
+ * one starts a new bio (ext4_io_submit() at each extent's end). */
+static void dev_queue(struct device *d, int32_t i, uint64_t n, uint64_t now_usec)
+{
+	while (d->ioend_pages && n) {
+		struct ioend *e = d->ioe_len ? ioe_at(d, d->ioe_len - 1) : NULL;
+		uint64_t add;
+
+		if (!e || !e->open || e->inode != i || e->pages == d->ioend_pages) {
+			if (e)
+				e->open = false;
+			if (d->ioe_len == d->ioe_cap) {
+				uint32_t ncap = d->ioe_cap ? d->ioe_cap * 2 : 64;
+				struct ioend *nv = malloc(sizeof(*nv) * ncap);
+				if (!nv)
+					abort();
+				for (uint32_t k = 0; k < d->ioe_len; k++)
+					nv[k] = *ioe_at(d, k);
+				free(d->ioe);
+				d->ioe = nv;
+				d->ioe_cap = ncap;
+				d->ioe_head = 0;
+			}
+			e = ioe_at(d, d->ioe_len++);
+			*e = (struct ioend){ i, 0, 0, true };
+			d->open_inode = -1; /* a bio of its own */
+		}
+		add = min_u64(n, d->ioend_pages - e->pages);
+		e->pages += (uint32_t)add;
+		dev_queue_bios(d, i, add, now_usec);
+		n -= add;
+	}
+	if (n)
+		dev_queue_bios(d, i, n, now_usec);
+}
+
+static void complete(struct sim_kernel *s, int32_t i, uint64_t n, uint64_t t_usec);
+
+/* End the writeback of the io_ends at the head whose pages are all
+ * written and to which no call adds more, at `t`. */
+static void ioend_finish(struct sim_kernel *s, struct device *d, uint64_t t)
+{
+	while (d->ioe_len) {
+		struct ioend *e = ioe_at(d, 0);
+		if (e->open || e->done < e->pages)
+			break;
+		complete(s, e->inode, e->pages, t);
+		d->ioe_head = (d->ioe_head + 1) % d->ioe_cap;
+		d->ioe_len--;
+	}
+}
+
+/* The ->writepages call returns: its last bio is submitted as it is, and
+ * its last io_end takes no more. */
+static void end_writepages(struct sim_kernel *s, struct device *d)
+{
+	d->open_inode = -1;
+	if (d->ioe_len) {
+		ioe_at(d, d->ioe_len - 1)->open = false;
+		ioend_finish(s, d, sim_now_usec(s));
+	}
+}
 
 /* Put `n` dirty pages of inode `i` under writeback and queue them. */
 static void submit(struct sim_kernel *s, int32_t i, uint64_t n)
@@ -582,7 +660,20 @@ static void dev_complete(struct sim_kernel *s, struct device *d, int32_t i, uint
 	d->queued_pages -= n;
 	if (last)
 		d->requests_done++;
-	complete(s, i, n, t);
+	if (!d->ioend_pages) {
+		complete(s, i, n, t);
+		return;
+	}
+	/* written: their io_end's writeback ends with its last page */
+	for (uint32_t k = 0; n && k < d->ioe_len; k++) {
+		struct ioend *e = ioe_at(d, k);
+		uint64_t add = min_u64(n, e->pages - e->done);
+		if (e->inode != i || !add)
+			continue;
+		e->done += (uint32_t)add;
+		n -= add;
+	}
+	ioend_finish(s, d, t);
 }
 
 /* Complete the served pages whose latency is over by `until`. */
@@ -762,7 +853,7 @@ static void end_slice(struct sim_kernel *s, struct wb *w)
 	bool used_up = !sync_all && w->slice_wrote >= w->slice_chunk;
 
 	w->cur = -1;
-	end_writepages(&s->dev[w - s->wb]);
+	end_writepages(s, &s->dev[w - s->wb]);
 	requeue_inode(s, w, i, sync_all, used_up);
 	/* do_writepages(): update the estimate once in a while */
 	if (s->jif > w->bw.bw_time_stamp + bandwidth_interval_jif(&s->k))
@@ -1065,7 +1156,7 @@ static bool fsync_submit(struct sim_kernel *s, struct task *t)
 		if (in->dirty)
 			return false;
 		list_del(s, i);
-		end_writepages(&s->dev[in->dev]);
+		end_writepages(s, &s->dev[in->dev]);
 	}
 	t->wait_mark = 0;
 	for (uint64_t f = 0; f < nfiles && f <= t->cur_file; f++)
@@ -1102,7 +1193,7 @@ static bool early_writeout(struct sim_kernel *s, int32_t i)
 		submit(s, i, min_u64(in->dirty - open_piece, dev_room(d)));
 	if (in->dirty > open_piece)
 		return false;
-	end_writepages(d);
+	end_writepages(s, d);
 	return true;
 }
 
@@ -1535,6 +1626,7 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 		if (devs[d].bio_bytes && !dv->bio_pages)
 			dv->bio_pages = 1;
 		dv->open_inode = -1;
+		dv->ioend_pages = bytes_to_pages(devs[d].io_end_bytes);
 		/* a device takes at least one whole bio; queue_bytes 0 is a
 		 * queue without bound (blk-throttle holds bios above the request
 		 * queue, however many) */
@@ -1599,6 +1691,7 @@ void sim_kernel_free(struct sim_kernel *s)
 	for (int d = 0; d < SIM_MAX_DEV; d++) {
 		free(s->dev[d].q);
 		free(s->dev[d].late.v);
+		free(s->dev[d].ioe);
 	}
 	for (int i = 0; i < s->ntask; i++)
 		free(s->task[i].st.lat_usec);

@@ -54,6 +54,12 @@ struct sim_dev_cfg {
 				 cgroup io.max: blk-throttle queues whole bios
 				 above the request queue) */
 	uint64_t bio_bytes;  /* largest bio; its pages complete together (0: page by page) */
+	uint64_t io_end_bytes; /* what one ->writepages call submits of one file ends
+				  writeback together, when its last bio completes, in
+				  pieces of at most this: ext4 converts the unwritten
+				  extents it allocated (2048 blocks at most) before it
+				  ends their pages' writeback (0: each bio's pages as
+				  it completes) */
 	uint64_t latency_usec; /* a request completes no sooner than this after its
 				  submission: the command round trip, interrupt and
 				  driver worker, which take no bandwidth and overlap

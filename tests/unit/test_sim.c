@@ -222,6 +222,38 @@ static void test_file_cost(void **state)
 	sim_kernel_free(s);
 }
 
+/* io_end: what one ->writepages call submits of a file ends writeback
+ * together, when its last bio is written; without, bio by bio. A sync of
+ * a 4 MiB file (one call) on a 10 MB/s device: its Writeback goes from 4
+ * MiB to 0 at once with io_end = 8M, in 1 MiB steps without. */
+static void test_io_end_completes_whole(void **state)
+{
+	for (int with = 0; with <= 1; with++) {
+		struct sim_kernel_cfg k = machine();
+		struct sim_dev_cfg d = disk(10 * MB);
+		struct sim_task_cfg t = writer(4 * MIB, END_SYNC);
+		struct sim_kernel *s;
+		uint64_t levels = 0, last = UINT64_MAX;
+
+		(void)state;
+		d.bio_bytes = MIB;
+		d.io_end_bytes = with ? 8 * MIB : 0;
+		s = sim_kernel_new(&k, &d, 1, &t, 1);
+		assert_non_null(s);
+		while (!(sim_done(s, false) && sim_global_writeback(s) == 0)) {
+			uint64_t wb = sim_dev_writeback(s, 0);
+			if (wb && wb != last)
+				levels++;
+			last = wb;
+			sim_step(s);
+		}
+		/* 4 MiB, 3, 2, 1 without; 4 MiB alone with */
+		assert_int_equal(levels, with ? 1 : 4);
+		assert_true(sim_task_stats(s, 0)->end_done_usec >= 400000);
+		sim_kernel_free(s);
+	}
+}
+
 /* max_bytes alone does nothing below the global freerun point. */
 static void test_cap_without_strict_bounds_nothing(void **state)
 {
@@ -1223,6 +1255,7 @@ int main(void)
 		cmocka_unit_test(test_runs_are_deterministic),
 		cmocka_unit_test(test_seed_jitter),
 		cmocka_unit_test(test_file_cost),
+		cmocka_unit_test(test_io_end_completes_whole),
 		cmocka_unit_test(test_32_vs_64),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
