@@ -117,7 +117,7 @@ struct knobs_ops {
 	int (*bdi_counters)(void *ctx, const char *bdi, struct knobs_bdi_counters *ret);
 	/* every device's write-bandwidth limit now, one entry per limited
 	 * device; how many were filled (at most max) or -errno. NULL where
-	 * there are none (the simulator) */
+	 * there are none */
 	int (*write_limits)(void *ctx, struct knobs_limit *out, int max);
 };
 

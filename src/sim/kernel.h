@@ -64,6 +64,9 @@ struct sim_dev_cfg {
 				  submission: the command round trip, interrupt and
 				  driver worker, which take no bandwidth and overlap
 				  between requests in flight (0: at its last byte) */
+	uint64_t throttle_bps; /* a cgroup's write throttle on it (blkio or io.max),
+				  which wbgov reads as wbgovd does; its speed is still
+				  bw[] (0: none) */
 	bool known;          /* wbgovd measured it before (device memory): the
 				machine's own disks, seen every day */
 	uint64_t idle_usec;  /* its bdi was registered this long before the start,

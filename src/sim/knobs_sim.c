@@ -142,8 +142,23 @@ static int features(void *ctx)
 	}
 }
 
+/* The scenario's cgroup write throttles (a device's `throttle`) */
+static int write_limits(void *ctx, struct knobs_limit *out, int max)
+{
+	const struct sim_kernel *s = ctx;
+	int n = 0;
+
+	for (int d = 0; d < sim_ndev(s) && n < max; d++) {
+		if (!sim_dev_cfg(s, d)->throttle_bps)
+			continue;
+		devnum(s, d, &out[n].major, &out[n].minor);
+		out[n++].bps = sim_dev_cfg(s, d)->throttle_bps;
+	}
+	return n;
+}
+
 const struct knobs_ops knobs_sim_ops = {
 	.vm_read = vm_read, .vm_write = vm_write, .bdi_read = bdi_read, .bdi_write = bdi_write,
 	.dev_stat = dev_stat, .vmstat = vmstat, .devices = devices, .features = features,
-	.bdi_counters = bdi_counters,
+	.bdi_counters = bdi_counters, .write_limits = write_limits,
 };

@@ -26,10 +26,10 @@ static const char *const machine_keys[] = {
 	"mem", "used", "kernel_mem", "reserve", "lowmem", "cpus", "hz", "bits", "kernel", NULL,
 };
 enum { D_MODEL, D_SERIAL, D_BUS, D_REMOVABLE, D_ROTATIONAL, D_KNOWN, D_BANDWIDTH, D_QUEUE, D_BIO,
-       D_LATENCY, D_IDLE, D_MAIN, D_IO_END };
+       D_LATENCY, D_IDLE, D_MAIN, D_IO_END, D_THROTTLE };
 static const char *const device_keys[] = {
 	"model", "serial", "bus", "removable", "rotational", "known", "bandwidth", "queue", "bio",
-	"latency", "idle", "main", "io_end", NULL,
+	"latency", "idle", "main", "io_end", "throttle", NULL,
 };
 enum { W_KIND, W_DEVICE, W_SIZE, W_FILE_SIZE, W_RATE, W_START, W_END, W_DELETE, W_PERIOD,
        W_BACKGROUND, W_ROLE, W_FILE_COST, W_NKEYS };
@@ -794,6 +794,13 @@ static int device_key(struct ctx *x, const char *key, const char *v)
 		if (parse_size_range(v, 0, GIB, &d->bio_bytes) || d->bio_bytes % PAGE_SIZE)
 			return fail(x, "bio = \"%s\": want 0 or a multiple of 4K up to 1G, like 1M", v);
 		break;
+	case D_THROTTLE:
+		if (strcmp(v, "0") && parse_speed_range(v, &d->throttle_bps))
+			return fail(x, "throttle = \"%s\": want 0 (none) or a speed from 10kB/s to "
+				       "100GB/s, like 5MB/s", v);
+		if (!strcmp(v, "0"))
+			d->throttle_bps = 0;
+		break;
 	case D_IO_END:
 		if (parse_size_range(v, 0, GIB, &d->io_end_bytes) || d->io_end_bytes % PAGE_SIZE)
 			return fail(x, "io_end = \"%s\": want 0 or a multiple of 4K up to 1G, like 8M", v);
@@ -1250,6 +1257,10 @@ int scenfile_write(FILE *f, const struct scenario *sc)
 		fprintf(f, "queue = %s\n", a);
 		fmt_size(dv->bio_bytes, a, sizeof(a));
 		fprintf(f, "bio = %s\n", a);
+		if (dv->throttle_bps) {
+			fmt_speed(dv->throttle_bps, a, sizeof(a));
+			fprintf(f, "throttle = %s\n", a);
+		}
 		if (dv->io_end_bytes) {
 			fmt_size(dv->io_end_bytes, a, sizeof(a));
 			fprintf(f, "io_end = %s\n", a);

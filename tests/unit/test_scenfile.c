@@ -414,7 +414,7 @@ static void test_errors(void **state)
 		  "t.scenario:7: more than 6 [device] sections" },
 		{ "[device sdb]\nspeed = 5MB/s\n",
 		  "t.scenario:2: unknown key \"speed\" in [device sdb] (model, serial, bus, removable, "
-		  "rotational, known, bandwidth, queue, bio, latency, idle, main)" },
+		  "rotational, known, bandwidth, queue, bio, latency, idle, main, io_end, throttle)" },
 		{ "[device sdb]\nmodel = aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
 		  "t.scenario:2: model = \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\": want one line of 1 to 31 characters, "
 		  "not starting with ;" },

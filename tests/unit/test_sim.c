@@ -254,6 +254,37 @@ static void test_io_end_completes_whole(void **state)
 	}
 }
 
+/* A device's `throttle`: wbgov reads it as wbgovd reads a cgroup's write
+ * throttle, and caps a 500 kB/s device for that speed from the start
+ * (under 1 MiB) instead of at the start cap of a device not yet measured
+ * (4 MiB). */
+static void test_throttle_seen_by_wbgov(void **state)
+{
+	static const char text[] =
+		"[machine]\nmem = 4G\n"
+		"[device sdb]\nbandwidth = 500kB/s\nqueue = 0\nbio = 1280K\n%s"
+		"[writer w]\ndevice = sdb\nsize = 8M\nrole = main\n";
+	struct lab_params p;
+
+	(void)state;
+	lab_params_init(&p);
+	p.sim.no_memory = true;
+	for (int with = 0; with <= 1; with++) {
+		struct scenario sc;
+		struct run_result r;
+		char buf[512], err[256];
+
+		snprintf(buf, sizeof(buf), text, with ? "throttle = 500kB/s\n" : "");
+		assert_int_equal(scenfile_parse("t.scenario", buf, &sc, err, sizeof(err)), 0);
+		assert_int_equal(lab_run_scenario(&sc, "wbgov", &p, false, &r), 0);
+		if (with)
+			assert_true(r.val[COL_PEAK_DIRTY] < 1.0);
+		else
+			assert_true(r.val[COL_PEAK_DIRTY] >= 3.9);
+		run_result_free(&r);
+	}
+}
+
 /* max_bytes alone does nothing below the global freerun point. */
 static void test_cap_without_strict_bounds_nothing(void **state)
 {
@@ -1256,6 +1287,7 @@ int main(void)
 		cmocka_unit_test(test_seed_jitter),
 		cmocka_unit_test(test_file_cost),
 		cmocka_unit_test(test_io_end_completes_whole),
+		cmocka_unit_test(test_throttle_seen_by_wbgov),
 		cmocka_unit_test(test_32_vs_64),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
