@@ -74,6 +74,8 @@ struct device {
 	uint64_t submitted;       /* pages, cumulative */
 	uint64_t completed;
 	uint64_t busy_usec;
+	uint64_t journal_bytes;   /* the files' metadata waiting for the journal's commit */
+	uint64_t commit_jif;      /* ... which is then (0: nothing waits) */
 	int seg;                  /* the stretch of cfg.bw[] it is in */
 	uint64_t seg_bytes, seg_usec; /* completed bytes and time when it began */
 };
@@ -653,13 +655,35 @@ static void complete(struct sim_kernel *s, int32_t i, uint64_t n, uint64_t t_use
 	}
 }
 
-/* `n` pages of inode `i` end writeback at `t`; `last`: its request's last. */
+/* The journal's commit on device `d`: the files' metadata since the last
+ * one, queued behind what is queued (jbd2 writes its blocks itself: they
+ * take the device's time, not the page cache's counters). */
+static void journal_commit(struct sim_kernel *s, struct device *d)
+{
+	uint64_t n = (d->journal_bytes + PAGE_SIZE - 1) / PAGE_SIZE;
+
+	d->journal_bytes = 0;
+	d->commit_jif = 0;
+	if (!n)
+		return;
+	dev_queue_bios(d, -1, n, sim_now_usec(s));
+	d->open_inode = -1;
+	d->queued_pages += n;
+	d->submitted += n;
+}
+
+/* `n` pages of inode `i` end writeback at `t`; `last`: its request's last.
+ * Inode -1: the journal's, in no page cache. */
 static void dev_complete(struct sim_kernel *s, struct device *d, int32_t i, uint64_t n, bool last,
 			 uint64_t t)
 {
 	d->queued_pages -= n;
 	if (last)
 		d->requests_done++;
+	if (i < 0) {
+		d->completed += n;
+		return;
+	}
 	if (!d->ioend_pages) {
 		complete(s, i, n, t);
 		return;
@@ -1144,6 +1168,8 @@ static bool fsync_submit(struct sim_kernel *s, struct task *t)
 {
 	uint64_t nfiles = t->cfg.kind == TASK_FSYNC_LOOP ? 1 : t->cfg.files;
 
+	/* a new file's fsync commits the journal first (ext4_sync_file) */
+	journal_commit(s, &s->dev[t->cfg.dev]);
 	for (uint64_t f = 0; f < nfiles && f <= t->cur_file; f++) {
 		int32_t i = t->first_inode + (int32_t)f;
 		struct inode *in = &s->ino[i];
@@ -1286,11 +1312,19 @@ static bool throttle_again(struct sim_kernel *s, struct task *t, struct wb *w)
 	return pause != 0;
 }
 
-/* A new file's cost (creating, opening, closing it), in the writer's time:
- * its pages at the writer's rate in that time. */
-static void file_cost(struct task *t)
+/* A new file: its cost (creating, opening, closing it) in the writer's
+ * time, its pages at the writer's rate in that time; its metadata for the
+ * journal's next commit. */
+static void new_file(struct sim_kernel *s, struct task *t)
 {
+	struct device *d = &s->dev[t->cfg.dev];
+
 	t->debt += bytes_to_pages(t->cfg.rate_bps) * t->cfg.file_cost_usec;
+	if (!t->cfg.file_meta_bytes)
+		return;
+	d->journal_bytes += t->cfg.file_meta_bytes;
+	if (!d->commit_jif)
+		d->commit_jif = s->jif + JOURNAL_COMMIT_SEC * s->k.hz;
 }
 
 /* A file's cost first, from what the writer has this tick (`budget`,
@@ -1343,7 +1377,7 @@ static void run_copy(struct sim_kernel *s, struct task *t, uint64_t t0, uint64_t
 				t->cur_file--; /* stays on the last file */
 				t->last_write_pending = true;
 			} else {
-				file_cost(t);
+				new_file(s, t);
 			}
 		}
 		/* 0004: the write passed a piece boundary of the file */
@@ -1410,7 +1444,7 @@ static void task_tick(struct sim_kernel *s, struct task *t)
 			t->state = TS_WRITE;
 			t->st.write_return_usec = 0;
 			if (t->cfg.kind == TASK_COPY)
-				file_cost(t); /* the first file's */
+				new_file(s, t); /* the first file's */
 			if (t->cfg.kind == TASK_FSYNC_LOOP)
 				t->iter_start_usec = t0;
 			continue;
@@ -1486,6 +1520,8 @@ static void task_tick(struct sim_kernel *s, struct task *t)
 			}
 			w = &s->wb[t->sync_dev];
 			if (!t->sync_queued) {
+				/* sync_fs(): the journal's commit, waited for with the rest */
+				journal_commit(s, &s->dev[t->sync_dev]);
 				t->sync_seq = ++w->sync_queued;
 				t->sync_queued = true;
 				t->sync_waiting_io = false;
@@ -1548,8 +1584,12 @@ void sim_step(struct sim_kernel *s)
 		task_tick(s, &s->task[i]);
 	for (int d = 0; d < s->ndev; d++)
 		flusher_run(s, &s->wb[d]);
-	for (int d = 0; d < s->ndev; d++)
-		dev_tick(s, &s->dev[d]);
+	for (int d = 0; d < s->ndev; d++) {
+		struct device *dv = &s->dev[d];
+		if (dv->commit_jif && s->jif >= dv->commit_jif)
+			journal_commit(s, dv);
+		dev_tick(s, dv);
+	}
 	reclaim(s);
 	s->jif++;
 }

@@ -74,6 +74,10 @@ struct sim_dev_cfg {
 				estimate was last updated then (0: at the start) */
 };
 
+/* ext4's journal commits its transaction this often (jbd2's commit
+ * interval, the commit= mount option's default) */
+#define JOURNAL_COMMIT_SEC 5
+
 /* 0005's least limit for a written-through wb: two of the flusher's 4 MiB
  * minimum writeback chunks (its limit is 1 s of its estimate, at least this) */
 #define WT_CAP_BYTES (8 * MIB)
@@ -125,6 +129,10 @@ struct sim_task_cfg {
 	uint64_t rate_bps;       /* how fast the task produces data (CPU, source) */
 	uint64_t file_cost_usec; /* COPY: each file's time besides its bytes (create,
 				    open, close: the file system's CPU work) */
+	uint64_t file_meta_bytes; /* COPY: what each file adds to the file system's
+				     journal (its inode, directory entry, bitmaps),
+				     written to the device at the journal's commits:
+				     every JOURNAL_COMMIT_SEC and at sync or fsync */
 	uint64_t start_usec;
 	enum sim_task_end end;   /* after the last write */
 	uint64_t delete_at_usec; /* unlink every file then (0 = never) */

@@ -32,10 +32,10 @@ static const char *const device_keys[] = {
 	"latency", "idle", "main", "io_end", "throttle", NULL,
 };
 enum { W_KIND, W_DEVICE, W_SIZE, W_FILE_SIZE, W_RATE, W_START, W_END, W_DELETE, W_PERIOD,
-       W_BACKGROUND, W_ROLE, W_FILE_COST, W_NKEYS };
+       W_BACKGROUND, W_ROLE, W_FILE_COST, W_FILE_META, W_NKEYS };
 static const char *const writer_keys[] = {
 	"kind", "device", "size", "file_size", "rate", "start", "end", "delete", "period",
-	"background", "role", "file_cost", NULL,
+	"background", "role", "file_cost", "file_meta", NULL,
 };
 static const char *const bus_names[] = { "usb", "sata", "nvme", "virtual" };
 static const char *const end_names[] = { "none", "sync", "fsync" };
@@ -52,7 +52,7 @@ struct writer {
 	int key_line[W_NKEYS];
 	char dev[16];
 	bool fsync_loop;
-	uint64_t size, file_size, rate, start, delete, period, file_cost;
+	uint64_t size, file_size, rate, start, delete, period, file_cost, file_meta;
 	enum sim_task_end end;
 	bool background;
 	enum task_role role;
@@ -861,6 +861,10 @@ static int writer_key(struct ctx *x, const char *key, const char *v)
 			return fail(x, "rate = \"%s\": want a speed from 10kB/s to 100GB/s, like "
 				       "1000MB/s", v);
 		break;
+	case W_FILE_META:
+		if (parse_size_range(v, 0, MIB, &w->file_meta))
+			return fail(x, "file_meta = \"%s\": want a size from 0 to 1M, like 512 or 1K", v);
+		break;
 	case W_FILE_COST:
 		if (parse_time(v, &w->file_cost) || w->file_cost > 1000000)
 			return fail(x, "file_cost = \"%s\": want a time from 0s to 1s, like 40us", v);
@@ -973,7 +977,8 @@ static int finish_writer(struct ctx *x, int i, int *main_task)
 	struct writer *w = &x->w[i];
 	struct sim_task_cfg *t = &sc->task[i];
 	const char *name = sc->task_name[i];
-	static const int copy_only[] = { W_FILE_SIZE, W_RATE, W_END, W_DELETE, W_FILE_COST };
+	static const int copy_only[] = { W_FILE_SIZE, W_RATE, W_END, W_DELETE, W_FILE_COST,
+					 W_FILE_META };
 	int d;
 
 	if (!(w->seen & (1u << W_DEVICE)))
@@ -1033,6 +1038,7 @@ static int finish_writer(struct ctx *x, int i, int *main_task)
 	}
 	t->rate_bps = w->rate;
 	t->file_cost_usec = w->file_cost;
+	t->file_meta_bytes = w->file_meta;
 	t->delete_at_usec = w->delete;
 	sc->task_file_size[i] = w->file_size;
 	scenario_task_files(w->size, w->file_size, &t->files, &t->file_bytes);
@@ -1288,6 +1294,10 @@ int scenfile_write(FILE *f, const struct scenario *sc)
 		if (copy) {
 			fmt_speed(t->rate_bps, a, sizeof(a));
 			fprintf(f, "rate = %s\n", a);
+		}
+		if (copy && t->file_meta_bytes) {
+			fmt_size(t->file_meta_bytes, a, sizeof(a));
+			fprintf(f, "file_meta = %s\n", a);
 		}
 		if (copy && t->file_cost_usec) {
 			fmt_time(t->file_cost_usec, a, sizeof(a));

@@ -461,7 +461,7 @@ static void test_errors(void **state)
 		{ "[writer a]\n[writer b]\n[writer c]\n[writer d]\n[writer e]\n[writer f]\n[writer g]\n"
 		  "[writer h]\n[writer i]\n", "t.scenario:9: more than 8 [writer] sections" },
 		{ "[writer w]\nspeed = 1\n", "t.scenario:2: unknown key \"speed\" in [writer w] (kind, device, "
-					     "size, file_size, rate, start, end, delete, period, background, role, file_cost)" },
+					     "size, file_size, rate, start, end, delete, period, background, role, file_cost, file_meta)" },
 		{ "[writer w]\nkind = dd\n", "t.scenario:2: kind = \"dd\": want copy or fsync-loop" },
 		{ "[writer w]\ndevice = /dev/sdb\n",
 		  "t.scenario:2: device = \"/dev/sdb\": want the NAME of a [device NAME]" },

@@ -254,6 +254,54 @@ static void test_io_end_completes_whole(void **state)
 	}
 }
 
+/* A file's metadata: 100 files of 4 KiB with 40 KiB each for the journal
+ * take a 10 MB/s device 0.45 s to sync (its data alone: 0.04 s), and a
+ * copy that takes longer than the journal's commit interval has them
+ * written meanwhile. */
+static void test_file_meta_journal(void **state)
+{
+	for (int with = 0; with <= 1; with++) {
+		struct sim_kernel_cfg k = machine();
+		struct sim_dev_cfg d = disk(10 * MB);
+		struct sim_task_cfg t = writer(4096, END_SYNC);
+		struct sim_kernel *s;
+		const struct sim_task_stats *st;
+		uint64_t sync_usec;
+
+		(void)state;
+		t.files = 100;
+		t.file_meta_bytes = with ? 40 * 1024 : 0;
+		s = sim_kernel_new(&k, &d, 1, &t, 1);
+		assert_non_null(s);
+		run_done(s);
+		st = sim_task_stats(s, 0);
+		sync_usec = st->end_done_usec - st->end_call_usec;
+		if (with)
+			assert_true(sync_usec >= 400000 && sync_usec <= 500000);
+		else
+			assert_true(sync_usec <= 60000);
+		sim_kernel_free(s);
+	}
+	/* 10 s of files at 1 per 100 ms: a commit before the sync */
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(10 * MB);
+	struct sim_task_cfg t = writer(4096, END_SYNC);
+	struct sim_kernel *s;
+	struct sim_dev_stat ds;
+
+	t.files = 100;
+	t.file_meta_bytes = 40 * 1024;
+	t.file_cost_usec = 100000;
+	s = sim_kernel_new(&k, &d, 1, &t, 1);
+	run_until(s, 9000000);
+	sim_dev_stat(s, 0, &ds);
+	/* the first commit, at 5 s: the metadata of the 51 files by then
+	 * (2 MB), while their data waits for its expiry (30 s) */
+	assert_true(ds.sectors_written * 512 >= 51 * 40 * 1024);
+	assert_true(ds.sectors_written * 512 < 60 * 40 * 1024);
+	sim_kernel_free(s);
+}
+
 /* A device's `throttle`: wbgov reads it as wbgovd reads a cgroup's write
  * throttle, and caps a 500 kB/s device for that speed from the start
  * (under 1 MiB) instead of at the start cap of a device not yet measured
@@ -1288,6 +1336,7 @@ int main(void)
 		cmocka_unit_test(test_file_cost),
 		cmocka_unit_test(test_io_end_completes_whole),
 		cmocka_unit_test(test_throttle_seen_by_wbgov),
+		cmocka_unit_test(test_file_meta_journal),
 		cmocka_unit_test(test_32_vs_64),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
