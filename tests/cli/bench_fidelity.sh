@@ -197,6 +197,72 @@ cp "$D/results.tsv" "$tmp/results.1"
 WBSIM=$tmp/wbsim "$B/fidelity" --from "$D" --phases 3 >/dev/null 2>"$tmp/err" || fail "--from again exited $?: $(cat "$tmp/err")"
 cmp -s "$D/results.tsv" "$tmp/results.1" || fail "a second --from differs: $(diff "$tmp/results.1" "$D/results.tsv")"
 
+# the report: the tables between the markers, the text around them kept
+printf 'before\n<!-- fidelity: begin -->\nold\n<!-- fidelity: end -->\nafter\n' >"$tmp/doc.md"
+# a stand-in gnuplot keeps its script and data ($tmp/gp/N, N a call)
+mkdir -p "$tmp/gpbin" "$tmp/gp"
+cat >"$tmp/gpbin/gnuplot" <<EOF
+#!/bin/sh
+n=\$(ls "$tmp/gp" | wc -l)
+mkdir "$tmp/gp/\$n"
+cat >"$tmp/gp/\$n/script"
+for f in \$(grep -o "'/tmp/wbgov-fidrep[^']*'" "$tmp/gp/\$n/script" | tr -d "'" | sort -u); do cp "\$f" "$tmp/gp/\$n/"; done
+echo fake >"\$(sed -n "s/^set output '\\(.*\\)'\$/\\1/p" "$tmp/gp/\$n/script")"
+EOF
+chmod +x "$tmp/gpbin/gnuplot"
+PATH=$tmp/gpbin:$PATH "$B/fidelity-report" --doc "$tmp/doc.md" --png "$tmp/p.png" --png2 "$tmp/p2.png" --run2 host-defaults "$D" \
+	>/dev/null 2>"$tmp/err" || fail "fidelity-report exited $?: $(cat "$tmp/err")"
+doc() { grep -qxF "$1" "$tmp/doc.md" || fail "the report lacks \"$1\": $(cat "$tmp/doc.md")"; }
+# median [min-max] / the simulated range (ratio); one figure where min = max
+doc '| host | defaults | 0.5 [0.38–0.7] / 0.5–0.7 (1.00) | 26 [20–30] / 31–33 (1.19) | 90 / 90 (1.00) | 100 / 100 (1.00) | 6 [5–7] / 0.05 (0.01) |'
+doc '| host | bytes | 21.5 [18–25] / 30–32 (1.40) | - | - | - | - |'
+doc '| host | strict1s | - | 1 / 0.5–0.7 (0.70) | - | - | - |'
+doc '| qemu-6.1-2G | strict16m | n/a | n/a | - | - | - |'
+# rows in band per family and metric (host: host and host-300), the three
+# goal metrics together, and all rigs
+doc '| host | 4 of 5 (80 %) | 3 of 5 (60 %) | 1 of 1 (100 %) | 8 of 11 (73 %) | 1 of 1 (100 %) | 0 of 1 (0 %) |'
+doc '| qemu 6.1 | 1 of 1 (100 %) | - | - | 1 of 1 (100 %) | - | - |'
+doc '| **all** | 6 of 7 (86 %) | 3 of 5 (60 %) | 1 of 1 (100 %) | 10 of 13 (77 %) | 1 of 1 (100 %) | 0 of 1 (0 %) |'
+grep -q '^Overall, .*: 10 of 13 (77 %) rows in band' "$tmp/doc.md" || fail "the overall figure: $(cat "$tmp/doc.md")"
+doc '| strict1s | 238.6 | -11.1 % | 238.6 | -11.1 % |'
+doc '| host | 6.18.1-test | 1971 | 12 / 36 | 73 | 2 | 250 | 10000000 | 256 | 1280 | no | 44 | 1961 | 742 |'
+doc '| host-300 | 6.18.1-test | 1971 | 12 / 36 | 73 | 2 | 250 | 300000000 | 1024 | 1280 | no | - | 1961 [1800–2100] | - |'
+[ "$(head -n 1 "$tmp/doc.md")" = before ] && [ "$(tail -n 1 "$tmp/doc.md")" = after ] || fail "the text around the table: $(cat "$tmp/doc.md")"
+[ "$(grep -c '^<!-- fidelity: \(begin\|end\) -->$' "$tmp/doc.md")" = 2 ] || fail "the markers: $(cat "$tmp/doc.md")"
+grep -q '^old$' "$tmp/doc.md" && fail "the old table stayed"
+[ "$(grep -c '^| host | ' "$tmp/doc.md")" = 7 ] || fail "want 5 host rows, its family's and its facts: $(cat "$tmp/doc.md")"
+# the plot: each real run and each phase, Dirty and Dirty+Writeback
+G=$tmp/gp/0
+[ -f "$tmp/gp/1/script" ] || fail "no second plot: $(ls -R "$tmp/gp")"
+grep -qxF "set output '$tmp/p.png'" "$G/script" || fail "the plot's output: $(cat "$G/script")"
+grep -qxF "set output '$tmp/p2.png'" "$tmp/gp/1/script" || fail "the second plot's output: $(cat "$tmp/gp/1/script")"
+[ "$(ls "$G" | tr '\n' ' ')" = "real-r1 real-r2 real-r3 script sim-p1 sim-p2 sim-p3 " ] || fail "the plot's data: $(ls "$G")"
+[ "$(grep -o " using 1:[23] " "$G/script" | wc -l)" = 12 ] || fail "want 12 lines: $(cat "$G/script")"
+[ "$(grep -o " notitle" "$G/script" | wc -l)" = 8 ] || fail "want 4 titles: $(cat "$G/script")"
+[ "$(cat "$G/real-r2")" = "$(printf '%s\n' '-0.5 0 0' '0.1 20 25' '1.0 0 200')" ] || fail "real run 2's Dirty, Dirty+Writeback: $(cat "$G/real-r2")"
+[ "$(cat "$G/sim-p2")" = "$(printf '%s\n' '0.1 6 10' '0.2 1 5')" ] || fail "phase 2's Dirty, Dirty+Writeback: $(cat "$G/sim-p2")"
+# a configuration without traces: said, the doc written
+PATH=$tmp/gpbin:$PATH "$B/fidelity-report" --doc "$tmp/doc.md" --png "$tmp/p.png" --png2 "$tmp/p2.png" --run2 host-bytes "$D" \
+	>/dev/null 2>"$tmp/err"
+[ $? = 66 ] && grep -q "no trace of host-bytes" "$tmp/err" || fail "--run2 without traces: $(cat "$tmp/err")"
+# several directories: the later one's rows win, row by row
+mkdir "$tmp/res2"
+{ head -n 1 "$D/results.tsv"; printf 'host\tdefaults\twrite_return_s\t9\t9\t9\t1\t9\t9\t1.00\t1/1\n'; } >"$tmp/res2/results.tsv"
+PATH=$tmp/gpbin:$PATH "$B/fidelity-report" --doc "$tmp/doc.md" --png "$tmp/p.png" "$D" "$tmp/res2" >/dev/null 2>"$tmp/err" ||
+	fail "fidelity-report DIR DIR exited $?: $(cat "$tmp/err")"
+doc '| host | defaults | 9 / 9 (1.00) | 26 [20–30] / 31–33 (1.19) | 90 / 90 (1.00) | 100 / 100 (1.00) | 6 [5–7] / 0.05 (0.01) |'
+# results of an older bench/fidelity: refused, the doc untouched
+cp "$tmp/doc.md" "$tmp/doc.1"
+printf 'rig\tconfig\tmetric\treal\tsim\tratio\nhost\tdefaults\twrite_return_s\t1\t1\t1.00\n' >"$tmp/res2/results.tsv"
+"$B/fidelity-report" --doc "$tmp/doc.md" "$tmp/res2" >/dev/null 2>"$tmp/err"
+[ $? = 65 ] && grep -q "res2/results.tsv: not the 11 columns" "$tmp/err" || fail "old results: $(cat "$tmp/err")"
+cmp -s "$tmp/doc.md" "$tmp/doc.1" || fail "old results changed the doc"
+"$B/fidelity-report" --nope "$D" >/dev/null 2>&1; [ $? = 64 ] || fail "an unknown option is not a usage error"
+if command -v gnuplot >/dev/null; then
+	"$B/fidelity-report" --doc "$tmp/doc.md" --png "$tmp/p.png" "$D" >/dev/null 2>"$tmp/err" || fail "with gnuplot: $(cat "$tmp/err")"
+	[ "$(head -c 4 "$tmp/p.png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "not a PNG: $(head -c 16 "$tmp/p.png" | od -c)"
+fi
+
 # --check: a test a row, n/a none; the last line in tests/run.sh's form
 WBSIM=$tmp/wbsim "$B/fidelity" --from "$D" --phases 3 --check >"$tmp/cout" 2>"$tmp/err" && fail "--check passed a ratio of 1.40"
 tail -n 1 "$tmp/cout" | grep -qx "tests: 13 passed, 4 failed" || fail "--check's last line: $(tail -n 1 "$tmp/cout")"
