@@ -257,6 +257,13 @@ printf 'rig\tconfig\tmetric\treal\tsim\tratio\nhost\tdefaults\twrite_return_s\t1
 "$B/fidelity-report" --doc "$tmp/doc.md" "$tmp/res2" >/dev/null 2>"$tmp/err"
 [ $? = 65 ] && grep -q "res2/results.tsv: not the 11 columns" "$tmp/err" || fail "old results: $(cat "$tmp/err")"
 cmp -s "$tmp/doc.md" "$tmp/doc.1" || fail "old results changed the doc"
+# --sim: the simulated side again before the report (the old results
+# replaced by bench/fidelity --from's)
+printf 'rig\tconfig\tmetric\treal\tsim\tratio\n' >"$D/results.tsv"
+WBSIM=$tmp/wbsim PATH=$tmp/gpbin:$PATH "$B/fidelity-report" --sim --doc "$tmp/doc.md" --png "$tmp/p.png" "$D" >/dev/null 2>"$tmp/err" ||
+	fail "fidelity-report --sim exited $?: $(cat "$tmp/err")"
+[ "$(head -n 1 "$D/results.tsv" | tr '\t' ' ')" = "rig config metric real real_min real_max runs sim_min sim_max ratio runs_in_band" ] ||
+	fail "--sim did not run the simulated side: $(head -n 2 "$D/results.tsv")"
 "$B/fidelity-report" --nope "$D" >/dev/null 2>&1; [ $? = 64 ] || fail "an unknown option is not a usage error"
 if command -v gnuplot >/dev/null; then
 	"$B/fidelity-report" --doc "$tmp/doc.md" --png "$tmp/p.png" "$D" >/dev/null 2>"$tmp/err" || fail "with gnuplot: $(cat "$tmp/err")"
