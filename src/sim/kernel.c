@@ -729,7 +729,7 @@ static void dev_tick(struct sim_kernel *s, struct device *d)
 {
 	uint64_t t0 = sim_now_usec(s);
 	uint64_t dt = jif_usec(s, s->jif + 1) - t0;
-	uint64_t rate = 0, bytes, used = 0, last_t;
+	uint64_t rate = 1, add, bytes, used = 0, last_t;
 
 	if (!d->qlen) {
 		d->credit = 0;
@@ -737,8 +737,11 @@ static void dev_tick(struct sim_kernel *s, struct device *d)
 			return;
 		goto late;
 	}
-	rate = dev_rate(s, d);
-	d->credit += dev_credit(s, rate, dt);
+	/* this jiffy's speed, the jitter's included: the times below stay
+	 * within the jiffy */
+	add = dev_credit(s, dev_rate(s, d), dt);
+	d->credit += add;
+	rate = max_u64(1, add / dt);
 	bytes = d->credit / 1000000ULL;
 	d->credit %= 1000000ULL;
 	while (d->qlen && used < bytes) {
@@ -1167,9 +1170,8 @@ static void task_sleep(struct sim_kernel *s, struct task *t, uint64_t pause)
 static bool fsync_submit(struct sim_kernel *s, struct task *t)
 {
 	uint64_t nfiles = t->cfg.kind == TASK_FSYNC_LOOP ? 1 : t->cfg.files;
+	struct device *d = &s->dev[t->cfg.dev];
 
-	/* a new file's fsync commits the journal first (ext4_sync_file) */
-	journal_commit(s, &s->dev[t->cfg.dev]);
 	for (uint64_t f = 0; f < nfiles && f <= t->cur_file; f++) {
 		int32_t i = t->first_inode + (int32_t)f;
 		struct inode *in = &s->ino[i];
@@ -1187,6 +1189,12 @@ static bool fsync_submit(struct sim_kernel *s, struct task *t)
 	t->wait_mark = 0;
 	for (uint64_t f = 0; f < nfiles && f <= t->cur_file; f++)
 		t->wait_mark = max_u64(t->wait_mark, s->ino[t->first_inode + (int32_t)f].mark);
+	/* then a new file's fsync commits the journal and waits for that too
+	 * (ext4_sync_file(): the data, then jbd2's commit) */
+	if (d->journal_bytes) {
+		journal_commit(s, d);
+		t->wait_mark = d->submitted;
+	}
 	return true;
 }
 

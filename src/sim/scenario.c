@@ -183,7 +183,7 @@ int sim_param_set(struct sim_params *p, const char *kv)
 		unsigned long long n;
 		errno = 0;
 		n = strtoull(val, &end, 10);
-		if (!*val || *val == '-' || *end || errno || n > 1000000)
+		if (*val < '0' || *val > '9' || *end || errno || n > 1000000)
 			return -EINVAL;
 		p->seed = n;
 	} else if (KEY("memory")) {

@@ -327,6 +327,8 @@ done <<'EOF'
 --rigs host,nope|unknown rig nope
 --configs fast|unknown config fast
 --configs files-nope|unknown config files-nope
+--io-end 3K|--io-end "3K"
+--io-end 1.5M|--io-end "1.5M"
 EOF
 "$B/fidelity" --from "$tmp/none" >/dev/null 2>&1 && fail "--from a directory without results passed"
 exit 0

@@ -282,6 +282,25 @@ static void test_file_meta_journal(void **state)
 			assert_true(sync_usec <= 60000);
 		sim_kernel_free(s);
 	}
+	/* an fsync waits for the journal's commit it makes, even when its
+	 * files' data went out before (here written out early, per file) */
+	{
+		struct sim_kernel_cfg k = machine();
+		struct sim_dev_cfg d = disk(10 * MB);
+		struct sim_task_cfg t = writer(4096, END_FSYNC);
+		struct sim_kernel *s;
+		const struct sim_task_stats *st;
+
+		k.per_file_bytes = 4096;
+		t.files = 100;
+		t.file_meta_bytes = 40 * 1024;
+		s = sim_kernel_new(&k, &d, 1, &t, 1);
+		assert_non_null(s);
+		run_done(s);
+		st = sim_task_stats(s, 0);
+		assert_true(st->end_done_usec - st->end_call_usec >= 350000);
+		sim_kernel_free(s);
+	}
 	/* 10 s of files at 1 per 100 ms: a commit before the sync */
 	struct sim_kernel_cfg k = machine();
 	struct sim_dev_cfg d = disk(10 * MB);
