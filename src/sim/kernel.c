@@ -665,7 +665,7 @@ static void journal_commit(struct sim_kernel *s, struct device *d)
 
 	d->journal_bytes = 0;
 	d->commit_jif = 0;
-	if (!n)
+	if (!n || !d->q) /* (the queue is made with the device: for the analyzer) */
 		return;
 	dev_queue_bios(d, -1, n, sim_now_usec(s));
 	d->open_inode = -1;
