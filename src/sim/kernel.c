@@ -464,21 +464,31 @@ static uint64_t dev_room(const struct device *d)
 	return d->queued_pages < d->queue_limit_pages ? d->queue_limit_pages - d->queued_pages : 0;
 }
 
+/* Make room for one more in a ring of `elem`-byte elements holding `len`
+ * from `*head`: when full, doubled and unrolled to start at 0. */
+static void ring_grow(void **v, size_t elem, uint32_t *cap, uint32_t *head, uint32_t len)
+{
+	uint32_t ncap;
+	char *nv;
+
+	if (len < *cap)
+		return;
+	ncap = *cap ? *cap * 2 : 64;
+	nv = malloc(elem * ncap);
+	if (!nv)
+		abort(); /* a simulation cannot go on without its state */
+	for (uint32_t k = 0; *cap && k < len; k++) /* (a ring never made holds none) */
+		memcpy(nv + elem * k, (char *)*v + elem * ((*head + k) % *cap), elem);
+	free(*v);
+	*v = nv;
+	*cap = ncap;
+	*head = 0;
+}
+
 /* Append a request to a ring, growing it when full. */
 static void ring_push(struct req **v, uint32_t *cap, uint32_t *head, uint32_t *len, struct req r)
 {
-	if (*len == *cap) {
-		uint32_t ncap = *cap ? *cap * 2 : 64;
-		struct req *nq = malloc(sizeof(*nq) * ncap);
-		if (!nq)
-			abort();
-		for (uint32_t k = 0; k < *len; k++)
-			nq[k] = (*v)[(*head + k) % *cap];
-		free(*v);
-		*v = nq;
-		*cap = ncap;
-		*head = 0;
-	}
+	ring_grow((void **)v, sizeof(**v), cap, head, *len);
 	(*v)[(*head + *len) % *cap] = r;
 	(*len)++;
 }
@@ -543,18 +553,8 @@ static void dev_queue(struct device *d, int32_t i, uint64_t n, uint64_t now_usec
 		if (!e || !e->open || e->inode != i || e->pages == d->ioend_pages) {
 			if (e)
 				e->open = false;
-			if (d->ioe_len == d->ioe_cap) {
-				uint32_t ncap = d->ioe_cap ? d->ioe_cap * 2 : 64;
-				struct ioend *nv = malloc(sizeof(*nv) * ncap);
-				if (!nv)
-					abort();
-				for (uint32_t k = 0; k < d->ioe_len; k++)
-					nv[k] = *ioe_at(d, k);
-				free(d->ioe);
-				d->ioe = nv;
-				d->ioe_cap = ncap;
-				d->ioe_head = 0;
-			}
+			ring_grow((void **)&d->ioe, sizeof(*d->ioe), &d->ioe_cap, &d->ioe_head,
+				  d->ioe_len);
 			e = ioe_at(d, d->ioe_len++);
 			*e = (struct ioend){ i, 0, 0, true };
 			d->open_inode = -1; /* a bio of its own */
