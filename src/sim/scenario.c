@@ -156,14 +156,10 @@ int sim_param_set(struct sim_params *p, const char *kv)
 		if (parse_size(val, &v) || v < PAGE_SIZE || v > 1024 * GIB)
 			return -EINVAL;
 		p->size_bytes = v;
-	} else if (KEY("rate")) {
+	} else if (KEY("speed") || KEY("rate")) {
 		if (parse_speed(val, &v) || v < 10000 || v > 100000 * MB)
 			return -EINVAL;
-		p->rate_bps = v;
-	} else if (KEY("speed")) {
-		if (parse_speed(val, &v) || v < 10000 || v > 100000 * MB)
-			return -EINVAL;
-		p->speed_bps = v;
+		*(KEY("speed") ? &p->speed_bps : &p->rate_bps) = v;
 	} else if (KEY("hz")) {
 		if (strcmp(val, "100") && strcmp(val, "250") && strcmp(val, "300") && strcmp(val, "1000"))
 			return -EINVAL;
