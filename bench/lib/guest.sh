@@ -44,6 +44,18 @@ guest_disk() {
 	fi
 }
 
+# fs_disk FILE MIB FS: a sparse disk image of file system FS (ext4 as
+# guest_disk makes it, xfs, btrfs, or vfat: FAT32, as USB sticks come)
+fs_disk() {
+	case $3 in
+	ext4) guest_disk "$1" "$2" ;;
+	xfs) truncate -s "$2M" "$1" && mkfs.xfs -q -f "$1" >/dev/null ;;
+	btrfs) truncate -s "$2M" "$1" && mkfs.btrfs -q -f "$1" >/dev/null ;;
+	vfat) truncate -s "$2M" "$1" && mkfs.fat -F 32 "$1" >/dev/null ;;
+	*) echo "fs_disk: no file system $3" >&2; return 1 ;;
+	esac
+}
+
 # The memory facts of a machine from its /proc/meminfo and /proc/zoneinfo
 # (given as files): what wbsim's mem, used, kernel_mem and reserve stand
 # for, so that its dirtyable memory (mem - kernel_mem - used - reserve) is
