@@ -137,6 +137,9 @@ struct task {
 	uint64_t debt;         /* the same units: a file's cost (file_cost_usec) not yet paid */
 	uint64_t budget_pages;
 	int32_t first_inode;
+	int32_t meta_inode;    /* vfat: its files' metadata, in the device's own
+				  page cache (-1: none) */
+	uint64_t meta_bytes;   /* ... less than a page of it not yet dirtied */
 	uint64_t cur_file;
 	uint64_t file_done;    /* pages of the current file */
 	uint64_t file_pages;
@@ -1171,6 +1174,23 @@ static void task_sleep(struct sim_kernel *s, struct task *t, uint64_t pause)
 	t->state = TS_SLEEP;
 }
 
+/* A WB_SYNC_ALL ->writepages of inode `i`: true when all its dirty pages
+ * are queued, false when the queue filled up. */
+static bool writepages_all(struct sim_kernel *s, int32_t i)
+{
+	struct inode *in = &s->ino[i];
+	struct device *d = &s->dev[in->dev];
+
+	if (!in->dirty || in->deleted)
+		return true;
+	submit(s, i, min_u64(in->dirty, dev_room(d)));
+	if (in->dirty)
+		return false;
+	list_del(s, i);
+	end_writepages(s, d);
+	return true;
+}
+
 /* Submit the task's dirty pages (WB_SYNC_ALL write of its files, as fsync
  * does); true when all are queued, false when the queue filled up. */
 static bool fsync_submit(struct sim_kernel *s, struct task *t)
@@ -1178,21 +1198,14 @@ static bool fsync_submit(struct sim_kernel *s, struct task *t)
 	uint64_t nfiles = t->cfg.kind == TASK_FSYNC_LOOP ? 1 : t->cfg.files;
 	struct device *d = &s->dev[t->cfg.dev];
 
-	for (uint64_t f = 0; f < nfiles && f <= t->cur_file; f++) {
-		int32_t i = t->first_inode + (int32_t)f;
-		struct inode *in = &s->ino[i];
-		uint64_t n;
-
-		if (!in->dirty || in->deleted)
-			continue;
-		n = min_u64(in->dirty, dev_room(&s->dev[in->dev]));
-		submit(s, i, n);
-		if (in->dirty)
+	for (uint64_t f = 0; f < nfiles && f <= t->cur_file; f++)
+		if (!writepages_all(s, t->first_inode + (int32_t)f))
 			return false;
-		list_del(s, i);
-		end_writepages(s, &s->dev[in->dev]);
-	}
-	t->wait_mark = 0;
+	/* vfat's fsync writes the file's metadata buffers too
+	 * (sync_mapping_buffers()): here, all of them */
+	if (t->meta_inode >= 0 && !writepages_all(s, t->meta_inode))
+		return false;
+	t->wait_mark = t->meta_inode >= 0 ? s->ino[t->meta_inode].mark : 0;
 	for (uint64_t f = 0; f < nfiles && f <= t->cur_file; f++)
 		t->wait_mark = max_u64(t->wait_mark, s->ino[t->first_inode + (int32_t)f].mark);
 	/* then a new file's fsync commits the journal and waits for that too
@@ -1328,7 +1341,7 @@ static bool throttle_again(struct sim_kernel *s, struct task *t, struct wb *w)
 
 /* A new file: its cost (creating, opening, closing it) in the writer's
  * time, its pages at the writer's rate in that time; its metadata for the
- * journal's next commit. */
+ * journal's next commit (ext4) or in the device's page cache (vfat). */
 static void new_file(struct sim_kernel *s, struct task *t)
 {
 	struct device *d = &s->dev[t->cfg.dev];
@@ -1336,6 +1349,15 @@ static void new_file(struct sim_kernel *s, struct task *t)
 	t->debt += bytes_to_pages(t->cfg.rate_bps) * t->cfg.file_cost_usec;
 	if (!t->cfg.file_meta_bytes)
 		return;
+	if (t->meta_inode >= 0) {
+		/* dirtied as the writer's own pages are: counted, throttled,
+		 * written by the flusher and by sync */
+		t->meta_bytes += t->cfg.file_meta_bytes;
+		if (t->meta_bytes >= PAGE_SIZE)
+			account_dirtied(s, t, t->meta_inode, t->meta_bytes / PAGE_SIZE);
+		t->meta_bytes %= PAGE_SIZE;
+		return;
+	}
 	d->journal_bytes += t->cfg.file_meta_bytes;
 	/* the commit timer runs from its transaction's start, which may be
 	 * before the copy: with a seed, anywhere in the interval */
@@ -1641,6 +1663,13 @@ static uint64_t max_idle_jif(const struct sim_kernel_cfg *cfg, const struct sim_
 	return m;
 }
 
+/* A copy of files with metadata to a vfat device: that metadata is an
+ * inode of its own, the device's page cache. */
+static bool has_meta_inode(const struct sim_task_cfg *t, const struct sim_dev_cfg *devs)
+{
+	return t->kind == TASK_COPY && t->file_meta_bytes && devs[t->dev].fs == SIM_FS_VFAT;
+}
+
 struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct sim_dev_cfg *devs,
 				  int ndev, const struct sim_task_cfg *tasks, int ntask)
 {
@@ -1687,7 +1716,10 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 		if (devs[d].bio_bytes && !dv->bio_pages)
 			dv->bio_pages = 1;
 		dv->open_inode = -1;
-		dv->ioend_pages = bytes_to_pages(devs[d].io_end_bytes);
+		/* vfat: one bio a ->writepages call of a file, whose pages
+		 * end writeback together */
+		dv->ioend_pages = devs[d].fs == SIM_FS_VFAT ? UINT32_MAX :
+							      bytes_to_pages(devs[d].io_end_bytes);
 		/* a device takes at least one whole bio; queue_bytes 0 is a
 		 * queue without bound (blk-throttle holds bios above the request
 		 * queue, however many) */
@@ -1713,7 +1745,8 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 		}
 	}
 	for (int i = 0; i < ntask; i++)
-		nino += (uint32_t)(tasks[i].kind == TASK_FSYNC_LOOP ? 1 : tasks[i].files);
+		nino += (uint32_t)(tasks[i].kind == TASK_FSYNC_LOOP ? 1 : tasks[i].files) +
+			(has_meta_inode(&tasks[i], devs) ? 1 : 0);
 	s->ino = calloc(nino ? nino : 1, sizeof(*s->ino));
 	if (!s->ino) {
 		sim_kernel_free(s);
@@ -1732,6 +1765,7 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 		t->state = TS_WAIT_START;
 		t->first_inode = (int32_t)nino;
 		t->file_pages = bytes_to_pages(tasks[i].file_bytes);
+		t->meta_inode = has_meta_inode(&tasks[i], devs) ? (int32_t)(nino + nf++) : -1;
 		for (uint32_t f = 0; f < nf; f++) {
 			struct inode *in = &s->ino[nino++];
 			in->dev = tasks[i].dev;

@@ -39,6 +39,17 @@ struct sim_bw_seg {
 
 enum sim_bus { BUS_USB, BUS_SATA, BUS_NVME, BUS_VIRTUAL };
 
+/* The file system on a device, as far as writeback sees it. */
+enum sim_fs {
+	SIM_FS_EXT4, /* delayed allocation and io_end (io_end_bytes); a journal that
+			writes each file's metadata at its commits */
+	SIM_FS_VFAT, /* FAT32: mpage's bio holds what one ->writepages call writes of
+			a file (contiguous pages merge into one segment), and its pages
+			end writeback together when the whole bio is written; no
+			journal: a file's metadata (the FAT, its directory entry) is
+			dirty page cache of the device itself, written as a file's */
+};
+
 struct sim_dev_cfg {
 	char name[16];      /* e.g. "sdb" */
 	char model[32];
@@ -67,6 +78,7 @@ struct sim_dev_cfg {
 	uint64_t throttle_bps; /* a cgroup's write throttle on it (blkio or io.max),
 				  which wbgov reads as wbgovd does; its speed is still
 				  bw[] (0: none) */
+	enum sim_fs fs;
 	bool known;          /* wbgovd measured it before (device memory): the
 				machine's own disks, seen every day */
 	uint64_t idle_usec;  /* its bdi was registered this long before the start,
@@ -130,9 +142,11 @@ struct sim_task_cfg {
 	uint64_t file_cost_usec; /* COPY: each file's time besides its bytes (create,
 				    open, close: the file system's CPU work) */
 	uint64_t file_meta_bytes; /* COPY: what each file adds to the file system's
-				     journal (its inode, directory entry, bitmaps),
-				     written to the device at the journal's commits:
-				     every JOURNAL_COMMIT_SEC and at sync or fsync */
+				     metadata (its inode, directory entry, bitmaps).
+				     ext4: to its journal, written to the device at
+				     the journal's commits: every JOURNAL_COMMIT_SEC
+				     and at sync or fsync. vfat: dirty pages of the
+				     device's own page cache */
 	uint64_t start_usec;
 	enum sim_task_end end;   /* after the last write */
 	uint64_t delete_at_usec; /* unlink every file then (0 = never) */

@@ -26,10 +26,10 @@ static const char *const machine_keys[] = {
 	"mem", "used", "kernel_mem", "reserve", "lowmem", "cpus", "hz", "bits", "kernel", NULL,
 };
 enum { D_MODEL, D_SERIAL, D_BUS, D_REMOVABLE, D_ROTATIONAL, D_KNOWN, D_BANDWIDTH, D_QUEUE, D_BIO,
-       D_LATENCY, D_IDLE, D_MAIN, D_IO_END, D_THROTTLE };
+       D_LATENCY, D_IDLE, D_MAIN, D_IO_END, D_THROTTLE, D_FS };
 static const char *const device_keys[] = {
 	"model", "serial", "bus", "removable", "rotational", "known", "bandwidth", "queue", "bio",
-	"latency", "idle", "main", "io_end", "throttle", NULL,
+	"latency", "idle", "main", "io_end", "throttle", "fs", NULL,
 };
 enum { W_KIND, W_DEVICE, W_SIZE, W_FILE_SIZE, W_RATE, W_START, W_END, W_DELETE, W_PERIOD,
        W_BACKGROUND, W_ROLE, W_FILE_COST, W_FILE_META, W_NKEYS };
@@ -38,6 +38,7 @@ static const char *const writer_keys[] = {
 	"background", "role", "file_cost", "file_meta", NULL,
 };
 static const char *const bus_names[] = { "usb", "sata", "nvme", "virtual" };
+static const char *const fs_names[] = { "ext4", "vfat" };
 static const char *const end_names[] = { "none", "sync", "fsync" };
 static const char *const role_names[] = { "main", "fast", "main-fast", "other" };
 static const char *const kver_names[] = { "6.18", "6.12", "6.1" };
@@ -755,6 +756,11 @@ static int device_key(struct ctx *x, const char *key, const char *v)
 			return fail(x, "bus = \"%s\": want usb, sata, nvme or virtual", v);
 		d->bus = (enum sim_bus)i;
 		break;
+	case D_FS:
+		if ((i = word_index(fs_names, 2, v)) < 0)
+			return fail(x, "fs = \"%s\": want ext4 or vfat", v);
+		d->fs = (enum sim_fs)i;
+		break;
 	case D_REMOVABLE:
 	case D_ROTATIONAL:
 	case D_KNOWN:
@@ -1071,10 +1077,14 @@ static int finish(struct ctx *x)
 	}
 	if (!sc->ndev)
 		return fail_at(x, 0, "no [device NAME] section: 1 to %d devices", SIM_MAX_DEV);
-	for (int d = 0; d < sc->ndev; d++)
+	for (int d = 0; d < sc->ndev; d++) {
 		if (!sc->dev[d].nbw)
 			return fail_at(x, x->dev_line[d], "[device %s] has no bandwidth =",
 				       sc->dev[d].name);
+		if (sc->dev[d].fs == SIM_FS_VFAT && sc->dev[d].io_end_bytes)
+			return fail_at(x, x->dev_line[d], "[device %s]: io_end is ext4's; with fs = "
+				       "vfat a file's writeback ends with its bio", sc->dev[d].name);
+	}
 	if (!sc->ntask)
 		return fail_at(x, 0, "no [writer NAME] section: 1 to %d writers", SIM_MAX_TASK);
 	for (int i = 0; i < sc->ntask; i++)
@@ -1271,6 +1281,8 @@ int scenfile_write(FILE *f, const struct scenario *sc)
 			fmt_size(dv->io_end_bytes, a, sizeof(a));
 			fprintf(f, "io_end = %s\n", a);
 		}
+		if (dv->fs != SIM_FS_EXT4)
+			fprintf(f, "fs = %s\n", fs_names[dv->fs]);
 		fmt_time(dv->latency_usec, a, sizeof(a));
 		fprintf(f, "latency = %s\n", a);
 		if (dv->idle_usec) {

@@ -139,6 +139,7 @@ static const char every_key[] =
 	"queue = 8M\n"
 	"bio = 1M\n"
 	"latency = 1500us\n"
+	"fs = vfat\n"
 	"main = yes\n"
 	"\n"
 	"[writer clone]\n"
@@ -246,6 +247,8 @@ static void test_every_key(void **state)
 	assert_int_equal(d->queue_bytes, 8 * MIB);
 	assert_int_equal(d->bio_bytes, MIB);
 	assert_int_equal(d->latency_usec, 1500);
+	assert_int_equal(d->fs, SIM_FS_VFAT);
+	assert_int_equal(sc.dev[0].fs, SIM_FS_EXT4);
 	assert_int_equal(sc.main_dev, 1);
 	assert_int_equal(sc.ntask, 3);
 	assert_int_equal(sc.task[0].kind, TASK_COPY);
@@ -414,7 +417,11 @@ static void test_errors(void **state)
 		  "t.scenario:7: more than 6 [device] sections" },
 		{ "[device sdb]\nspeed = 5MB/s\n",
 		  "t.scenario:2: unknown key \"speed\" in [device sdb] (model, serial, bus, removable, "
-		  "rotational, known, bandwidth, queue, bio, latency, idle, main, io_end, throttle)" },
+		  "rotational, known, bandwidth, queue, bio, latency, idle, main, io_end, throttle, fs)" },
+		{ "[device sdb]\nfs = fat\n", "t.scenario:2: fs = \"fat\": want ext4 or vfat" },
+		{ "[device sdb]\nbandwidth = 5MB/s\nfs = vfat\nio_end = 2M\n" MIN_WRITER,
+		  "t.scenario:1: [device sdb]: io_end is ext4's; with fs = vfat a file's writeback ends "
+		  "with its bio" },
 		{ "[device sdb]\nmodel = aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
 		  "t.scenario:2: model = \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\": want one line of 1 to 31 characters, "
 		  "not starting with ;" },

@@ -321,6 +321,77 @@ static void test_file_meta_journal(void **state)
 	sim_kernel_free(s);
 }
 
+/* vfat: a ->writepages call's pages end writeback together (mpage's one
+ * bio), whatever io_end says of ext4: the sync of a 4 MiB file on a 10 MB/s
+ * device takes its Writeback from 4 MiB to 0 at once. */
+static void test_vfat_bio_completes_whole(void **state)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(10 * MB);
+	struct sim_task_cfg t = writer(4 * MIB, END_SYNC);
+	struct sim_kernel *s;
+	uint64_t levels = 0, last = UINT64_MAX;
+
+	(void)state;
+	d.bio_bytes = MIB;
+	d.fs = SIM_FS_VFAT;
+	s = sim_kernel_new(&k, &d, 1, &t, 1);
+	assert_non_null(s);
+	while (!(sim_done(s, false) && sim_global_writeback(s) == 0)) {
+		uint64_t wb = sim_dev_writeback(s, 0);
+		if (wb && wb != last)
+			levels++;
+		last = wb;
+		sim_step(s);
+	}
+	assert_int_equal(levels, 1);
+	sim_kernel_free(s);
+}
+
+/* vfat has no journal: a file's metadata is dirty page cache of the
+ * device, counted in Dirty and written as the data is. 100 files of 4 KiB
+ * with 4 KiB of metadata each dirty 200 pages (ext4: 100, its journal's in
+ * no page cache), and their sync writes both; with no journal, nothing is
+ * written before the flusher's expiry, so 10 s of files leave all 200
+ * pages dirty where ext4's commit at 5 s wrote the metadata of half. */
+static void test_vfat_meta_dirty(void **state)
+{
+	for (int vfat = 0; vfat <= 1; vfat++) {
+		struct sim_kernel_cfg k = machine();
+		struct sim_dev_cfg d = disk(10 * MB);
+		struct sim_task_cfg t = writer(4096, END_SYNC);
+		struct sim_kernel *s;
+		struct sim_dev_stat ds;
+		uint64_t data;
+
+		(void)state;
+		d.fs = vfat ? SIM_FS_VFAT : SIM_FS_EXT4;
+		t.files = 100;
+		t.file_meta_bytes = 4096;
+		t.file_cost_usec = 100000;
+		s = sim_kernel_new(&k, &d, 1, &t, 1);
+		assert_non_null(s);
+		run_until(s, 9000000);
+		sim_dev_stat(s, 0, &ds);
+		data = sim_task_stats(s, 0)->written_bytes / 4096;
+		assert_true(data >= 85 && data <= 95);
+		if (vfat) {
+			/* a page of metadata each file begun, the current one's too */
+			assert_in_range(sim_global_dirtied(s), 2 * data, 2 * data + 1);
+			assert_int_equal(ds.sectors_written, 0);
+		} else {
+			assert_int_equal(sim_global_dirtied(s), data);
+			assert_true(ds.sectors_written * 512 >= 45 * 4096);
+		}
+		run_done(s);
+		sim_dev_stat(s, 0, &ds);
+		/* everything, data and metadata, on the device by the sync's end */
+		assert_true(ds.sectors_written * 512 >= 199 * 4096);
+		assert_int_equal(sim_global_dirty(s), 0);
+		sim_kernel_free(s);
+	}
+}
+
 /* 6.1's journal commit waits for the data under writeback, and a writer
  * of new files for the commit; 6.12's does not. 78 MiB of 8 KiB files to
  * a 5 MB/s device under the 16/48 MiB pair (bench/fidelity's files-bytes
@@ -1394,6 +1465,8 @@ int main(void)
 		cmocka_unit_test(test_seed_jitter),
 		cmocka_unit_test(test_file_cost),
 		cmocka_unit_test(test_io_end_completes_whole),
+		cmocka_unit_test(test_vfat_bio_completes_whole),
+		cmocka_unit_test(test_vfat_meta_dirty),
 		cmocka_unit_test(test_throttle_seen_by_wbgov),
 		cmocka_unit_test(test_file_meta_journal),
 		cmocka_unit_test(test_journal_waits_on_6_1),
