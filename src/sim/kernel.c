@@ -467,6 +467,21 @@ static uint64_t dev_room(const struct device *d)
 	return d->queued_pages < d->queue_limit_pages ? d->queue_limit_pages - d->queued_pages : 0;
 }
 
+/* What inode `i` may queue now: the device queue's room, and none for a
+ * file not yet under writeback while cfg.inflight_files are (its
+ * writepages call would wait in start_this_handle() for reserved journal
+ * credits, which another's end of writeback gives back). */
+static uint64_t inode_room(const struct sim_kernel *s, int32_t i)
+{
+	const struct inode *in = &s->ino[i];
+	const struct device *d = &s->dev[in->dev];
+
+	if (d->cfg.inflight_files && !in->writeback &&
+	    s->wb[in->dev].writeback_inodes >= d->cfg.inflight_files)
+		return 0;
+	return dev_room(d);
+}
+
 /* Make room for one more in a ring of `elem`-byte elements holding `len`
  * from `*head`: when full, doubled and unrolled to start at 0. */
 static void ring_grow(void **v, size_t elem, uint32_t *cap, uint32_t *head, uint32_t len)
@@ -911,7 +926,7 @@ static enum step_result wb_writeback_step(struct sim_kernel *s, struct wb *w)
 		if (w->cur >= 0) {
 			struct inode *in = &s->ino[w->cur];
 			uint64_t want = min_u64(w->slice_left, in->dirty);
-			uint64_t n = min_u64(want, dev_room(&s->dev[in->dev]));
+			uint64_t n = min_u64(want, inode_room(s, w->cur));
 
 			if (in->deleted)
 				want = n = 0;
@@ -1183,7 +1198,7 @@ static bool writepages_all(struct sim_kernel *s, int32_t i)
 
 	if (!in->dirty || in->deleted)
 		return true;
-	submit(s, i, min_u64(in->dirty, dev_room(d)));
+	submit(s, i, min_u64(in->dirty, inode_room(s, i)));
 	if (in->dirty)
 		return false;
 	list_del(s, i);
@@ -1243,7 +1258,7 @@ static bool early_writeout(struct sim_kernel *s, int32_t i)
 		return true;
 	open_piece = in->appended % piece;
 	if (in->dirty > open_piece)
-		submit(s, i, min_u64(in->dirty - open_piece, dev_room(d)));
+		submit(s, i, min_u64(in->dirty - open_piece, inode_room(s, i)));
 	if (in->dirty > open_piece)
 		return false;
 	end_writepages(s, d);
@@ -1285,6 +1300,10 @@ static void after_writes(struct sim_kernel *s, struct task *t, uint64_t t_usec)
 {
 	t->writes_done = true;
 	t->st.write_return_usec = t_usec;
+	for (int d = 0; d < s->ndev; d++) {
+		t->st.return_dirty[d] = sim_dev_dirty(s, d);
+		t->st.return_writeback[d] = sim_dev_writeback(s, d);
+	}
 	if (t->outstanding == 0 && !t->st.durable_usec)
 		t->st.durable_usec = t_usec;
 	t->st.end_call_usec = t_usec;

@@ -79,6 +79,13 @@ struct sim_dev_cfg {
 				  which wbgov reads as wbgovd does; its speed is still
 				  bw[] (0: none) */
 	enum sim_fs fs;
+	uint32_t inflight_files; /* ext4: at most this many files under writeback at
+				    once (0: no bound). Each writepages call takes a
+				    journal handle with credits reserved for converting
+				    its unwritten extents, held until its pages are
+				    written, and jbd2 lets half a transaction be
+				    reserved: the flusher waits for one to end. Small
+				    files: a few hundred KiB in flight */
 	bool known;          /* wbgovd measured it before (device memory): the
 				machine's own disks, seen every day */
 	uint64_t idle_usec;  /* its bdi was registered this long before the start,
@@ -165,6 +172,9 @@ struct sim_task_stats {
 	uint64_t total_pause_usec;
 	uint64_t *lat_usec;          /* FSYNC_LOOP: write + fdatasync latencies */
 	uint64_t nlat, cap_lat;
+	/* each device's Dirty and Writeback, pages, when its last write()
+	 * returned: what a probe run then sees, before a sync starts */
+	uint64_t return_dirty[SIM_MAX_DEV], return_writeback[SIM_MAX_DEV];
 	bool finished;
 };
 

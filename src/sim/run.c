@@ -29,17 +29,20 @@ static int main_task(const struct scenario *sc)
 }
 
 /* A sample once a step has passed, or `last`: the run's end state, so that
- * the series ends where the run did (all written, all durable). */
+ * the series ends where the run did (all written, all durable); or `ret`:
+ * the page cache as it was when the main writer's last write returned
+ * (its stats), before a sync, as a probe run then sees it. */
 static void sample(struct run_series *se, const struct sim_kernel *s, const struct scenario *sc,
-		   bool last)
+		   bool last, bool ret)
 {
-	uint64_t now = sim_now_usec(s);
 	int mt = main_task(sc);
+	const struct sim_task_stats *st = sim_task_stats(s, mt);
+	uint64_t now = ret ? st->write_return_usec : sim_now_usec(s), gd = 0, gw = 0;
 	uint32_t k;
 
-	if (last && se->n && se->t_s[se->n - 1] == (double)now / 1e6)
+	if ((last || ret) && se->n && se->t_s[se->n - 1] >= (double)now / 1e6)
 		return;
-	if (!last && now < (uint64_t)se->n * se->step_usec)
+	if (!last && !ret && now < (uint64_t)se->n * se->step_usec)
 		return;
 	if (se->n == SERIES_MAX) { /* keep every other point, halve the rate */
 		uint32_t j = 0;
@@ -57,20 +60,25 @@ static void sample(struct run_series *se, const struct sim_kernel *s, const stru
 		}
 		se->n = j;
 		se->step_usec *= 2;
-		if (!last && now < (uint64_t)se->n * se->step_usec)
+		if (!last && !ret && now < (uint64_t)se->n * se->step_usec)
 			return;
 	}
 	k = se->n++;
 	se->t_s[k] = (double)now / 1e6;
-	se->written_mib[k] = (float)((double)sim_task_stats(s, mt)->written_bytes / (double)MIB);
+	se->written_mib[k] = (float)((double)st->written_bytes / (double)MIB);
 	se->durable_mib[k] = (float)((double)sim_dev_written_bytes(s, sc->task[mt].dev) / (double)MIB);
-	se->global_dirty_mib[k] = (float)mib(sim_global_dirty(s));
-	se->global_writeback_mib[k] = (float)mib(sim_global_writeback(s));
 	for (int d = 0; d < sc->ndev; d++) {
-		se->dirty_mib[d][k] = (float)mib(sim_dev_dirty(s, d));
-		se->writeback_mib[d][k] = (float)mib(sim_dev_writeback(s, d));
+		uint64_t dirty = ret ? st->return_dirty[d] : sim_dev_dirty(s, d);
+		uint64_t wb = ret ? st->return_writeback[d] : sim_dev_writeback(s, d);
+
+		se->dirty_mib[d][k] = (float)mib(dirty);
+		se->writeback_mib[d][k] = (float)mib(wb);
 		se->thresh_mib[d][k] = (float)mib(sim_dev_wb_thresh(s, d));
+		gd += dirty;
+		gw += wb;
 	}
+	se->global_dirty_mib[k] = (float)mib(gd);
+	se->global_writeback_mib[k] = (float)mib(gw);
 }
 
 /* The main writer's sync()/fsync(), for the plots' marker. */
@@ -160,6 +168,7 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 	struct sim_kernel_cfg kc = sc->kernel;
 	struct sim_kernel *s;
 	uint64_t peak = 0, peak_dirty = 0, next_ctl = 0, found[SIM_MAX_DEV][2] = { { 0 } };
+	bool returned = false; /* the main writer's last write, in the series */
 	int err = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -221,12 +230,16 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 		d += sim_global_writeback(s);
 		if (d > peak)
 			peak = d;
+		if (r->series && !returned && sim_task_stats(s, main_task(sc))->write_return_usec) {
+			returned = true;
+			sample(r->series, s, sc, false, true);
+		}
 		if (r->series)
-			sample(r->series, s, sc, false);
+			sample(r->series, s, sc, false, false);
 	}
 	/* the end, before a governor gives its knobs back */
 	if (!err && r->series)
-		sample(r->series, s, sc, true);
+		sample(r->series, s, sc, true, false);
 	if (pr->governor) {
 		ctl->detach(ctl->ctx);
 		/* every knob back as it was found, or the run is not a result */

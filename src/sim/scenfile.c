@@ -26,10 +26,10 @@ static const char *const machine_keys[] = {
 	"mem", "used", "kernel_mem", "reserve", "lowmem", "cpus", "hz", "bits", "kernel", NULL,
 };
 enum { D_MODEL, D_SERIAL, D_BUS, D_REMOVABLE, D_ROTATIONAL, D_KNOWN, D_BANDWIDTH, D_QUEUE, D_BIO,
-       D_LATENCY, D_IDLE, D_MAIN, D_IO_END, D_THROTTLE, D_FS };
+       D_LATENCY, D_IDLE, D_MAIN, D_IO_END, D_THROTTLE, D_FS, D_INFLIGHT_FILES };
 static const char *const device_keys[] = {
 	"model", "serial", "bus", "removable", "rotational", "known", "bandwidth", "queue", "bio",
-	"latency", "idle", "main", "io_end", "throttle", "fs", NULL,
+	"latency", "idle", "main", "io_end", "throttle", "fs", "inflight_files", NULL,
 };
 enum { W_KIND, W_DEVICE, W_SIZE, W_FILE_SIZE, W_RATE, W_START, W_END, W_DELETE, W_PERIOD,
        W_BACKGROUND, W_ROLE, W_FILE_COST, W_FILE_META, W_NKEYS };
@@ -756,6 +756,14 @@ static int device_key(struct ctx *x, const char *key, const char *v)
 			return fail(x, "bus = \"%s\": want usb, sata, nvme or virtual", v);
 		d->bus = (enum sim_bus)i;
 		break;
+	case D_INFLIGHT_FILES: {
+		uint64_t n;
+
+		if (parse_uint(v, 100000, &n))
+			return fail(x, "inflight_files = \"%s\": want 0 (no bound) to 100000", v);
+		d->inflight_files = (uint32_t)n;
+		break;
+	}
 	case D_FS:
 		if ((i = word_index(fs_names, 2, v)) < 0)
 			return fail(x, "fs = \"%s\": want ext4 or vfat", v);
@@ -1084,6 +1092,10 @@ static int finish(struct ctx *x)
 		if (sc->dev[d].fs == SIM_FS_VFAT && sc->dev[d].io_end_bytes)
 			return fail_at(x, x->dev_line[d], "[device %s]: io_end is ext4's; with fs = "
 				       "vfat a file's writeback ends with its bio", sc->dev[d].name);
+		if (sc->dev[d].fs == SIM_FS_VFAT && sc->dev[d].inflight_files)
+			return fail_at(x, x->dev_line[d], "[device %s]: inflight_files is ext4's "
+				       "(its journal's reserved credits); vfat has no journal",
+				       sc->dev[d].name);
 	}
 	if (!sc->ntask)
 		return fail_at(x, 0, "no [writer NAME] section: 1 to %d writers", SIM_MAX_TASK);
@@ -1283,6 +1295,8 @@ int scenfile_write(FILE *f, const struct scenario *sc)
 		}
 		if (dv->fs != SIM_FS_EXT4)
 			fprintf(f, "fs = %s\n", fs_names[dv->fs]);
+		if (dv->inflight_files)
+			fprintf(f, "inflight_files = %u\n", dv->inflight_files);
 		fmt_time(dv->latency_usec, a, sizeof(a));
 		fprintf(f, "latency = %s\n", a);
 		if (dv->idle_usec) {
