@@ -42,11 +42,16 @@ static void sample(struct run_series *se, const struct sim_kernel *s, const stru
 
 	if ((last || ret) && se->n && se->t_s[se->n - 1] >= (double)now / 1e6)
 		return;
-	if (!last && !ret && now < (uint64_t)se->n * se->step_usec)
+	if (!last && !ret && now < se->next_usec)
 		return;
 	if (se->n == SERIES_MAX) { /* keep every other point, halve the rate */
 		uint32_t j = 0;
-		for (uint32_t i = 0; i < se->n; i += 2, j++) {
+		for (uint32_t i = 0; i < se->n; i++) {
+			/* (the write return's row is kept) */
+			if (i % 2 && i != se->ret_k)
+				continue;
+			if (i == se->ret_k)
+				se->ret_k = j;
 			se->t_s[j] = se->t_s[i];
 			se->written_mib[j] = se->written_mib[i];
 			se->durable_mib[j] = se->durable_mib[i];
@@ -57,13 +62,19 @@ static void sample(struct run_series *se, const struct sim_kernel *s, const stru
 				se->writeback_mib[d][j] = se->writeback_mib[d][i];
 				se->thresh_mib[d][j] = se->thresh_mib[d][i];
 			}
+			j++;
 		}
 		se->n = j;
 		se->step_usec *= 2;
-		if (!last && !ret && now < (uint64_t)se->n * se->step_usec)
+		se->next_usec = (now + se->step_usec - 1) / se->step_usec * se->step_usec;
+		if (!last && !ret && now < se->next_usec)
 			return;
 	}
 	k = se->n++;
+	if (ret)
+		se->ret_k = k;
+	else
+		se->next_usec = (now / se->step_usec + 1) * se->step_usec;
 	se->t_s[k] = (double)now / 1e6;
 	se->written_mib[k] = (float)((double)st->written_bytes / (double)MIB);
 	se->durable_mib[k] = (float)((double)sim_dev_written_bytes(s, sc->task[mt].dev) / (double)MIB);
@@ -193,6 +204,7 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 			return -ENOMEM;
 		}
 		r->series->step_usec = 10000;
+		r->series->ret_k = UINT32_MAX;
 	}
 	err = proposal_start(pr, s);
 	/* the scenario's own knobs, after the policy's, in the file's order */

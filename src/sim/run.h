@@ -40,6 +40,8 @@ extern const char *const run_col_names[COL_COUNT];
 struct run_series {
 	uint32_t n;
 	uint64_t step_usec;
+	uint64_t next_usec;             /* the next sample's time */
+	uint32_t ret_k;                 /* the main writer's write return's row */
 	double t_s[SERIES_MAX];
 	float dirty_mib[SIM_MAX_DEV][SERIES_MAX];
 	float writeback_mib[SIM_MAX_DEV][SERIES_MAX];

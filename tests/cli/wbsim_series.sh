@@ -68,6 +68,18 @@ bad=$(awk -F'\t' 'NR > 1 {
 	END { for (p in last) if (last[p] != "4096.000 4096.000") printf "%s ends at written, durable %s, want 4096.000 4096.000\n", p, last[p] }' "$tmp/s.tsv")
 [ -z "$bad" ] || fail "$tmp/s.tsv: $bad"
 
+# a row at the main writer's write return, as the page cache was then (a
+# probe's sample before the sync): all of the ISO written, and what is not
+# yet durable is in Dirty + Writeback
+for pol in linux-64 udev-16m; do
+	wr=$(csv write_return_s "$pol")
+	got=$(awk -F'\t' -v p="$pol" -v wr="$wr" '$1 == p && $2 == wr { n++; w = $9; d = $10; c = $11 + $12 }
+		END { if (n != 1) printf "%d rows at the write return %s, want 1", n, wr
+		      else if (w != "4096.000") printf "written %s at the write return, want 4096.000", w
+		      else if (c < w - d - 0.01) printf "Dirty + Writeback %.3f at the write return, less than written - durable %.3f", c, w - d }' "$tmp/s.tsv")
+	[ -z "$got" ] || fail "$pol: $got"
+done
+
 # a file that cannot be written: 73, its name on stderr, no results
 rc=0
 "$W" run usb-iso --policy wbgov --series "$tmp/nodir/s.tsv" >"$tmp/out" 2>"$tmp/err" || rc=$?

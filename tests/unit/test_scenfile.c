@@ -127,6 +127,7 @@ static const char every_key[] =
 	"\n"
 	"[device sda]\n"
 	"bandwidth = 400MB/s\n"
+	"inflight_files = 41\n"
 	"\n"
 	"[device sdc]\n"
 	"model = Ultra Fit\n"
@@ -249,6 +250,8 @@ static void test_every_key(void **state)
 	assert_int_equal(d->latency_usec, 1500);
 	assert_int_equal(d->fs, SIM_FS_VFAT);
 	assert_int_equal(sc.dev[0].fs, SIM_FS_EXT4);
+	assert_int_equal(sc.dev[0].inflight_files, 41);
+	assert_int_equal(d->inflight_files, 0);
 	assert_int_equal(sc.main_dev, 1);
 	assert_int_equal(sc.ntask, 3);
 	assert_int_equal(sc.task[0].kind, TASK_COPY);
@@ -417,7 +420,14 @@ static void test_errors(void **state)
 		  "t.scenario:7: more than 6 [device] sections" },
 		{ "[device sdb]\nspeed = 5MB/s\n",
 		  "t.scenario:2: unknown key \"speed\" in [device sdb] (model, serial, bus, removable, "
-		  "rotational, known, bandwidth, queue, bio, latency, idle, main, io_end, throttle, fs)" },
+		  "rotational, known, bandwidth, queue, bio, latency, idle, main, io_end, throttle, fs, inflight_files)" },
+		{ "[device sdb]\ninflight_files = -1\n",
+		  "t.scenario:2: inflight_files = \"-1\": want 0 (no bound) to 100000" },
+		{ "[device sdb]\ninflight_files = 100001\n",
+		  "t.scenario:2: inflight_files = \"100001\": want 0 (no bound) to 100000" },
+		{ "[device sdb]\nbandwidth = 5MB/s\nfs = vfat\ninflight_files = 40\n" MIN_WRITER,
+		  "t.scenario:1: [device sdb]: inflight_files is ext4's (its journal's reserved credits); "
+		  "vfat has no journal" },
 		{ "[device sdb]\nfs = fat\n", "t.scenario:2: fs = \"fat\": want ext4 or vfat" },
 		{ "[device sdb]\nbandwidth = 5MB/s\nfs = vfat\nio_end = 2M\n" MIN_WRITER,
 		  "t.scenario:1: [device sdb]: io_end is ext4's; with fs = vfat a file's writeback ends "

@@ -392,6 +392,41 @@ static void test_vfat_meta_dirty(void **state)
 	}
 }
 
+/* inflight_files: at most that many files under writeback at once (ext4's
+ * reserved journal credits). 1000 files of 8 KiB synced to a 5 MB/s
+ * device with no queue bound: 40 files' pages in flight at most with 40,
+ * nearly all of them without; the sync takes as long either way. */
+static void test_inflight_files(void **state)
+{
+	uint64_t took[2];
+
+	for (int with = 0; with <= 1; with++) {
+		struct sim_kernel_cfg k = machine();
+		struct sim_dev_cfg d = disk(5 * MB);
+		struct sim_task_cfg t = writer(8192, END_SYNC);
+		struct sim_kernel *s;
+		uint64_t most = 0;
+
+		(void)state;
+		d.queue_bytes = 0;
+		d.inflight_files = with ? 40 : 0;
+		t.files = 1000;
+		s = sim_kernel_new(&k, &d, 1, &t, 1);
+		assert_non_null(s);
+		while (!(sim_done(s, false) && sim_global_writeback(s) == 0)) {
+			most = sim_dev_writeback(s, 0) > most ? sim_dev_writeback(s, 0) : most;
+			sim_step(s);
+		}
+		if (with)
+			assert_true(most <= 80 && most >= 60);
+		else
+			assert_true(most >= 1900);
+		took[with] = sim_task_stats(s, 0)->end_done_usec;
+		sim_kernel_free(s);
+	}
+	assert_true(took[1] * 100 <= took[0] * 105 && took[1] * 100 >= took[0] * 95);
+}
+
 /* 6.1's journal commit waits for the data under writeback, and a writer
  * of new files for the commit; 6.12's does not. 78 MiB of 8 KiB files to
  * a 5 MB/s device under the 16/48 MiB pair (bench/fidelity's files-bytes
@@ -1467,6 +1502,7 @@ int main(void)
 		cmocka_unit_test(test_io_end_completes_whole),
 		cmocka_unit_test(test_vfat_bio_completes_whole),
 		cmocka_unit_test(test_vfat_meta_dirty),
+		cmocka_unit_test(test_inflight_files),
 		cmocka_unit_test(test_throttle_seen_by_wbgov),
 		cmocka_unit_test(test_file_meta_journal),
 		cmocka_unit_test(test_journal_waits_on_6_1),
