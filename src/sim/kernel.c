@@ -1422,6 +1422,14 @@ static void run_copy(struct sim_kernel *s, struct task *t, uint64_t t0, uint64_t
 
 		if (throttle_again(s, t, w))
 			return;
+		/* vfat: a new file's cluster allocation copies its FAT block to
+		 * the second FAT under the buffer's lock (fat_mirror_bhs()),
+		 * which a write of the block holds until it completes: not
+		 * while the metadata is under writeback (measured: the writer
+		 * of small files sleeps there most of its time) */
+		if (t->file_done == 0 && !t->last_write_pending && t->meta_inode >= 0 &&
+		    s->ino[t->meta_inode].writeback)
+			return;
 		/* a new file needs the journal: not while 6.1's commit waits */
 		if (t->file_done == 0 && !t->last_write_pending && t->cfg.file_meta_bytes &&
 		    s->dev[t->cfg.dev].commit_mark > s->dev[t->cfg.dev].completed)

@@ -392,6 +392,43 @@ static void test_vfat_meta_dirty(void **state)
 	}
 }
 
+/* vfat: a new file waits while the device's metadata is under writeback
+ * (fat_mirror_bhs() locks the FAT block its write holds). 200 files of
+ * 8 KiB, 512 bytes of metadata each, written at 4 MB/s to a 1 MB/s device
+ * with the flusher started at 256 KiB and no throttling: the writer
+ * returns at its own speed on ext4 (0.4 s), and on vfat only as fast as
+ * the device takes the metadata written with the data. */
+static uint64_t files_meta_return(enum sim_fs fs)
+{
+	struct sim_kernel_cfg k = machine();
+	struct sim_dev_cfg d = disk(1 * MB);
+	struct sim_task_cfg t = writer(8192, END_NONE);
+	struct sim_kernel *s;
+	uint64_t wr;
+
+	d.fs = fs;
+	t.files = 200;
+	t.file_meta_bytes = 512;
+	t.rate_bps = 4 * MB;
+	s = sim_kernel_new(&k, &d, 1, &t, 1);
+	assert_non_null(s);
+	assert_int_equal(sim_vm_write(s, VM_DIRTY_BACKGROUND_BYTES, 256 * KIB), 0);
+	assert_int_equal(sim_vm_write(s, VM_DIRTY_BYTES, 64 * MIB), 0);
+	run_done(s);
+	wr = sim_task_stats(s, 0)->write_return_usec;
+	sim_kernel_free(s);
+	return wr;
+}
+
+static void test_vfat_meta_stall(void **state)
+{
+	uint64_t ext4 = files_meta_return(SIM_FS_EXT4), vfat = files_meta_return(SIM_FS_VFAT);
+
+	(void)state;
+	assert_true(ext4 >= 400000 && ext4 < 450000);
+	assert_true(vfat > 900000);
+}
+
 /* inflight_files: at most that many files under writeback at once (ext4's
  * reserved journal credits). 1000 files of 8 KiB synced to a 5 MB/s
  * device with no queue bound: 40 files' pages in flight at most with 40,
@@ -1503,6 +1540,7 @@ int main(void)
 		cmocka_unit_test(test_vfat_bio_completes_whole),
 		cmocka_unit_test(test_vfat_meta_dirty),
 		cmocka_unit_test(test_inflight_files),
+		cmocka_unit_test(test_vfat_meta_stall),
 		cmocka_unit_test(test_throttle_seen_by_wbgov),
 		cmocka_unit_test(test_file_meta_journal),
 		cmocka_unit_test(test_journal_waits_on_6_1),
