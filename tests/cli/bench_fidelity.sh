@@ -71,6 +71,8 @@ for r in qemu-6.1-2G qemu-6.12-2G; do
 	k=${r#qemu-}
 	printf 'copy_mib=64\nslow_bps=5000000\nkernel=%s\nuname=%s.0-test\n' "${k%-2G}" "${k%-2G}" >>"$D/$r.facts"
 done
+# (the 6.12 guest's slow disk is FAT32)
+echo fs=vfat >>"$D/qemu-6.12-2G.facts"
 for n in 1 2 3; do
 	printf '# t_s dirty_mib writeback_mib (dd returned at 0.5, sync at 1.0)\n-0.5 0 0\n0.1 %d 5\n1.0 0 %d\n' "$((n * 10))" "$((n * 100))" \
 		>"$D/traces/host-defaults-r$n.tsv"
@@ -92,7 +94,7 @@ for a in "\$@"; do
 done
 t=\$((p + 4)) # tenths: 0.4 + 0.1 seed
 t=\$((t / 10)).\$((t % 10))
-w=1 y=1 d=100 n=90 q=0.05
+w=1 y=1 d=100 n=80 q=0.05
 case \${2##*/} in
 host-defaults.scenario) w=\$t y=\$((30 + p)) ;;
 host-bytes.scenario) w=\$((29 + p)) ;;
@@ -108,7 +110,8 @@ echo "scenario,policy,write_return_s,durable_s,sync_after_s,peak_dirty_mib,other
 echo "fid,linux-64,\$w,,\$y,\$d,,\$q,,256,\$n"
 if [ -n "\$series" ]; then
 	printf 'policy\tt_s\tslow_thresh_mib\tslow_dirty_mib\tslow_writeback_mib\tglobal_dirty_mib\tglobal_writeback_mib\n' >"\$series"
-	printf 'linux-64\t0.1\t9\t%d\t4\t50\t50\nlinux-64\t0.2\t9\t1\t%d\t50\t50\n' "\$((p * 3))" "\$((p * 2))" >>"\$series"
+	printf 'linux-64\t0.1\t9\t%d\t4\t90\t10\nlinux-64\t0.15\t9\t2\t3\t95\t5\nlinux-64\t0.2\t9\t1\t%d\t50\t50\n' \
+		"\$((p * 3))" "\$((p * 2))" >>"\$series"
 fi
 EOF
 	chmod +x "$1"
@@ -144,6 +147,17 @@ done
 grep -q '^file_size' "$S" && fail "the fsync- scenario has a file_size: $(cat "$S")"
 grep -qxF 'size = 1024M' "$D/scen/host-300-defaults.scenario" || fail "host-300's copy: $(cat "$D/scen/host-300-defaults.scenario")"
 grep -qxF 'kernel = 6.1' "$D/scen/qemu-6.1-2G-defaults.scenario" || fail "6.1's scenario: $(cat "$D/scen/qemu-6.1-2G-defaults.scenario")"
+# ext4's files in flight, from the slow disk's journal and block groups
+# (runs recorded without them: the same mkfs.ext4 of a disk that size, here
+# 256 MiB x 3 + 300: 4 KiB blocks, 9 groups, a 32 MiB journal): 2730 of
+# its 8192 blocks a transaction, less 12 descriptor blocks, half of it
+# reserved, 27 credits a file; none on 6.1
+grep -qxF 'inflight_files = 50' "$D/scen/host-defaults.scenario" || fail "host's inflight_files: $(cat "$D/scen/host-defaults.scenario")"
+grep -q '^inflight_files' "$D/scen/qemu-6.1-2G-defaults.scenario" && fail "6.1 has inflight_files: $(cat "$D/scen/qemu-6.1-2G-defaults.scenario")"
+grep -q '^fs = ' "$D/scen/host-defaults.scenario" && fail "an ext4 rig's scenario names a fs: $(cat "$D/scen/host-defaults.scenario")"
+# vfat: said, and neither ext4's io_end nor its files in flight
+S=$D/scen/qemu-6.12-2G-defaults.scenario
+grep -qxF 'fs = vfat' "$S" && ! grep -q '^io_end\|^inflight_files' "$S" || fail "the vfat rig's scenario: $(cat "$S")"
 # not simulated where the kernel has no such knob
 [ -e "$D/scen/qemu-6.1-2G-strict16m.scenario" ] && fail "n/a was simulated: $(ls "$D/scen")"
 
@@ -174,6 +188,10 @@ want host defaults write_return_s '0.50	0.38	0.70	3	0.5	0.7	1.00	2/3'
 # the median below it: the nearest (its min) over the median, 31 / 26
 want host defaults sync_after_s '26.000	20.000	30.000	3	31	33	1.19	2/3'
 want host defaults peak_dirty_mib '100.0	100.0	100.0	3	100	100	1.00	3/3'
+# the peaks from the series as the real ones are sampled, every 100 ms
+# from the phase's offset (0, 10, 20 ms): the 95 at 0.15 s is seen by
+# phases 2 and 3 only; the csv's peak (every jiffy, 80 here) is not used
+want host defaults peak_nr_dirty_mib '90.0	90.0	90.0	3	90	95	1.00	3/3'
 want host defaults fsync_p99_ms '6.00	5.00	7.00	3	0.05	0.05	0.01	0/3'
 # an even count: the mean of the middle two; 30 / 21.5, only 25 in band
 want host bytes write_return_s '21.5	18.000	25.000	2	30	32	1.40	1/2'
@@ -214,7 +232,7 @@ PATH=$tmp/gpbin:$PATH "$B/fidelity-report" --doc "$tmp/doc.md" --png "$tmp/p.png
 	>/dev/null 2>"$tmp/err" || fail "fidelity-report exited $?: $(cat "$tmp/err")"
 doc() { grep -qxF "$1" "$tmp/doc.md" || fail "the report lacks \"$1\": $(cat "$tmp/doc.md")"; }
 # median [min-max] / the simulated range (ratio); one figure where min = max
-doc '| host | defaults | 0.5 [0.38–0.7] / 0.5–0.7 (1.00) | 26 [20–30] / 31–33 (1.19) | 90 / 90 (1.00) | 100 / 100 (1.00) | 6 [5–7] / 0.05 (0.01) |'
+doc '| host | defaults | 0.5 [0.38–0.7] / 0.5–0.7 (1.00) | 26 [20–30] / 31–33 (1.19) | 90 / 90–95 (1.00) | 100 / 100 (1.00) | 6 [5–7] / 0.05 (0.01) |'
 doc '| host | bytes | 21.5 [18–25] / 30–32 (1.40) | - | - | - | - |'
 doc '| host | strict1s | - | 1 / 0.5–0.7 (0.70) | - | - | - |'
 doc '| qemu-6.1-2G | strict16m | n/a | n/a | - | - | - |'
@@ -240,7 +258,7 @@ grep -qxF "set output '$tmp/p2.png'" "$tmp/gp/1/script" || fail "the second plot
 [ "$(grep -o " using 1:[23] " "$G/script" | wc -l)" = 12 ] || fail "want 12 lines: $(cat "$G/script")"
 [ "$(grep -o " notitle" "$G/script" | wc -l)" = 8 ] || fail "want 4 titles: $(cat "$G/script")"
 [ "$(cat "$G/real-r2")" = "$(printf '%s\n' '-0.5 0 0' '0.1 20 25' '1.0 0 200')" ] || fail "real run 2's Dirty, Dirty+Writeback: $(cat "$G/real-r2")"
-[ "$(cat "$G/sim-p2")" = "$(printf '%s\n' '0.1 6 10' '0.2 1 5')" ] || fail "phase 2's Dirty, Dirty+Writeback: $(cat "$G/sim-p2")"
+[ "$(cat "$G/sim-p2")" = "$(printf '%s\n' '0.1 6 10' '0.15 2 5' '0.2 1 5')" ] || fail "phase 2's Dirty, Dirty+Writeback: $(cat "$G/sim-p2")"
 # a configuration without traces: said, the doc written
 PATH=$tmp/gpbin:$PATH "$B/fidelity-report" --doc "$tmp/doc.md" --png "$tmp/p.png" --png2 "$tmp/p2.png" --run2 host-bytes "$D" \
 	>/dev/null 2>"$tmp/err"
@@ -250,7 +268,7 @@ mkdir "$tmp/res2"
 { head -n 1 "$D/results.tsv"; printf 'host\tdefaults\twrite_return_s\t9\t9\t9\t1\t9\t9\t1.00\t1/1\n'; } >"$tmp/res2/results.tsv"
 PATH=$tmp/gpbin:$PATH "$B/fidelity-report" --doc "$tmp/doc.md" --png "$tmp/p.png" "$D" "$tmp/res2" >/dev/null 2>"$tmp/err" ||
 	fail "fidelity-report DIR DIR exited $?: $(cat "$tmp/err")"
-doc '| host | defaults | 9 / 9 (1.00) | 26 [20–30] / 31–33 (1.19) | 90 / 90 (1.00) | 100 / 100 (1.00) | 6 [5–7] / 0.05 (0.01) |'
+doc '| host | defaults | 9 / 9 (1.00) | 26 [20–30] / 31–33 (1.19) | 90 / 90–95 (1.00) | 100 / 100 (1.00) | 6 [5–7] / 0.05 (0.01) |'
 # results of an older bench/fidelity: refused, the doc untouched
 cp "$tmp/doc.md" "$tmp/doc.1"
 printf 'rig\tconfig\tmetric\treal\tsim\tratio\nhost\tdefaults\twrite_return_s\t1\t1\t1.00\n' >"$tmp/res2/results.tsv"
