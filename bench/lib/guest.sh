@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
-# Shared by bench/fidelity and bench/kernel (sourced, bash): a busybox
+# Shared by bench/fidelity, bench/kernel and bench/writer-stacks (sourced, bash): a busybox
 # guest's initramfs and disks, the probe it runs, and a machine's facts in
 # the terms of a wbsim scenario file. Functions print what they make and
 # return non-zero on failure, with a message; the caller dies.
@@ -17,6 +17,17 @@ probe_build() {
 		}
 	fi
 	echo "$p"
+}
+
+# guest_packages: what a guest is made and run with (qemu, busybox, the
+# initramfs and modules' tools, the disks' mkfs), installed where missing
+guest_packages() {
+	local p
+	for p in qemu-system-x86 busybox-static cpio kmod xz-utils e2fsprogs dosfstools; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$p" >/dev/null ||
+			return 1
+	done
 }
 
 # guest_root DIR APPLET...: DIR/root with busybox and its applets in bin/,

@@ -1402,6 +1402,23 @@ static bool pay_debt(struct task *t, uint64_t *budget)
 	return !t->debt;
 }
 
+/* Whether the copy's next file must wait to begin. vfat: its cluster
+ * allocation copies the FAT block to the second FAT under the buffer's
+ * lock (fat_mirror_bhs()), which a write of the block holds until it
+ * completes: not while the metadata is under writeback (measured: the
+ * writer of small files sleeps there most of its time). ext4: it needs
+ * the journal, not while 6.1's commit waits. */
+static bool new_file_waits(const struct sim_kernel *s, const struct task *t)
+{
+	const struct device *d = &s->dev[t->cfg.dev];
+
+	if (t->file_done || t->last_write_pending || !t->cfg.file_meta_bytes)
+		return false;
+	if (t->meta_inode >= 0)
+		return s->ino[t->meta_inode].writeback != 0;
+	return d->commit_mark > d->completed;
+}
+
 /* A copy task writes files sequentially as fast as its source allows. */
 static void run_copy(struct sim_kernel *s, struct task *t, uint64_t t0, uint64_t dt)
 {
@@ -1422,17 +1439,7 @@ static void run_copy(struct sim_kernel *s, struct task *t, uint64_t t0, uint64_t
 
 		if (throttle_again(s, t, w))
 			return;
-		/* vfat: a new file's cluster allocation copies its FAT block to
-		 * the second FAT under the buffer's lock (fat_mirror_bhs()),
-		 * which a write of the block holds until it completes: not
-		 * while the metadata is under writeback (measured: the writer
-		 * of small files sleeps there most of its time) */
-		if (t->file_done == 0 && !t->last_write_pending && t->meta_inode >= 0 &&
-		    s->ino[t->meta_inode].writeback)
-			return;
-		/* a new file needs the journal: not while 6.1's commit waits */
-		if (t->file_done == 0 && !t->last_write_pending && t->cfg.file_meta_bytes &&
-		    s->dev[t->cfg.dev].commit_mark > s->dev[t->cfg.dev].completed)
+		if (new_file_waits(s, t))
 			return;
 		n = min_u64(budget, t->file_pages - t->file_done);
 		n = min_u64(n, pages_until_check(s, t, w));
