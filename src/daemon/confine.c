@@ -3,7 +3,8 @@
  * up: a debugfs mount of its own where the system has none (before
  * Landlock, which forbids mounting), then its writes confined by Landlock
  * to where its work is (sys/sandbox.c does the confining), and
- * CAP_SYS_ADMIN given up where nothing needs it. */
+ * CAP_SYS_ADMIN given up where nothing needs it, and elsewhere held only
+ * permitted, raised for the calls that need it. */
 #include <errno.h>
 #include <limits.h>
 #include <linux/capability.h>
@@ -78,9 +79,15 @@ void confine_caps(struct daemon *dm)
 {
 	int r;
 
-	if (!(knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES))
+	if (!(knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES)) {
+		/* kept for the global route's watch (watch.c), but only
+		 * permitted: raised for its fanotify calls alone */
+		r = sandbox_cap_effective(CAP_SYS_ADMIN, false);
+		if (r)
+			log_debug("CAP_SYS_ADMIN not lowered: %s", strerror(-r));
 		return;
-	/* CAP_SYS_ADMIN is for the global route's watch on mounts
+	}
+	/* CAP_SYS_ADMIN is for the global route's watch on file systems
 	 * (fanotify) alone: not needed here, given up */
 	r = sandbox_drop_cap(CAP_SYS_ADMIN);
 	if (r)

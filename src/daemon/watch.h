@@ -17,8 +17,11 @@ struct watch {
 	struct uevent_mon *mon;  /* NULL: no netlink, rescans on the clock */
 	uint64_t last_scan_usec; /* ... the last of them */
 	int mounts_fd;           /* mountinfo, for POLLPRI; -1 */
-	int fan;                 /* fanotify: -1 not opened yet, -2 refused (said once) */
-	char fan_marked[4096];   /* the mount points marked, each ended by a NUL */
+	int fan;                 /* fanotify, armed (fanwatch.h); -1 */
+	bool fan_refused;        /* fanotify cannot be had (said once) */
+	uint64_t fan_woke_usec;  /* its last wake-up */
+	char fan_marked[4096];   /* the mount points marked, each ended by a NUL,
+				  * the list by an empty one */
 	int umon, umnt, ufan;    /* where each is in the last watch_pollfds; -1 */
 };
 

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <linux/landlock.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -84,7 +85,9 @@ int sandbox_writes(const char *const *knobs, const char *const *dirs)
 	return r;
 }
 
-int sandbox_drop_cap(int cap)
+/* Capability `cap` into the effective set (`on`: it must be permitted),
+ * or out of it, and with `all` out of every set. */
+static int cap_set(int cap, bool all, bool on)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
 	struct __user_cap_data_struct d[2];
@@ -95,12 +98,53 @@ int sandbox_drop_cap(int cap)
 		return -EINVAL;
 	if (syscall(SYS_capget, &h, d) < 0)
 		return -errno;
-	d[i].effective &= ~bit;
-	d[i].permitted &= ~bit;
-	d[i].inheritable &= ~bit;
-	if (syscall(SYS_capset, &h, d) < 0)
-		return -errno;
+	if (on) {
+		if (!(d[i].permitted & bit))
+			return -EPERM;
+		d[i].effective |= bit;
+	} else {
+		d[i].effective &= ~bit;
+		if (all) {
+			d[i].permitted &= ~bit;
+			d[i].inheritable &= ~bit;
+		}
+	}
+	return syscall(SYS_capset, &h, d) < 0 ? -errno : 0;
+}
+
+int sandbox_drop_cap(int cap)
+{
+	int r = cap_set(cap, true, false);
+
+	if (r)
+		return r;
 	/* EPERM without CAP_SETPCAP: gone from the sets above all the same */
 	(void)prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+	return 0;
+}
+
+int sandbox_cap_effective(int cap, bool on)
+{
+	return cap_set(cap, false, on);
+}
+
+int sandbox_caps(uint64_t *ret_effective, uint64_t *ret_permitted, uint64_t *ret_bounding)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct d[2];
+	uint64_t bnd = 0;
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		return -errno;
+	for (int c = 0; c < 64; c++) {
+		int r = prctl(PR_CAPBSET_READ, c, 0, 0, 0);
+		if (r < 0)
+			break; /* past the last capability this kernel knows */
+		if (r)
+			bnd |= 1ULL << c;
+	}
+	*ret_effective = d[0].effective | (uint64_t)d[1].effective << 32;
+	*ret_permitted = d[0].permitted | (uint64_t)d[1].permitted << 32;
+	*ret_bounding = bnd;
 	return 0;
 }

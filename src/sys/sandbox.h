@@ -6,7 +6,9 @@
 #ifndef WBGOV_SYS_SANDBOX_H
 #define WBGOV_SYS_SANDBOX_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* From now on this process (and its children) may write files only
  * beneath `knobs` (existing files: the knob directories) and create,
@@ -25,5 +27,15 @@ int sandbox_abi(void);
  * effective, permitted and inheritable sets (which needs no privilege),
  * and out of its bounding set where it may (CAP_SETPCAP). 0 or -errno. */
 int sandbox_drop_cap(int cap);
+
+/* Capability `cap` raised into the effective set from the permitted one
+ * (`on`; -EPERM where it is not permitted), or lowered out of it, where it
+ * stays permitted: a privilege held only for the calls that need it. 0 or
+ * -errno. */
+int sandbox_cap_effective(int cap, bool on);
+
+/* This process's effective, permitted and bounding capability sets, a bit
+ * per CAP_*. 0 or -errno. */
+int sandbox_caps(uint64_t *ret_effective, uint64_t *ret_permitted, uint64_t *ret_bounding);
 
 #endif
