@@ -1,21 +1,27 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""bench/desktop's host side: runs qemu, stamps every line the guest
-writes on its bench channel (the second serial port) with the host's
-clock, plugs and unplugs the USB stick over QMP when the guest asks
-(`dg-plug ID`, `dg-unplug ID`), and while a stick is in, reads what the
-stick has received (query-blockstats: wr_bytes, flush_operations) every
-SAMPLE seconds. Everything goes to one TSV, on one clock:
+"""The desktop guest's host side (bench/desktop, bench/zoo): runs qemu,
+stamps every line the guest writes on its bench channel (the second
+serial port) with the host's clock, plugs and unplugs a disk over QMP
+when the guest asks (`dg-plug ID`, `dg-unplug ID`), and while a disk is
+in, reads what it has received (query-blockstats: wr_bytes,
+flush_operations) every SAMPLE seconds. Everything goes to one TSV, on
+one clock:
 
     t_s <TAB> chan <TAB> the guest's line
     t_s <TAB> stick <TAB> ID <TAB> wr_bytes <TAB> wr_operations <TAB> flush_operations
     t_s <TAB> host <TAB> what the host did
 
-  desktop-host.py --work DIR --out TSV --bps N --timeout S -- QEMU ARGS...
+  desktop-host.py --work DIR --out TSV --timeout S [--bps N] [--hook PROG] -- QEMU ARGS...
 
-The stick of ID is DIR/stick-ID.img (made by bench/desktop), written
-through a throttle group at N bytes/s. Exit 0 when the guest said
-`dg-end` and powered off; 1 on a timeout or when qemu ended first."""
+Without --hook, the disk of ID is bench/desktop's USB stick
+DIR/stick-ID.img, written through a throttle group at N bytes/s
+(`dg-rate ID N` sets another speed, 0 the first). With --hook, `PROG
+plug ID` prints the disk as JSON, {"add": [[QMP command, arguments],
+...], "del": [...]}: the commands that plug it, in order, and those that
+take it out (a device_del waits for its DEVICE_DELETED); its node is
+named ID; `PROG unplugged ID` runs after "del". Exit 0 when the guest
+said `dg-end` and powered off; 1 on a timeout or when qemu ended first."""
 import json
 import os
 import select
@@ -98,12 +104,13 @@ class Qmp:
 def main():
     a = sys.argv[1:]
     if "--" not in a:
-        die("usage: desktop-host.py --work DIR --out TSV --bps N --timeout S -- QEMU ARGS...")
+        die("usage: desktop-host.py --work DIR --out TSV --timeout S [--bps N] [--hook PROG] -- QEMU ARGS...")
     i = a.index("--")
     opts = dict(zip(a[0:i:2], a[1:i:2]))
     qemu = a[i + 1:]
     work, out = opts["--work"], opts["--out"]
-    bps, timeout = int(opts["--bps"]), float(opts["--timeout"])
+    bps, timeout = int(opts.get("--bps", "0")), float(opts["--timeout"])
+    hook = opts.get("--hook")
     t_end = time.time() + timeout
     log = open(out, "w", buffering=1)
     console = open(os.path.join(work, "console.log"), "wb")
@@ -127,7 +134,26 @@ def main():
     def host(what):
         log.write("%.3f\thost\t%s\n" % (time.time(), what))
 
-    sticks = {}  # ID -> qdev path fragment, while plugged
+    def plug_spec(sid):
+        if hook:
+            r = subprocess.run([hook, "plug", sid], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, check=True)
+            return json.loads(r.stdout)
+        # bench/desktop's stick: a throttle group over its image
+        return {"add": [["object-add", {"qom-type": "throttle-group", "id": "tg-" + sid,
+                                        "limits": {"bps-write": bps}}],
+                        ["blockdev-add", {"driver": "throttle", "node-name": sid,
+                                          "throttle-group": "tg-" + sid,
+                                          "file": {"driver": "raw", "file": {
+                                              "driver": "file",
+                                              "filename": os.path.join(work, "stick-%s.img" % sid)}}}],
+                        ["device_add", {"driver": "usb-storage", "id": sid, "bus": "xhci.0",
+                                        "drive": sid, "serial": "DESK" + sid.upper(),
+                                        "removable": True}]],
+                "del": [["device_del", {"id": sid}], ["blockdev-del", {"node-name": sid}],
+                        ["object-del", {"id": "tg-" + sid}]]}
+
+    sticks = {}  # ID -> the QMP commands that take it out, while plugged
     buf = b""
     ended = False
     next_sample = time.time()
@@ -163,27 +189,27 @@ def main():
                 if not f:
                     continue
                 try:
-                    if f[0] == "dg-plug" and len(f) >= 2:
+                    if f[0] == "dg-plug" and len(f) >= 2 and f[1] not in sticks:
                         sid = f[1]
-                        qmp.cmd("object-add", **{"qom-type": "throttle-group", "id": "tg-" + sid,
-                                                 "limits": {"bps-write": bps}})
-                        qmp.cmd("blockdev-add", driver="throttle", **{"node-name": sid,
-                                "throttle-group": "tg-" + sid,
-                                "file": {"driver": "raw", "file": {"driver": "file",
-                                         "filename": os.path.join(work, "stick-%s.img" % sid)}}})
-                        qmp.cmd("device_add", driver="usb-storage", id=sid, bus="xhci.0",
-                                drive=sid, serial="DESK" + sid.upper(), removable=True)
-                        sticks[sid] = sid
-                        host("plugged %s (usb-storage, %d B/s)" % (sid, bps))
+                        disk = plug_spec(sid)
+                        sticks[sid] = disk["del"]
+                        for c in disk["add"]:
+                            qmp.cmd(c[0], **c[1])
+                        host("plugged %s (%s)" % (sid, hook or "usb-storage, %d B/s" % bps))
                         next_sample = time.time()
                     elif f[0] == "dg-unplug" and len(f) >= 2 and f[1] in sticks:
                         sid = f[1]
-                        del sticks[sid]
-                        qmp.cmd("device_del", id=sid)
-                        if qmp.wait_event("DEVICE_DELETED", sid, time.time() + 10) is None:
-                            host("no DEVICE_DELETED for %s" % sid)
-                        qmp.cmd("blockdev-del", **{"node-name": sid})
-                        qmp.cmd("object-del", id="tg-" + sid)
+                        for c in sticks.pop(sid):
+                            try:
+                                qmp.cmd(c[0], **c[1])
+                            except RuntimeError as e:
+                                host("QMP error: %s" % e)
+                                continue
+                            if c[0] == "device_del" and qmp.wait_event(
+                                    "DEVICE_DELETED", c[1]["id"], time.time() + 10) is None:
+                                host("no DEVICE_DELETED for %s" % c[1]["id"])
+                        if hook:
+                            subprocess.run([hook, "unplugged", sid], stdin=subprocess.DEVNULL)
                         host("unplugged %s" % sid)
                     elif f[0] == "dg-rate" and len(f) >= 3 and f[1] in sticks:
                         # a stick slowed (or back to the run's speed: 0) for a while
@@ -193,7 +219,7 @@ def main():
                         host("%s at %d B/s" % (f[1], n))
                     elif f[0] == "dg-end":
                         ended = True
-                except RuntimeError as e:
+                except (RuntimeError, subprocess.CalledProcessError, ValueError) as e:
                     host("QMP error: %s" % e)
         if sticks and time.time() >= next_sample:
             t = time.time()

@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
-# bench/desktop's guest: a Debian 12 root file system image made with
-# mmdebstrap (systemd as PID 1, dbus, udisks2, polkitd, gvfs, a
+# The Debian 12 desktop guest of bench/desktop and bench/zoo: a root file
+# system image made with mmdebstrap (systemd as PID 1, dbus, udisks2, polkitd, gvfs, a
 # notification server, the .deb's runtime dependencies, a user in plugdev
 # logged in on tty1), the modules of a Debian kernel put in it, and a
 # busybox initramfs that mounts it from virtio and hands over to systemd.
 # No loop device and no mount on the host: mkfs.ext4 -d fills the image
-# from a directory. Sourced (bash) after bench/lib/guest.sh; the caller
-# defines die and note.
+# from a directory. Each boot brings a run's disk (LABEL=DESKRUN, at
+# /opt/desk) with the bench's guest script as /opt/desk/guest: root's side
+# runs it as `guest root`, the logged-in user's as `guest user`. Also the
+# .deb of this tree (deb_build). Sourced (bash) after bench/lib/guest.sh;
+# the caller defines die and note.
 
 # The packages of the desktop, besides the .deb's own dependencies.
 # dunst is the notification server (it runs under Xvfb, headless;
@@ -17,6 +20,22 @@
 DESK_PKGS="systemd systemd-sysv udev dbus dbus-user-session libpam-systemd polkitd udisks2
 gvfs gvfs-daemons libglib2.0-bin dunst xvfb xauth fonts-dejavu-core passwd kmod procps"
 DESK_USER=desk
+
+# deb_build REPO DIR: the .deb of the working tree, built with
+# dpkg-buildpackage in a copy of it (DIR/wbgov; the tests are not run:
+# `make check` is theirs); prints the .deb's path. deb_copy REPO DIR
+# makes the copy alone (bench/desktop changes its changelog first).
+deb_copy() {
+	mkdir -p "$2/wbgov"
+	tar -C "$1" -c --exclude=./.git --exclude=./build --exclude='./build-*' --exclude=./bench/out . |
+		tar -x -C "$2/wbgov"
+}
+deb_build() {
+	[ -d "$2/wbgov" ] || deb_copy "$1" "$2" || return 1
+	(cd "$2/wbgov" && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -b -us -uc) >"$2/build.log" 2>&1 ||
+		{ tail -n 30 "$2/build.log" >&2; echo "dpkg-buildpackage failed in $2/wbgov" >&2; return 1; }
+	ls "$2"/wbgov_*_amd64.deb
+}
 
 # deb_depends DEB: the packages DEB depends on, one a line (the first of
 # each alternative, without versions)
@@ -42,7 +61,7 @@ desk_customize() {
 	echo desk >"$r/etc/hostname"
 	printf '127.0.0.1 localhost\n127.0.1.1 desk\n' >"$r/etc/hosts"
 	# no fsck of the root (a throw-away overlay) and the run's disk, made
-	# by bench/desktop for each boot (the guest script and the .debs)
+	# by the bench for each boot (the guest script and the .debs)
 	printf '/dev/vda / ext4 rw,errors=remount-ro 0 0\nLABEL=DESKRUN /opt/desk ext4 ro,nofail 0 0\n' \
 		>"$r/etc/fstab"
 	mkdir -p "$r/opt/desk"
@@ -58,20 +77,20 @@ ExecStart=-/sbin/agetty -o '-p -f -- \\\\u' --noclear --autologin $DESK_USER %I 
 EOF
 	# the user's side of the bench runs in that session
 	cat >>"$r/home/$DESK_USER/.profile" <<'EOF'
-if [ "$(tty)" = /dev/tty1 ] && [ -x /opt/desk/desktop-guest ]; then
-	exec /opt/desk/desktop-guest user
+if [ "$(tty)" = /dev/tty1 ] && [ -x /opt/desk/guest ]; then
+	exec /opt/desk/guest user
 fi
 EOF
 	# root's side
 	cat >"$r/etc/systemd/system/desk-bench.service" <<'EOF'
 [Unit]
-Description=bench/desktop (the guest's root side)
-ConditionPathExists=/opt/desk/desktop-guest
+Description=the bench's guest, root's side
+ConditionPathExists=/opt/desk/guest
 After=multi-user.target opt-desk.mount
 
 [Service]
 Type=simple
-ExecStart=/opt/desk/desktop-guest root
+ExecStart=/opt/desk/guest root
 StandardOutput=journal+console
 StandardError=journal+console
 TimeoutStartSec=infinity
@@ -134,7 +153,7 @@ desk_image() {
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	inc=$(echo "$pkgs" | tr ' \n' ',,' | sed 's/,,*/,/g; s/^,//; s/,$//')
-	note "bench/desktop: mmdebstrap bookworm with $inc (a few minutes, once)"
+	note "the desktop image: mmdebstrap bookworm with $inc (a few minutes, once)"
 	mmdebstrap --mode=root --variant=apt --include="$inc" bookworm "$tmp/root" \
 		"deb http://deb.debian.org/debian bookworm main" \
 		"deb http://deb.debian.org/debian bookworm-updates main" \
