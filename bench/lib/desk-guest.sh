@@ -102,11 +102,12 @@ user_job_wait() { # ID MODE DEV
 }
 
 # --- what a desktop user does with a disk, each step on the channel
+# (no password prompt: an action polkit does not allow fails at once)
 # udisks_mount ID DEV: udisksctl mount as the user; MNT the mount point,
 # MOUNT_OUT what udisksctl said
 udisks_mount() {
 	local rc
-	MOUNT_OUT=$(udisksctl mount -b "$2" 2>&1)
+	MOUNT_OUT=$(udisksctl mount --no-user-interaction -b "$2" 2>&1)
 	rc=$?
 	say "dg-mount $1 rc=$rc $MOUNT_OUT"
 	MNT=$(echo "$MOUNT_OUT" | sed -n 's/^Mounted .* at \(.*\)$/\1/p' | sed 's/\.$//')
@@ -114,14 +115,16 @@ udisks_mount() {
 }
 # gio_copy ID SRC DEST: `gio copy --progress`, each progress line to the
 # channel as it comes ("Transferred 12.3 MB out of 167.8 MB (6.1 MB/s)",
-# behind \r and \033[K), the host stamping it; its exit status
+# behind \r and \033[K), the host stamping it, and to /tmp/gio-ID.out;
+# its exit status
 gio_copy() {
 	local rc
 	say "dg-copy-start $1 $(now)"
+	: >"/tmp/gio-$1.out"
 	gio copy --progress "$2" "$3" 2>&1 | stdbuf -o0 tr '\r' '\n' |
 		while IFS= read -r l; do
 			l=${l//$'\e'\[K/}
-			[ -n "$l" ] && say "dg-gio $1 $(now) $l"
+			[ -n "$l" ] && say "dg-gio $1 $(now) $l" && echo "$l" >>"/tmp/gio-$1.out"
 		done
 	rc=${PIPESTATUS[0]}
 	say "dg-copy-end $1 $(now) rc=$rc"
@@ -132,7 +135,7 @@ udisks_unmount() {
 	local rc
 	UNMOUNT_T0=$(now)
 	say "dg-unmount-start $1 $UNMOUNT_T0"
-	UNMOUNT_OUT=$(udisksctl unmount -b "$2" 2>&1)
+	UNMOUNT_OUT=$(udisksctl unmount --no-user-interaction -b "$2" 2>&1)
 	rc=$?
 	UNMOUNT_T1=$(now)
 	say "dg-unmount-end $1 $UNMOUNT_T1 rc=$rc $UNMOUNT_OUT"
@@ -141,7 +144,7 @@ udisks_unmount() {
 # udisks_poweroff ID DEV: udisksctl power-off (POWEROFF_OUT)
 udisks_poweroff() {
 	local rc
-	POWEROFF_OUT=$(udisksctl power-off -b "$2" 2>&1)
+	POWEROFF_OUT=$(udisksctl power-off --no-user-interaction -b "$2" 2>&1)
 	rc=$?
 	say "dg-poweroff-end $1 $(now) rc=$rc $POWEROFF_OUT"
 	return "$rc"

@@ -20,7 +20,8 @@ DIR/stick-ID.img, written through a throttle group at N bytes/s
 plug ID` prints the disk as JSON, {"add": [[QMP command, arguments],
 ...], "del": [...]}: the commands that plug it, in order, and those that
 take it out (a device_del waits for its DEVICE_DELETED); its node is
-named ID; `PROG unplugged ID` runs after "del". Exit 0 when the guest
+named ID; `PROG unplugged ID` runs after "del", and `dg-hook WORD ID`
+runs `PROG WORD ID` while the disk is in. Exit 0 when the guest
 said `dg-end` and powered off; 1 on a timeout or when qemu ended first."""
 import json
 import os
@@ -200,6 +201,12 @@ def main():
                     elif f[0] == "dg-unplug" and len(f) >= 2 and f[1] in sticks:
                         sid = f[1]
                         for c in sticks.pop(sid):
+                            if c[0] == "device_del":
+                                # one of an earlier removal (bench/zoo's
+                                # controller, on its own monitor) is not this one's
+                                qmp.events = [e for e in qmp.events if not (
+                                    e["event"] == "DEVICE_DELETED" and
+                                    e.get("data", {}).get("device") == c[1]["id"])]
                             try:
                                 qmp.cmd(c[0], **c[1])
                             except RuntimeError as e:
@@ -211,6 +218,10 @@ def main():
                         if hook:
                             subprocess.run([hook, "unplugged", sid], stdin=subprocess.DEVNULL)
                         host("unplugged %s" % sid)
+                    elif f[0] == "dg-hook" and len(f) >= 3 and hook and f[2] in sticks:
+                        # the hook's other words: `PROG WORD ID`
+                        subprocess.run([hook, f[1], f[2]], stdin=subprocess.DEVNULL, check=True)
+                        host("%s %s" % (f[1], f[2]))
                     elif f[0] == "dg-rate" and len(f) >= 3 and f[1] in sticks:
                         # a stick slowed (or back to the run's speed: 0) for a while
                         n = int(f[2]) or bps
