@@ -80,6 +80,65 @@ static int collect(const struct cli *o, struct row **ret)
 	return n;
 }
 
+/* What wbgovd says is in force, from its status file (while it runs);
+ * none otherwise. */
+static void read_features(const struct cli *o, bool running, struct features *ret)
+{
+	char sp[PATH_MAX];
+
+	memset(ret, 0, sizeof(*ret));
+	cli_path_in(sp, sizeof(sp), o, "status");
+	if (running && status_features(sp, ret) < 0)
+		memset(ret, 0, sizeof(*ret));
+}
+
+/* The features as JSON: [{name, state, how, refused_by}], in the
+ * daemon's order; [] when it does not run. */
+static json_t *features_json(const struct features *fs)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < FEATURE_COUNT; i++) {
+		const struct feature_report *r = &fs->f[i];
+		if (r->state == FEATURE_UNSAID)
+			continue;
+		if (json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:o}", "name",
+						       feature_name((enum feature)i), "state",
+						       feature_state_name(r->state), "how",
+						       cli_json_text(r->how), "refused_by",
+						       cli_json_text_or_null(r->refused_by)))) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	return a;
+}
+
+/* The features as text: a line each, as wbgovd logged them at start. */
+static void features_text(FILE *f, const struct features *fs)
+{
+	char how[FEATURE_HOW_MAX * 4];
+	bool head = false;
+
+	for (int i = 0; i < FEATURE_COUNT; i++) {
+		const struct feature_report *r = &fs->f[i];
+		if (r->state == FEATURE_UNSAID)
+			continue;
+		if (!head)
+			/* TRANSLATORS: the heading of the lines "debugfs on: ..." */
+			fprintf(f, "\n%s\n", _("wbgovd's features:"));
+		head = true;
+		cli_tty_clean(how, sizeof(how), r->how);
+		if (r->state == FEATURE_REFUSED)
+			/* TRANSLATORS: "landlock refused by SystemCallFilter=: ..." */
+			fprintf(f, _("  %s refused by %s: %s\n"), feature_name((enum feature)i),
+				r->refused_by, how);
+		else
+			fprintf(f, "  %s %s: %s\n", feature_name((enum feature)i),
+				feature_state_name(r->state), how);
+	}
+}
+
 /* The text table's columns. */
 enum { C_DEV, C_BDI, C_MODEL, C_BUS, C_BW, C_STRICT, C_MAX, C_PEND, C_DRAIN, C_MOUNTS, NCOL };
 /* TRANSLATORS: the headers of status's table, which takes their width;
@@ -141,6 +200,7 @@ static void put_row(FILE *f, char cell[NCOL][CELL_MAX], const int *w)
 
 int cli_status(const struct cli *o, FILE *f)
 {
+	static struct features fs;
 	struct row *rows = NULL;
 	uint64_t dirty = 0, writeback = 0;
 	int n = collect(o, &rows), mem_err;
@@ -208,9 +268,11 @@ int cli_status(const struct cli *o, FILE *f)
 				devs = NULL;
 			}
 		}
-		doc = json_pack("{s:i, s:s, s:b, s:o, s:o, s:o}", "schema", 1, "time", when,
+		read_features(o, running, &fs);
+		doc = json_pack("{s:i, s:s, s:b, s:o, s:o, s:o, s:o}", "schema", 1, "time", when,
 				"wbgovd_running", running, "dirty_bytes", cli_json_u64(!mem_err, dirty),
-				"writeback_bytes", cli_json_u64(!mem_err, writeback), "devices", devs);
+				"writeback_bytes", cli_json_u64(!mem_err, writeback), "devices", devs,
+				"features", features_json(&fs));
 		rc = cli_json_print(f, doc, o->watching);
 		if (rc == -ENOMEM)
 			fprintf(stderr, "wbgov status: %s\n", strerror(ENOMEM));
@@ -284,6 +346,11 @@ int cli_status(const struct cli *o, FILE *f)
 		/* TRANSLATORS: Dirty and Writeback are /proc/meminfo's names */
 		fprintf(f, _("system: Dirty %s, Writeback %s; %s"), d, wb, daemon);
 		fputc('\n', f);
+	}
+	/* once a second in watch is too much of them */
+	if (!o->watching) {
+		read_features(o, running, &fs);
+		features_text(f, &fs);
 	}
 	return 0;
 }

@@ -197,6 +197,28 @@ static int get_devices(sd_bus *bus, const char *path, const char *iface, const c
 	return r < 0 ? r : sd_bus_message_close_container(reply);
 }
 
+/* What is in force (features.h): (name, state, how, refused_by), in
+ * UTF-8 as D-Bus wants it (how may name a path, which is bytes). */
+static int get_features(sd_bus *bus, const char *path, const char *iface, const char *prop,
+			sd_bus_message *reply, void *userdata, sd_bus_error *err)
+{
+	const struct bus *b = userdata;
+	int r;
+
+	(void)bus, (void)path, (void)iface, (void)prop, (void)err;
+	r = sd_bus_message_open_container(reply, 'a', "(ssss)");
+	for (int i = 0; r >= 0 && b->features && i < FEATURE_COUNT; i++) {
+		const struct feature_report *f = &b->features->f[i];
+		char how[FEATURE_HOW_MAX * 3];
+		if (f->state == FEATURE_UNSAID)
+			continue;
+		bus_clean_utf8(how, sizeof(how), f->how);
+		r = sd_bus_message_append(reply, "(ssss)", feature_name((enum feature)i),
+					  feature_state_name(f->state), how, f->refused_by);
+	}
+	return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
 static struct bus_job *job_free(struct bus *b)
 {
 	for (int i = 0; i < BUS_MAX_JOBS; i++)
@@ -625,6 +647,7 @@ static void job_end(struct bus *b, struct bus_job *j)
 static const sd_bus_vtable manager_vtable[] = {
 	SD_BUS_VTABLE_START(0),
 	SD_BUS_PROPERTY("Devices", "ao", get_devices, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
+	SD_BUS_PROPERTY("Features", "a(ssss)", get_features, 0, 0),
 	SD_BUS_SIGNAL_WITH_NAMES("DeviceAdded", "o", SD_BUS_PARAM(device), 0),
 	SD_BUS_SIGNAL_WITH_NAMES("DeviceRemoved", "o", SD_BUS_PARAM(device), 0),
 	SD_BUS_VTABLE_END
@@ -703,8 +726,20 @@ static uint64_t mono_usec(void)
 
 /* Closed without waiting: sd_bus_flush would wait, without a bound, for
  * a peer that may never read again. */
+/* The bus it is on, or tries to be. */
+static const char *where(const struct bus *b)
+{
+	return b->kind == BUS_SYSTEM ? "the system bus" :
+	       b->kind == BUS_SESSION ? "the session bus" : b->address;
+}
+
 static void lost(struct bus *b, const char *what, int r)
 {
+	const char *by = feature_refused_by(r, false);
+
+	feature_set(b->features, FEATURE_BUS, by ? FEATURE_REFUSED : FEATURE_OFF, by,
+		    "not on %s (%s); tried again every %llu s", where(b), strerror(-r),
+		    BUS_RETRY_USEC / 1000000);
 	if (!b->failed_logged)
 		log_warn("D-Bus: %s: %s; governing goes on, trying again every %llu s", what,
 			 strerror(-r), BUS_RETRY_USEC / 1000000);
@@ -824,8 +859,8 @@ static int connect_bus(struct bus *b)
 static void bus_up(struct bus *b)
 {
 	b->up = true;
-	log_info("D-Bus: %s on %s", BUS_NAME, b->kind == BUS_SYSTEM ? "the system bus" :
-		 b->kind == BUS_SESSION ? "the session bus" : b->address);
+	log_info("D-Bus: %s on %s", BUS_NAME, where(b));
+	feature_set(b->features, FEATURE_BUS, FEATURE_ON, NULL, "%s on %s", BUS_NAME, where(b));
 	b->failed_logged = false;
 }
 
@@ -867,16 +902,19 @@ static bool bus_stuck(struct bus *b, uint64_t now_usec)
 }
 
 void bus_start(struct bus *b, enum bus_kind kind, const char *address, const char *root,
-	       struct knobs_real *real)
+	       struct knobs_real *real, struct features *features)
 {
 	memset(b, 0, sizeof(*b));
 	b->kind = kind;
 	b->address = address;
 	b->root = root;
 	b->real = real;
+	b->features = features;
 	if (kind == BUS_OFF)
 		return;
-	connect_bus(b);
+	if (connect_bus(b) == 0)
+		feature_set(features, FEATURE_BUS, FEATURE_ON, NULL, "connected to %s, taking the name %s",
+			    where(b), BUS_NAME);
 }
 
 void bus_mounts_changed(struct bus *b)

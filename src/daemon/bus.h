@@ -28,6 +28,7 @@
 #include <sys/types.h>
 
 #include "daemon/buskind.h"
+#include "daemon/features.h"
 #include "policy/governor.h"
 #include "sys/knobs_real.h"
 #include "sys/procfs.h"
@@ -153,6 +154,7 @@ struct bus {
 	const char *address;       /* BUS_ADDRESS */
 	const char *root;
 	struct knobs_real *real;
+	struct features *features; /* where the bus says whether it is up */
 	struct sd_bus *bus;        /* NULL: not connected */
 	bool up;                   /* ... connected and the name is ours */
 	int name_r;                /* the name request's answer: 0 none yet, 1 ours, -errno */
@@ -179,7 +181,7 @@ struct bus {
  * tried again later (BUS_RETRY_USEC). Call before the daemon confines
  * itself. */
 void bus_start(struct bus *b, enum bus_kind kind, const char *address, const char *root,
-	       struct knobs_real *real);
+	       struct knobs_real *real, struct features *features);
 
 /* The mount table changed (the daemon's loop watches mountinfo): each
  * device's Mounts is read again at the next bus_update, not every second. */

@@ -7,6 +7,8 @@
  * permitted, raised for the calls that need it. */
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <linux/capability.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,27 +16,42 @@
 #include "daemon/confine.h"
 #include "daemon/context.h"
 #include "sys/debugfs.h"
+#include "sys/fanwatch.h"
+#include "sys/fsid.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
 #include "sys/sandbox.h"
+#include "sys/sysfs.h"
 
 void confine_own_debugfs(struct daemon *dm, const struct daemon_opts *o)
 {
 	int fd, r;
+	const char *by;
 
-	if (strcmp(o->root, "/") || debugfs_mounted(o->root))
+	if (debugfs_mounted(o->root)) {
+		feature_set(&dm->features, FEATURE_DEBUGFS, FEATURE_ON, NULL,
+			    "the system's, at %s/sys/kernel/debug%s", strcmp(o->root, "/") ? o->root : "",
+			    debugfs_bdi_readable(o->root) ? "" : " (its bdi directory not readable)");
 		return;
+	}
+	if (strcmp(o->root, "/")) {
+		feature_set(&dm->features, FEATURE_DEBUGFS, FEATURE_OFF, NULL,
+			    "none in the tree %s: each device judged by its stat", o->root);
+		return;
+	}
 	r = debugfs_mount_own(&fd);
 	if (r == 0) {
 		dm->real.debugfs_fd1 = fd + 1;
-		log_info("debugfs is not mounted at /sys/kernel/debug: wbgovd mounted one of its "
-			 "own, attached nowhere and seen by no other process, for each device's own "
-			 "dirty and writeback data");
-	} else {
-		log_notice("debugfs is not mounted at /sys/kernel/debug, and wbgovd cannot mount one "
-			   "of its own (%s): each device is judged by /sys/block/*/stat and the write "
-			   "throttles of the cgroups", strerror(-r));
+		feature_set(&dm->features, FEATURE_DEBUGFS, FEATURE_ON, NULL,
+			    "its own (none at /sys/kernel/debug), attached nowhere and seen by no "
+			    "other process");
+		return;
 	}
+	by = feature_refused_by(r, true);
+	feature_set(&dm->features, FEATURE_DEBUGFS, by ? FEATURE_REFUSED : FEATURE_OFF, by,
+		    "none at /sys/kernel/debug, and none of its own (fsopen: %s): each device is "
+		    "judged by /sys/block/*/stat and the write throttles of the cgroups",
+		    strerror(-r));
 }
 
 void confine_writes(struct daemon *dm, const struct daemon_opts *o)
@@ -62,17 +79,58 @@ void confine_writes(struct daemon *dm, const struct daemon_opts *o)
 	}
 	r = sandbox_writes(knobs, dirs);
 	if (r == -EOPNOTSUPP)
-		log_info("no Landlock in this kernel: writes are not confined");
+		feature_set(&dm->features, FEATURE_LANDLOCK, FEATURE_OFF, NULL,
+			    "not in this kernel: writes are not confined");
 	else if (r == -EPERM)
-		log_warn("Landlock's calls are refused (EPERM: a seccomp filter, such as a unit's "
-			 "SystemCallFilter= that does not name landlock_create_ruleset, "
-			 "landlock_add_rule and landlock_restrict_self); writes are not confined");
+		feature_set(&dm->features, FEATURE_LANDLOCK, FEATURE_REFUSED,
+			    feature_refused_by(r, false),
+			    "its calls refused (EPERM: a seccomp filter that does not name "
+			    "landlock_create_ruleset, landlock_add_rule and landlock_restrict_self): "
+			    "writes are not confined");
 	else if (r)
-		log_warn("Landlock: %s; writes are not confined", strerror(-r));
+		feature_set(&dm->features, FEATURE_LANDLOCK, FEATURE_OFF, NULL,
+			    "%s: writes are not confined", strerror(-r));
 	else
-		log_debug("Landlock ABI %d: writes confined to %s, %s, %s%s%s%s%s", sandbox_abi(), vm,
-			  bdi, o->state_dir, dirs[1] ? ", " : "", dirs[1] ? dirs[1] : "",
-			  dirs[2] ? ", " : "", dirs[2] ? dirs[2] : "");
+		feature_set(&dm->features, FEATURE_LANDLOCK, FEATURE_ON, NULL,
+			    "ABI %d: writes confined to %s, %s, %s%s%s%s%s", sandbox_abi(), vm, bdi,
+			    o->state_dir, dirs[1] ? ", " : "", dirs[1] ? dirs[1] : "",
+			    dirs[2] ? ", " : "", dirs[2] ? dirs[2] : "");
+}
+
+/* The capabilities kept, and the seccomp filter over wbgovd, said. */
+static void caps_said(struct daemon *dm, bool need_admin, int dropped)
+{
+	const uint64_t admin = 1ULL << CAP_SYS_ADMIN;
+	uint64_t eff, prm, bnd;
+	int filters = sandbox_seccomp_filters(), n = 0;
+
+	if (filters > 0)
+		feature_set(&dm->features, FEATURE_SECCOMP, FEATURE_ON, NULL,
+			    "%d filter%s over wbgovd (its service manager's)", filters,
+			    filters == 1 ? "" : "s");
+	else
+		feature_set(&dm->features, FEATURE_SECCOMP, FEATURE_OFF, NULL,
+			    "no system call filter (wbgovd.service sets one)");
+	if (sandbox_caps(&eff, &prm, &bnd))
+		return;
+	for (uint64_t c = prm; c; c &= c - 1)
+		n++;
+	if (!prm)
+		feature_set(&dm->features, FEATURE_CAPABILITIES, FEATURE_ON, NULL, "none kept");
+	else if (prm == admin && !(eff & admin) && need_admin)
+		feature_set(&dm->features, FEATURE_CAPABILITIES, FEATURE_ON, NULL,
+			    "CAP_SYS_ADMIN alone, permitted but effective only for the write "
+			    "wake-up's fanotify calls");
+	else if (prm == admin && !need_admin)
+		feature_set(&dm->features, FEATURE_CAPABILITIES,
+			    feature_refused_by(dropped, false) ? FEATURE_REFUSED : FEATURE_OFF,
+			    feature_refused_by(dropped, false),
+			    "CAP_SYS_ADMIN kept, not needed (capset: %s)", strerror(-dropped));
+	else
+		feature_set(&dm->features, FEATURE_CAPABILITIES, FEATURE_OFF, NULL,
+			    "%d of root's kept (effective %#llx): started without a bounding set "
+			    "(wbgovd.service keeps CAP_SYS_ADMIN alone)",
+			    n, (unsigned long long)eff);
 }
 
 void confine_caps(struct daemon *dm)
@@ -85,6 +143,7 @@ void confine_caps(struct daemon *dm)
 		r = sandbox_cap_effective(CAP_SYS_ADMIN, false);
 		if (r)
 			log_debug("CAP_SYS_ADMIN not lowered: %s", strerror(-r));
+		caps_said(dm, true, 0);
 		return;
 	}
 	/* CAP_SYS_ADMIN is for the global route's watch on file systems
@@ -92,4 +151,70 @@ void confine_caps(struct daemon *dm)
 	r = sandbox_drop_cap(CAP_SYS_ADMIN);
 	if (r)
 		log_debug("CAP_SYS_ADMIN not given up: %s", strerror(-r));
+	caps_said(dm, false, r);
+}
+
+void confine_probe(struct daemon *dm, const struct daemon_opts *o)
+{
+	bool per_dev = knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES;
+	int r = sysfs_knobs_writable(o->root), fd;
+	const char *by = r == -EROFS && secure_getenv("INVOCATION_ID") ? "ProtectKernelTunables=" :
+			 r == -EROFS					 ? "a read-only mount" :
+									   NULL;
+
+	if (r)
+		feature_set(&dm->features, FEATURE_KNOBS, by ? FEATURE_REFUSED : FEATURE_OFF, by,
+			    "%s not writable (%s): nothing can be governed",
+			    per_dev ? "the bdis' knobs" : "vm.dirty_bytes", strerror(-r));
+	else
+		feature_set(&dm->features, FEATURE_KNOBS, FEATURE_ON, NULL, "%s",
+			    per_dev ? "per device: strict_limit and max_bytes (Linux 6.2 and later)" :
+				      "the global vm.dirty_bytes pair while a slow device holds dirty "
+				      "data (Linux before 6.2)");
+	if (per_dev) {
+		feature_set(&dm->features, FEATURE_WAKEUP, FEATURE_NOT_NEEDED, NULL,
+			    "a device's cap is there before its first write (per-device caps)");
+		return;
+	}
+	/* the watch opens when a slow device is mounted (watch.c): tried now,
+	 * so that a refusal is said at start */
+	sandbox_cap_effective(CAP_SYS_ADMIN, true);
+	fd = fanwatch_open();
+	sandbox_cap_effective(CAP_SYS_ADMIN, false);
+	if (fd >= 0) {
+		close(fd);
+		feature_set(&dm->features, FEATURE_WAKEUP, FEATURE_ON, NULL,
+			    "fanotify: a write to a slow device's file systems wakes the loop");
+		return;
+	}
+	by = feature_refused_by(fd, true);
+	feature_set(&dm->features, FEATURE_WAKEUP, by ? FEATURE_REFUSED : FEATURE_OFF, by,
+		    "no fanotify (%s): a slow device's first write is found by polling, every "
+		    "0.1-1 s", strerror(-fd));
+}
+
+void confine_labels(struct daemon *dm)
+{
+	char disk[64] = "";
+
+	if (!dm->real.probe_fs) {
+		feature_set(&dm->features, FEATURE_LABELS, FEATURE_NOT_NEEDED, NULL,
+			    "no [device] section matches by label or uuid");
+		return;
+	}
+	switch (fsid_source(dm->real.root, disk, sizeof(disk))) {
+	case FSID_UDEV:
+		feature_set(&dm->features, FEATURE_LABELS, FEATURE_ON, NULL, "udev's database");
+		break;
+	case FSID_PROBE:
+		feature_set(&dm->features, FEATURE_LABELS, FEATURE_ON, NULL,
+			    "libblkid, opening each disk's device nodes (no udevd)");
+		break;
+	case FSID_HIDDEN:
+		feature_set(&dm->features, FEATURE_LABELS, FEATURE_REFUSED,
+			    secure_getenv("INVOCATION_ID") ? "PrivateDevices=" : "a private /dev",
+			    "no udevd, and no device nodes to open (/dev/%s is not there): "
+			    "[device] label = and uuid = match nothing", disk);
+		break;
+	}
 }

@@ -24,4 +24,13 @@ void confine_writes(struct daemon *dm, const struct daemon_opts *o);
  * only the global route (Linux < 6.2) watches mounts with fanotify. */
 void confine_caps(struct daemon *dm);
 
+/* What the sandbox leaves wbgovd, said as features (features.h) before it
+ * confines itself: the knobs writable, and before Linux 6.2 the write
+ * wake-up (fanotify) to be had. */
+void confine_probe(struct daemon *dm, const struct daemon_opts *o);
+
+/* Where labels and UUIDs come from for the configuration in force
+ * (dm->real.probe_fs), said: at start and at each reload. */
+void confine_labels(struct daemon *dm);
+
 #endif

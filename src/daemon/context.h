@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "daemon/bus.h"
+#include "daemon/features.h"
 #include "sys/memfile.h"
 #include "daemon/metrics.h"
 #include "daemon/settings.h"
@@ -76,6 +77,8 @@ struct daemon {
 	 * decision moved: bus_changed) */
 	struct bus bus;
 	bool bus_changed;
+	/* what is in force, as each part found it (features.h) */
+	struct features features;
 };
 
 /* CLOCK_MONOTONIC in microseconds: the clock of the loop and of the

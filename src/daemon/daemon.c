@@ -118,7 +118,7 @@ enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o)
 		log_err("--state-dir, --memory or --metrics-file: name too long");
 		return DAEMON_BAD_NAME;
 	}
-	if (metrics_file_start(&dm->metrics, set->metrics, set->metrics_usec))
+	if (metrics_file_start(&dm->metrics, set->metrics, set->metrics_usec, &dm->features))
 		return DAEMON_NO_STATE_DIR;
 	r = dir_of_ours(o->state_dir);
 	if (r) {
@@ -137,12 +137,20 @@ enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o)
 	record_sweep(dm);
 	memory_start(dm);
 	confine_own_debugfs(dm, o);
+	confine_probe(dm, o);
+	confine_labels(dm);
 	{
 		/* connected before Landlock; the bus socket is not a file it writes */
 		enum bus_kind kind = BUS_OFF;
-		if (bus_parse_kind(set->bus, &kind) == 0 && !set->bus && kind == BUS_OFF)
+		if (bus_parse_kind(set->bus, &kind) == 0 && !set->bus && kind == BUS_OFF) {
 			log_info("no system bus (%s): not on D-Bus", BUS_SYSTEM_SOCKET);
-		bus_start(&dm->bus, kind, set->bus, o->root, &dm->real);
+			feature_set(&dm->features, FEATURE_BUS, FEATURE_OFF, NULL,
+				    "no system bus (%s)", BUS_SYSTEM_SOCKET);
+		} else if (kind == BUS_OFF) {
+			feature_set(&dm->features, FEATURE_BUS, FEATURE_OFF, NULL,
+				    "not asked for (bus = none, or --bus none)");
+		}
+		bus_start(&dm->bus, kind, set->bus, o->root, &dm->real, &dm->features);
 	}
 	confine_writes(dm, o);
 	record_hooks(&hooks);
@@ -175,7 +183,7 @@ uint64_t daemon_step(struct daemon *dm, uint64_t now_usec)
 
 	memory_flush(dm, false);
 	if (dm->status_dirty) {
-		status_write(dm->status_path, &dm->gov);
+		status_write(dm->status_path, &dm->gov, &dm->features);
 		dm->status_dirty = false;
 	}
 	return metrics_file_step(&dm->metrics, &dm->gov, &dm->real, now_usec, delay);
@@ -204,6 +212,7 @@ int daemon_reload(struct daemon *dm)
 			dm->metrics.next_usec = 0;
 	}
 	dm->real.probe_fs = gov_config_uses(&cfg, MATCH_LABEL) || gov_config_uses(&cfg, MATCH_UUID);
+	confine_labels(dm);
 	gov_set_config(&dm->gov, &cfg);
 	gov_request_rescan(&dm->gov); /* labels may be wanted now */
 	log_info("configuration reloaded: %d [device] sections", cfg.nrules);
@@ -269,7 +278,11 @@ void daemon_run(struct daemon *dm, volatile sig_atomic_t *term, volatile sig_ato
 	struct watch w;
 	bool ready = false;
 
-	watch_open(&w, dm->real.root);
+	watch_open(&w, dm);
+	/* every part has said what it has: a line each, now, and the status
+	 * file and the bus show the same */
+	features_log(&dm->features);
+	dm->status_dirty = true;
 	while (!*term) {
 		uint64_t delay = daemon_step(dm, daemon_now_usec()), now = daemon_now_usec();
 		uint64_t bus_delay = bus_update(&dm->bus, &dm->gov, dm->bus_changed, now);

@@ -141,10 +141,14 @@ void memory_start(struct daemon *dm)
 {
 	char dir[PATH_MAX], lines[128], *slash;
 	struct memory_dropped dropped;
+	const char *by;
 	int r;
 
-	if (!dm->memory_path[0])
+	if (!dm->memory_path[0]) {
+		feature_set(&dm->features, FEATURE_MEMORY, FEATURE_OFF, NULL,
+			    "not asked for (--no-memory): every device is measured anew");
 		return;
+	}
 	snprintf(dir, sizeof(dir), "%s", dm->memory_path);
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
@@ -153,9 +157,13 @@ void memory_start(struct daemon *dm)
 		r = dir_of_ours(dir);
 		if (r) {
 			log_warn("%s: %s; device memory off", dir, state_dir_text(r));
+			feature_set(&dm->features, FEATURE_MEMORY, FEATURE_OFF, NULL, "%s: %s", dir,
+				    state_dir_text(r));
 			dm->memory_path[0] = 0;
 			return;
 		}
+	} else {
+		snprintf(dir, sizeof(dir), "%s", slash ? "/" : ".");
 	}
 	r = memory_load(dm->memory_path, &dm->memory, &dropped);
 	if (r == -EPERM || r == -EINVAL || r == -EFBIG) {
@@ -173,8 +181,22 @@ void memory_start(struct daemon *dm)
 		/* a read that failed (EIO, an LSM's EACCES) says nothing of the
 		 * file: keep it as it is, and remember nothing this run */
 		log_warn("%s: %s; device memory off", dm->memory_path, strerror(-r));
+		feature_set(&dm->features, FEATURE_MEMORY, FEATURE_OFF, NULL, "%s: %s",
+			    dm->memory_path, strerror(-r));
 		dm->memory_path[0] = 0;
+		return;
 	}
+	/* read-only: a unit whose ReadWritePaths= (or StateDirectory=) does
+	 * not name it; what is remembered is used, nothing new kept */
+	r = faccessat(AT_FDCWD, dir, W_OK, AT_EACCESS) ? -errno : 0;
+	by = feature_refused_by(r, false);
+	if (r)
+		feature_set(&dm->features, FEATURE_MEMORY, by ? FEATURE_REFUSED : FEATURE_OFF, by,
+			    "%s: %d device%s remembered, nothing new kept (%s: %s)", dm->memory_path,
+			    dm->memory.n, dm->memory.n == 1 ? "" : "s", dir, strerror(-r));
+	else
+		feature_set(&dm->features, FEATURE_MEMORY, FEATURE_ON, NULL, "%s: %d device%s remembered",
+			    dm->memory_path, dm->memory.n, dm->memory.n == 1 ? "" : "s");
 }
 
 void memory_hooks(struct gov_hooks *h)

@@ -3,10 +3,12 @@
  * exposition written, and the file wbgovd rewrites from its governor on
  * a clock of its own (--metrics-file). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "daemon/metrics.h"
 #include "policy/bwmeter.h"
@@ -211,14 +213,37 @@ static int fill_metrics(FILE *f, const void *ctx)
 	return r;
 }
 
-int metrics_file_start(struct metrics_file *mf, const char *path, uint64_t interval_usec)
+/* Whether the file is written, said; `r`: the last write's error, or
+ * (at start) whether its directory takes writes. */
+static void metrics_said(const struct metrics_file *mf, int r)
+{
+	const char *by = feature_refused_by(r, false);
+
+	if (!mf->features)
+		return;
+	if (r)
+		feature_set(mf->features, FEATURE_METRICS, by ? FEATURE_REFUSED : FEATURE_OFF, by,
+			    "%s not written (%s); tried again every %.0f s", mf->path, strerror(-r),
+			    (double)mf->interval_usec / 1e6);
+	else
+		feature_set(mf->features, FEATURE_METRICS, FEATURE_ON, NULL, "%s, every %.0f s",
+			    mf->path, (double)mf->interval_usec / 1e6);
+}
+
+int metrics_file_start(struct metrics_file *mf, const char *path, uint64_t interval_usec,
+		       struct features *features)
 {
 	char dir[PATH_MAX];
 	int r;
 
 	memset(mf, 0, sizeof(*mf));
-	if (!path)
+	mf->features = features;
+	if (!path) {
+		if (features)
+			feature_set(features, FEATURE_METRICS, FEATURE_OFF, NULL,
+				    "not asked for (metrics = in wbgov.conf, or --metrics-file)");
 		return 0;
+	}
 	if (snprintf(mf->path, sizeof(mf->path), "%s", path) >= (int)sizeof(mf->path)) {
 		mf->path[0] = 0;
 		return -ENAMETOOLONG;
@@ -232,8 +257,12 @@ int metrics_file_start(struct metrics_file *mf, const char *path, uint64_t inter
 		log_err("--metrics-file %s: its directory %s: %s", mf->path, dir,
 			r == -ENOTDIR ? "not a directory" : strerror(-r));
 		mf->path[0] = 0;
+		return r;
 	}
-	return r;
+	/* read-only: under wbgovd.service, a directory its ReadWritePaths=
+	 * does not name (ProtectSystem=strict) */
+	metrics_said(mf, faccessat(AT_FDCWD, dir, W_OK, AT_EACCESS) ? -errno : 0);
+	return 0;
 }
 
 /* Replace the metrics file; a failure is logged when it starts and when
@@ -247,8 +276,6 @@ void metrics_file_publish(struct metrics_file *mf, const struct governor *g,
 	if (!mf->path[0])
 		return;
 	r = file_publish(mf->path, fill_metrics, &x);
-	/* read-only: under wbgovd.service, a directory its ReadWritePaths=
-	 * does not name (ProtectSystem=strict) */
 	if (r && r != mf->err)
 		log_warn("%s: cannot write the metrics: %s%s; trying again every %.0f s",
 			 mf->path, strerror(-r),
@@ -257,6 +284,8 @@ void metrics_file_publish(struct metrics_file *mf, const struct governor *g,
 			 (double)mf->interval_usec / 1e6);
 	else if (!r && mf->err)
 		log_info("%s: metrics written again", mf->path);
+	if (r != mf->err)
+		metrics_said(mf, r);
 	mf->err = r;
 }
 

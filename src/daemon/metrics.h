@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "daemon/features.h"
 #include "daemon/status.h"
 #include "knobs/knobs.h"
 #include "policy/governor.h"
@@ -53,12 +54,15 @@ struct metrics_file {
 	char path[PATH_MAX];
 	uint64_t interval_usec, next_usec;
 	int err;              /* the last write's error, said once */
+	struct features *features; /* where the file says whether it is written */
 };
 
 /* `path` (NULL: off) every `interval_usec` (0: METRICS_DEFAULT_USEC). Its
  * directory must be there, as node_exporter's is: 0, or -errno with the
- * reason logged (-ENAMETOOLONG unlogged) and the file off. */
-int metrics_file_start(struct metrics_file *mf, const char *path, uint64_t interval_usec);
+ * reason logged (-ENAMETOOLONG unlogged) and the file off. Whether it is
+ * written is said in `features` (NULL: nowhere), now and as it changes. */
+int metrics_file_start(struct metrics_file *mf, const char *path, uint64_t interval_usec,
+		       struct features *features);
 
 /* Rewritten from the governor's devices when its interval is up: the
  * delay until the next poll, `delay_usec` or less to meet the next one. */

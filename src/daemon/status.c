@@ -25,9 +25,15 @@ void status_entry_of(const struct gov_dev *d, struct status_entry *ret)
 	ret->decisions = d->decisions;
 }
 
+struct status_ctx {
+	const struct governor *g;
+	const struct features *fs;
+};
+
 static int fill_status(FILE *f, const void *ctx)
 {
-	const struct governor *g = ctx;
+	const struct status_ctx *x = ctx;
+	const struct governor *g = x->g;
 
 	for (int i = 0; i < g->ndev; i++) {
 		struct status_entry e;
@@ -38,15 +44,40 @@ static int fill_status(FILE *f, const void *ctx)
 			(unsigned long long)e.max_bytes, e.strict, e.err, e.source,
 			(unsigned long long)e.decisions);
 	}
+	if (x->fs)
+		features_write(f, x->fs);
 	return 0;
 }
 
 /* Not flushed to disk: it is rewritten at each decision from the loop, an
  * fsync there waits for the disk (seconds when it is busy), and a crashed
  * wbgovd's record is stale anyway. */
-int status_write(const char *path, const struct governor *g)
+int status_write(const char *path, const struct governor *g, const struct features *fs)
 {
-	return file_publish(path, fill_status, g);
+	struct status_ctx x = { g, fs };
+
+	return file_publish(path, fill_status, &x);
+}
+
+int status_features(const char *path, struct features *ret)
+{
+	char line[FEATURE_HOW_MAX * 4 + 128];
+	FILE *f = fopen(path, "re");
+	int n = 0;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		enum feature id;
+		struct feature_report r;
+		if (features_parse_line(line, &id, &r)) {
+			ret->f[id] = r;
+			n++;
+		}
+	}
+	fclose(f);
+	return n;
 }
 
 int status_read(const char *path, const char *bdi, struct status_entry *ret)

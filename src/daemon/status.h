@@ -7,10 +7,13 @@
  * where the bandwidth came from; decisions: how many it applied since it
  * started). New fields go at the end of the line: a reader that knows the
  * first eight reads a newer file, and this one reads an older file's lines
- * (without decisions). */
+ * (without decisions). Then a line per feature (features.h):
+ *   feature=debugfs state=on refused_by=- how=the system's, at /sys/kernel/debug
+ * which a reader of the bdi lines skips. */
 #ifndef WBGOV_DAEMON_STATUS_H
 #define WBGOV_DAEMON_STATUS_H
 
+#include "daemon/features.h"
 #include "policy/governor.h"
 
 struct status_entry {
@@ -41,7 +44,11 @@ static inline double status_drain_s(bool pending_known, uint64_t pending, uint64
 
 /* What the file says of one governed device. */
 void status_entry_of(const struct gov_dev *d, struct status_entry *ret);
-int status_write(const char *path, const struct governor *g);
+/* The file anew: a line per device, then a line per feature of `fs`
+ * (NULL: none). */
+int status_write(const char *path, const struct governor *g, const struct features *fs);
+/* The features the file tells, into *ret: how many, or -errno. */
+int status_features(const char *path, struct features *ret);
 /* The entry for `bdi`; -ENOENT without a file or a line for it. */
 int status_read(const char *path, const char *bdi, struct status_entry *ret);
 

@@ -7,7 +7,9 @@
  * systems of a device whose first write must reach the global pair at
  * once (fanotify: a full poll). The waiting itself is the loop's (daemon.c). */
 #include <errno.h>
+#include <limits.h>
 #include <linux/capability.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +17,7 @@
 #include "daemon/context.h"
 #include "daemon/watch.h"
 #include "sys/fanwatch.h"
+#include "sys/fsutil.h"
 #include "sys/log.h"
 #include "sys/procfs.h"
 #include "sys/sandbox.h"
@@ -105,8 +108,10 @@ static uint64_t fan_update(struct watch *w, struct daemon *dm)
 		return FAN_REARM_USEC - since;
 	fd = fan_arm(want, len);
 	if (fd < 0) {
-		log_notice("cannot watch file systems for writes (fanotify: %s): a slow device's "
-			   "first dirty data is found by polling", strerror(-fd));
+		const char *by = feature_refused_by(fd, true);
+		feature_set(&dm->features, FEATURE_WAKEUP, by ? FEATURE_REFUSED : FEATURE_OFF, by,
+			    "no fanotify (%s): a slow device's first write is found by polling, "
+			    "every 0.1-1 s", strerror(-fd));
 		w->fan_refused = true;
 		return 0;
 	}
@@ -117,8 +122,26 @@ static uint64_t fan_update(struct watch *w, struct daemon *dm)
 	return 0;
 }
 
-void watch_open(struct watch *w, const char *root)
+/* Is this process in a network namespace of its own (a unit's
+ * PrivateNetwork=)? The kernel's uevents reach the host's alone. */
+static bool own_netns(const char *root)
 {
+	char self[64], init[64], p[PATH_MAX];
+	ssize_t a, b;
+
+	if (path_at(p, sizeof(p), root, "/proc/1/ns/net"))
+		return false;
+	a = readlink("/proc/self/ns/net", self, sizeof(self) - 1);
+	b = readlink(p, init, sizeof(init) - 1);
+	return a > 0 && b > 0 && (a != b || memcmp(self, init, (size_t)a));
+}
+
+void watch_open(struct watch *w, struct daemon *dm)
+{
+	const char *root = dm->real.root;
+	const char *by;
+	int r;
+
 	memset(w, 0, sizeof(*w));
 	w->fan = -1;
 	w->fan_woke_usec = 0;
@@ -126,9 +149,23 @@ void watch_open(struct watch *w, const char *root)
 	w->mounts_fd = procfs_mounts_watch(root);
 	if (w->mounts_fd < 0)
 		w->mounts_fd = -1;
-	if (uevent_open(&w->mon) < 0) {
-		log_warn("no uevents (netlink): rescanning devices every second instead");
+	r = uevent_open(&w->mon);
+	if (r < 0) {
 		w->mon = NULL;
+		by = feature_refused_by(r, false);
+		feature_set(&dm->features, FEATURE_UEVENTS, by ? FEATURE_REFUSED : FEATURE_OFF, by,
+			    "no netlink (%s): devices looked for every second instead", strerror(-r));
+	} else if (!strcmp(root, "/") && own_netns(root)) {
+		/* the socket opens, and nothing ever comes */
+		feature_set(&dm->features, FEATURE_UEVENTS, FEATURE_REFUSED,
+			    secure_getenv("INVOCATION_ID") ? "PrivateNetwork=" : "a network namespace",
+			    "in a network namespace of its own, where no uevent comes: devices looked "
+			    "for every second instead");
+		uevent_close(w->mon);
+		w->mon = NULL;
+	} else {
+		feature_set(&dm->features, FEATURE_UEVENTS, FEATURE_ON, NULL, "netlink (%s's)",
+			    uevent_udevd_running() ? "udevd" : "the kernel");
 	}
 }
 

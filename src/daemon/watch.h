@@ -25,8 +25,9 @@ struct watch {
 	int umon, umnt, ufan;    /* where each is in the last watch_pollfds; -1 */
 };
 
-/* The watches opened; one that cannot be is said (uevents), or left out. */
-void watch_open(struct watch *w, const char *root);
+/* The watches opened; one that cannot be is said (uevents, as a feature),
+ * or left out. */
+void watch_open(struct watch *w, struct daemon *dm);
 
 /* Before a wait: the fanotify marks brought in line with the governor's
  * devices (Linux < 6.2, on the real root only), then the descriptors to

@@ -87,6 +87,31 @@ static void fsid_one(const char *root, bool udev, bool probe, const char *name, 
 	knobs_list_add(d->uuids, sizeof(d->uuids), uuid);
 }
 
+enum fsid_source fsid_source(const char *root, char *ret_disk, size_t len)
+{
+	char p[PATH_MAX];
+	DIR *dir;
+	struct dirent *e;
+	enum fsid_source s = FSID_PROBE;
+
+	if (!strcmp(root, "/") && uevent_udevd_running())
+		return FSID_UDEV;
+	if (path_at(p, sizeof(p), root, "/sys/class/block") || !(dir = opendir(p)))
+		return FSID_PROBE;
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (!path_at(p, sizeof(p), root, "/dev/%s", e->d_name) && access(p, F_OK) &&
+		    errno == ENOENT) {
+			snprintf(ret_disk, len, "%s", e->d_name);
+			s = FSID_HIDDEN;
+		}
+		break; /* one disk tells */
+	}
+	closedir(dir);
+	return s;
+}
+
 void fsid_facts(const char *root, bool probe, struct knobs_dev *d)
 {
 	/* udev's database, where udevd keeps one: no device is opened */

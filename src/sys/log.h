@@ -6,7 +6,14 @@
 
 enum log_level { LOG_ERR_ = 3, LOG_WARNING_ = 4, LOG_NOTICE_ = 5, LOG_INFO_ = 6, LOG_DEBUG_ = 7 };
 
+#include <stddef.h>
+
 void log_set_level(int max_level);
+/* `in` into `out` (room for `len`), every control character (a newline,
+ * an escape) written \xNN: a line that stays one line, with no priority
+ * prefix or terminal sequence of its own. Every log line goes through it.
+ * Returns out. */
+const char *log_escape(char *out, size_t len, const char *in);
 void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #define log_err(...) log_msg(LOG_ERR_, __VA_ARGS__)

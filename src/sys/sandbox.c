@@ -5,6 +5,7 @@
 #include <linux/landlock.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -147,4 +148,23 @@ int sandbox_caps(uint64_t *ret_effective, uint64_t *ret_permitted, uint64_t *ret
 	*ret_permitted = d[0].permitted | (uint64_t)d[1].permitted << 32;
 	*ret_bounding = bnd;
 	return 0;
+}
+
+int sandbox_seccomp_filters(void)
+{
+	char line[128];
+	int mode = -1, n = 0;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "Seccomp: %d", &mode);
+		sscanf(line, "Seccomp_filters: %d", &n);
+	}
+	fclose(f);
+	if (mode < 0)
+		return -ENOSYS;
+	/* 2: filter mode; before 5.9 no count is given: one at least */
+	return mode == 2 ? (n > 0 ? n : 1) : 0;
 }

@@ -38,4 +38,8 @@ int sandbox_cap_effective(int cap, bool on);
  * per CAP_*. 0 or -errno. */
 int sandbox_caps(uint64_t *ret_effective, uint64_t *ret_permitted, uint64_t *ret_bounding);
 
+/* How many seccomp filters are over this process (a unit's
+ * SystemCallFilter= is one, at least), 0 for none, or -errno. */
+int sandbox_seccomp_filters(void);
+
 #endif

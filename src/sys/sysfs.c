@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -553,22 +554,41 @@ int sysfs_bdi_write(const char *root, const char *bdi, enum bdi_attr a, uint64_t
 	return r ? r : write_u64(p, v);
 }
 
+/* The strict_limit of some bdi into p: 0, or -ENOENT where none has one
+ * (any: the first entry may be one without knobs). */
+static int some_strict_limit(const char *root, char *p, size_t len)
+{
+	DIR *dir;
+	struct dirent *e;
+	int r = -ENOENT;
+
+	if (path_at(p, len, root, "/sys/class/bdi") || !(dir = opendir(p)))
+		return -ENOENT;
+	while (r && (e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (!path_at(p, len, root, "/sys/class/bdi/%s/strict_limit", e->d_name) &&
+		    access(p, F_OK) == 0)
+			r = 0;
+	}
+	closedir(dir);
+	return r;
+}
+
 bool sysfs_has_bdi_bytes(const char *root)
 {
 	char p[PATH_MAX];
-	DIR *dir;
-	struct dirent *e;
-	bool yes = false;
 
-	if (path_at(p, sizeof(p), root, "/sys/class/bdi") || !(dir = opendir(p)))
-		return false;
-	while (!yes && (e = readdir(dir))) {
-		if (e->d_name[0] == '.')
-			continue;
-		/* any: the first entry may be one without knobs */
-		if (!path_at(p, sizeof(p), root, "/sys/class/bdi/%s/strict_limit", e->d_name))
-			yes = access(p, F_OK) == 0;
-	}
-	closedir(dir);
-	return yes;
+	return some_strict_limit(root, p, sizeof(p)) == 0;
+}
+
+int sysfs_knobs_writable(const char *root)
+{
+	char p[PATH_MAX];
+
+	if (some_strict_limit(root, p, sizeof(p)) &&
+	    path_at(p, sizeof(p), root, "/proc/sys/vm/dirty_bytes"))
+		return -ENAMETOOLONG;
+	/* as the process is (AT_EACCESS): a read-only mount is EROFS */
+	return faccessat(AT_FDCWD, p, W_OK, AT_EACCESS) ? -errno : 0;
 }

@@ -36,4 +36,9 @@ int sysfs_bdi_write(const char *root, const char *bdi, enum bdi_attr a, uint64_t
 /* Linux 6.2+: the bdis have strict_limit and max_bytes. */
 bool sysfs_has_bdi_bytes(const char *root);
 
+/* Can this process write the knobs it governs with (a bdi's strict_limit
+ * on 6.2+, else vm.dirty_bytes)? 0, or -errno: EROFS where they are
+ * mounted read-only (a unit's ProtectKernelTunables=), EACCES. */
+int sysfs_knobs_writable(const char *root);
+
 #endif

@@ -149,7 +149,7 @@ grep -q "^<5>sdb (8:16): strict_limit 1 and max_bytes about 16.0 MiB (max_ratio_
 grep -q "^<5>vm.dirty_bytes is 268435456 (256.0 MiB) before wbgovd (the kernel's default is 0): set by another rule (a sysctl.d file?); wbgovd leaves it as it is" "$LOG" ||
 	fail "vm.dirty_bytes not logged: $(grep vm. "$LOG")"
 grep -q "vm.dirty_ratio is" "$LOG" && fail "dirty_ratio 0 (zeroed by dirty_bytes) logged as news"
-if grep -q "no Landlock in this kernel" "$LOG"; then
+if grep -q "feature landlock off: not in this kernel" "$LOG"; then
 	echo "$me: no Landlock here: notify under confinement not tested" >&2
 fi
 # explain, as another user, while it runs: the knobs it found, given back at exit

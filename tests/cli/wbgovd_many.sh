@@ -115,8 +115,8 @@ reload_until() {
 		fail "$(cat "$tmp/reloads"): $(grep "D-Bus" "$LOG" | tail -n 3)"
 }
 start sys
-lines() { [ "$(wc -l <"$ST/status")" -eq "$N" ]; }
-wait_for 5 lines || fail "the status file has $(wc -l <"$ST/status") lines, want $N"
+lines() { [ "$(grep -c '^bdi=' "$ST/status")" -eq "$N" ]; }
+wait_for 5 lines || fail "the status file has $(grep -c '^bdi=' "$ST/status") device lines, want $N"
 
 # --- every one governed: the start cap, its originals recorded
 capped=$(grep -c "max_bytes=4194304 strict=1 err=0" "$ST/status")

@@ -58,7 +58,7 @@ PID=$!
 wait_for 5 grep -q "^<6>started:" "$LOG" || fail "wbgovd did not start: $(cat "$LOG")"
 wait_for 5 test -s "$MF" || fail "no metrics file: $(cat "$LOG")"
 landlock=yes
-grep -q "no Landlock in this kernel" "$LOG" && landlock=no
+grep -q "feature landlock off: not in this kernel" "$LOG" && landlock=no
 [ "$(stat -c %a "$MF")" = 644 ] || fail "$MF is mode $(stat -c %a "$MF") under umask 077, want 644"
 $PY "$CHECK" "$MF" >"$tmp/samples" || fail "the metrics file does not parse: $(head -n 20 "$MF")"
 grep -qxF 'wbgov_daemon_up{} 1.0' "$tmp/samples" || fail "wbgov_daemon_up is not 1"

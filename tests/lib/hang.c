@@ -8,9 +8,12 @@
  *                               kernel's sync (state D) is
  *   WBGOV_TEST_FSYNC=WORD:N     fsync() of a file whose path holds WORD
  *                               takes N seconds, deaf to signals likewise
- *   WBGOV_TEST_LANDLOCK=eperm   Landlock's calls fail with EPERM, as under
- *                               a seccomp filter that refuses them (a
- *                               unit's SystemCallFilter=)
+ *   WBGOV_TEST_REFUSE=WHAT,...  calls refused as a unit's sandbox refuses
+ *                               them: landlock (Landlock's calls), fsopen,
+ *                               fanotify (fanotify_init), capset: EPERM, as
+ *                               SystemCallFilter= does; netlink, unix
+ *                               (socket() of that family): EAFNOSUPPORT,
+ *                               as RestrictAddressFamilies= does
  * Anything else: the real call. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -21,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,17 +32,32 @@
 int syncfs(int fd);
 int fsync(int fd);
 long syscall(long number, ...);
+int fanotify_init(unsigned flags, unsigned event_f_flags);
+int socket(int domain, int type, int protocol);
+
+/* Is WHAT in WBGOV_TEST_REFUSE's list? */
+static int refused(const char *what)
+{
+	const char *m = getenv("WBGOV_TEST_REFUSE");
+	size_t n = strlen(what);
+
+	for (; m && *m; m += strcspn(m, ",") + (m[strcspn(m, ",")] == ',')) {
+		if (strncmp(m, what, n) == 0 && (m[n] == ',' || !m[n]))
+			return 1;
+	}
+	return 0;
+}
 
 long syscall(long number, ...)
 {
 	static long (*real)(long, ...);
-	const char *m = getenv("WBGOV_TEST_LANDLOCK");
 	long a[6];
 	va_list ap;
 
-	if (m && !strcmp(m, "eperm") && (number == SYS_landlock_create_ruleset ||
-					 number == SYS_landlock_add_rule ||
-					 number == SYS_landlock_restrict_self)) {
+	if ((refused("landlock") && (number == SYS_landlock_create_ruleset ||
+				     number == SYS_landlock_add_rule ||
+				     number == SYS_landlock_restrict_self)) ||
+	    (refused("fsopen") && number == SYS_fsopen) || (refused("capset") && number == SYS_capset)) {
 		errno = EPERM;
 		return -1;
 	}
@@ -49,6 +68,28 @@ long syscall(long number, ...)
 	if (!real)
 		*(void **)&real = dlsym(RTLD_NEXT, "syscall");
 	return real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+int fanotify_init(unsigned flags, unsigned event_f_flags)
+{
+	if (refused("fanotify")) {
+		errno = EPERM;
+		return -1;
+	}
+	return (int)syscall(SYS_fanotify_init, flags, event_f_flags);
+}
+
+int socket(int domain, int type, int protocol)
+{
+	static int (*real)(int, int, int);
+
+	if ((refused("netlink") && domain == AF_NETLINK) || (refused("unix") && domain == AF_UNIX)) {
+		errno = EAFNOSUPPORT;
+		return -1;
+	}
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "socket");
+	return real(domain, type, protocol);
 }
 
 static void deaf_for(const char *seconds)

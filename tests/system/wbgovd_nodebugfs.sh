@@ -62,7 +62,7 @@ grep -q " /sys/kernel/debug " /proc/self/mountinfo && fail "debugfs is mounted f
 # debugfs has none to mount: said, and the rest runs)
 if grep -qw debugfs /proc/filesystems; then
 	start
-	grep -q "^<6>debugfs is not mounted at /sys/kernel/debug: wbgovd mounted one of its own" "$LOG" ||
+	grep -q "^<6>feature debugfs on: its own (none at /sys/kernel/debug)" "$LOG" ||
 		fail "wbgovd did not mount a debugfs of its own"
 	[ "$(readlink "/proc/$DPID/ns/mnt")" = "$(readlink /proc/self/ns/mnt)" ] ||
 		fail "wbgovd left the mount namespace it was started in"
@@ -80,8 +80,13 @@ fi
 
 # --- no CAP_SYS_ADMIN: no debugfs; the write throttle bounds the device
 start $NOCAP
-grep -q "^<5>debugfs is not mounted at /sys/kernel/debug, and wbgovd cannot mount one of its own" "$LOG" ||
-	fail "no line saying wbgovd could not mount debugfs"
+grep -q "^<4>feature debugfs refused by the capability bounding set: none at /sys/kernel/debug, and none of its own (fsopen: Operation not permitted)" "$LOG" ||
+	fail "no warning that wbgovd could not mount debugfs: $(grep feature "$LOG")"
+stop
+# under a unit whose system call filter refuses fsopen: the setting named
+INVOCATION_ID=0123456789abcdef LD_PRELOAD=$(pwd)/$BUILD/tests/hang.so WBGOV_TEST_REFUSE=fsopen start
+grep -q "^<4>feature debugfs refused by SystemCallFilter=: none at /sys/kernel/debug, and none of its own" "$LOG" ||
+	fail "under a unit, the refusal of fsopen does not name SystemCallFilter=: $(grep feature "$LOG")"
 stop
 copy 1000000 6 "no debugfs, cold 1 MB/s" $NOCAP
 grep -q "^<6>loop[0-9]* ($BDI): a cgroup's write throttle holds it at 1.0 MB/s" "$LOG" ||

@@ -2862,9 +2862,10 @@ static void test_status_drain(void **state)
 
 static void test_status_round_trip(void **state)
 {
-	char root[PATH_MAX], p[PATH_MAX], buf[512];
+	char root[PATH_MAX], p[PATH_MAX], buf[1024];
 	struct governor *g = &g_gov;
 	struct status_entry e;
+	static struct features fs, back;
 
 	(void)state;
 	gov_free(g);
@@ -2889,12 +2890,26 @@ static void test_status_round_trip(void **state)
 	g->dev[0].decisions = 3;
 	snprintf(g->dev[1].info.bdi, sizeof(g->dev[1].info.bdi), "259:0");
 	g->dev[1].err = -EIO;
-	assert_int_equal(status_write(p, g), 0);
+	memset(&fs, 0, sizeof(fs));
+	feature_set(&fs, FEATURE_DEBUGFS, FEATURE_ON, NULL, "the system's, at /sys/kernel/debug");
+	/* a path from the system, with a newline in it, stays on its line */
+	feature_set(&fs, FEATURE_MEMORY, FEATURE_REFUSED, "ReadWritePaths=", "/var/lib/x\ny: EROFS");
+	assert_int_equal(status_write(p, g, &fs), 0);
 
 	fx_read(root, "/status", buf, sizeof(buf));
 	assert_string_equal(buf,
 			    "bdi=8:16 bw=5100000 measures=12 why=0 max_bytes=5100000 strict=1 err=0 source=2 decisions=3\n"
-			    "bdi=259:0 bw=0 measures=0 why=-1 max_bytes=0 strict=0 err=-5 source=0 decisions=0\n");
+			    "bdi=259:0 bw=0 measures=0 why=-1 max_bytes=0 strict=0 err=-5 source=0 decisions=0\n"
+			    "feature=debugfs state=on refused_by=- how=the system's, at /sys/kernel/debug\n"
+			    "feature=device-memory state=refused refused_by=ReadWritePaths= how=/var/lib/x\\x0ay: EROFS\n");
+	/* ... and back */
+	assert_int_equal(status_features(p, &back), 2);
+	assert_int_equal(back.f[FEATURE_DEBUGFS].state, FEATURE_ON);
+	assert_string_equal(back.f[FEATURE_DEBUGFS].refused_by, "");
+	assert_string_equal(back.f[FEATURE_DEBUGFS].how, "the system's, at /sys/kernel/debug");
+	assert_int_equal(back.f[FEATURE_MEMORY].state, FEATURE_REFUSED);
+	assert_string_equal(back.f[FEATURE_MEMORY].refused_by, "ReadWritePaths=");
+	assert_int_equal(back.f[FEATURE_BUS].state, FEATURE_UNSAID);
 
 	assert_int_equal(status_read(p, "8:16", &e), 0);
 	assert_string_equal(e.bdi, "8:16");
@@ -2915,7 +2930,11 @@ static void test_status_round_trip(void **state)
 
 	/* malformed lines are skipped */
 	fx_write(root, "/status", "garbage\nbdi=8:16 bw=x\n"
+				   "feature=debugfs state=sideways refused_by=- how=x\n"
+				   "feature=nosuch state=on refused_by=- how=x\n"
+				   "feature=bus state=on refused_by=-\n"
 				   "bdi=8:16 bw=7 measures=1 why=0 max_bytes=4194304 strict=1 err=0 source=1\n");
+	assert_int_equal(status_features(p, &back), 0);
 	assert_int_equal(status_read(p, "8:16", &e), 0);
 	assert_int_equal(e.bw_bps, 7);
 	/* ... and a line of a wbgovd before the decisions field reads, without them */
@@ -2924,7 +2943,7 @@ static void test_status_round_trip(void **state)
 
 	/* an empty governor: an empty file */
 	g->ndev = 0;
-	assert_int_equal(status_write(p, g), 0);
+	assert_int_equal(status_write(p, g, NULL), 0);
 	assert_string_equal(fx_read(root, "/status", buf, sizeof(buf)), "");
 	assert_int_equal(status_read(p, "8:16", &e), -ENOENT);
 }
