@@ -19,8 +19,9 @@ DIR/stick-ID.img, written through a throttle group at N bytes/s
 (`dg-rate ID N` sets another speed, 0 the first). With --hook, `PROG
 plug ID` prints the disk as JSON, {"add": [[QMP command, arguments],
 ...], "del": [...]}: the commands that plug it, in order, and those that
-take it out (a device_del waits for its DEVICE_DELETED); its node is
-named ID; `PROG unplugged ID` runs after "del", and `dg-hook WORD ID`
+take it out (a device_del waits for its DEVICE_DELETED), and "stats":
+the drive whose statistics are the disk's where its node is inserted into
+one (by default, the node named ID); `PROG unplugged ID` runs after "del", and `dg-hook WORD ID`
 runs `PROG WORD ID` while the disk is in. Exit 0 when the guest
 said `dg-end` and powered off; 1 on a timeout or when qemu ended first."""
 import json
@@ -155,6 +156,7 @@ def main():
                         ["object-del", {"id": "tg-" + sid}]]}
 
     sticks = {}  # ID -> the QMP commands that take it out, while plugged
+    stats_of = {}  # ID -> the drive whose statistics are its own
     buf = b""
     ended = False
     next_sample = time.time()
@@ -194,6 +196,7 @@ def main():
                         sid = f[1]
                         disk = plug_spec(sid)
                         sticks[sid] = disk["del"]
+                        stats_of[sid] = disk.get("stats", sid)
                         for c in disk["add"]:
                             qmp.cmd(c[0], **c[1])
                         host("plugged %s (%s)" % (sid, hook or "usb-storage, %d B/s" % bps))
@@ -238,7 +241,8 @@ def main():
                 n = st.get("node-name", "")
                 q = st.get("qdev", "")
                 for sid in sticks:
-                    if n == sid or "/" + sid + "/" in q or q.endswith("/" + sid):
+                    if n == sid or st.get("device") == stats_of.get(sid) or \
+                            "/" + sid + "/" in q or q.endswith("/" + sid):
                         s = st["stats"]
                         log.write("%.3f\tstick\t%s\t%d\t%d\t%d\n" % (t, sid, s["wr_bytes"],
                                   s["wr_operations"], s["flush_operations"]))
