@@ -999,8 +999,8 @@ static void read_now(struct bus *b, struct bus_dev *d, const struct gov_dev *gd,
 	 * the pace of the signals, the others each second while the system
 	 * holds data, none on an idle system */
 	if ((d->counters && (!d->read_usec || (n->pending_bytes && since >= BUS_PENDING_USEC - 10000) ||
-			     (sys_pending >= BUS_SYSTEM_PENDING_BYTES && since >= BUS_IDLE_READ_USEC))) ||
-	    (!d->counters && sys_pending >= BUS_SYSTEM_PENDING_BYTES && since >= BUS_RECHECK_USEC)) {
+			     (sys_pending && since >= BUS_IDLE_READ_USEC))) ||
+	    (!d->counters && sys_pending && since >= BUS_RECHECK_USEC)) {
 		struct knobs_bdi_counters c;
 		int r = knobs_real_ops.bdi_counters(b->real, gd->info.bdi, &c);
 		d->read_usec = now_usec ? now_usec : 1;

@@ -43,11 +43,11 @@
  * some, and its PropertiesChanged comes at most that often (4 a second:
  * a progress bar moves smoothly; a file manager redraws no faster). */
 #define BUS_PENDING_USEC 250000ULL
-/* ... and every second for the other devices while the system holds at
- * least BUS_SYSTEM_PENDING_BYTES dirty or under writeback (a device's
- * data is part of it); an idle system reads nothing for the bus. */
+/* ... and every second for the other devices while the system holds any
+ * data dirty or under writeback (a device's data is part of it: when this
+ * waited for 1 MiB, a stick holding less read 0); an idle system reads
+ * nothing for the bus. */
 #define BUS_IDLE_READ_USEC 1000000ULL
-#define BUS_SYSTEM_PENDING_BYTES (1ULL << 20)
 /* A bdi without counters in debugfs is looked for again this often. */
 #define BUS_RECHECK_USEC 60000000ULL
 /* A lost or refused bus is tried again this often. */

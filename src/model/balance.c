@@ -214,8 +214,13 @@ bool bdp_ratelimited_enter(const struct task_dirty *t, bool wb_dirty_exceeded,
 	return t->nr_dirtied >= ratelimit;
 }
 
-uint64_t wb_stat_error(const struct kcfg *k)
+uint64_t wb_stat_error_pages(unsigned nr_cpu_ids)
 {
 	/* WB_STAT_BATCH = 8 * (1 + ilog2(nr_cpu_ids)) */
-	return (uint64_t)k->ncpus * 8 * (1 + ilog2_u64(k->ncpus));
+	return (uint64_t)nr_cpu_ids * 8 * (1 + ilog2_u64(nr_cpu_ids));
+}
+
+uint64_t wb_stat_error(const struct kcfg *k)
+{
+	return wb_stat_error_pages(k->ncpus);
 }

@@ -94,7 +94,9 @@ void bdp_freerun_exit(struct task_dirty *t, uint64_t now, uint64_t poll_interval
 bool bdp_ratelimited_enter(const struct task_dirty *t, bool wb_dirty_exceeded,
 			   uint64_t *cpu_ratelimits, uint64_t ratelimit_pages);
 
-/* wb_stat_error(): nr_cpu_ids * WB_STAT_BATCH. */
+/* wb_stat_error(): nr_cpu_ids * WB_STAT_BATCH, in pages: how far a wb's
+ * per-CPU counters read without summing (wb_stat()) may be from the sum. */
 uint64_t wb_stat_error(const struct kcfg *k);
+uint64_t wb_stat_error_pages(unsigned nr_cpu_ids);
 
 #endif

@@ -130,7 +130,8 @@ int file_read_trusted(const char *path, bool follow, char *buf, size_t max, size
 	return 0;
 }
 
-int text_kib(const char *text, const char *key, uint64_t *ret_bytes)
+/* text_kib and text_count: "KEY: N" x `unit`. */
+static int text_number(const char *text, const char *key, uint64_t unit, uint64_t *ret)
 {
 	size_t k = strlen(key);
 
@@ -144,14 +145,24 @@ int text_kib(const char *text, const char *key, uint64_t *ret_bytes)
 		if (*d < '0' || *d > '9')
 			return -EINVAL; /* "-1" is no number of kB */
 		for (; *d >= '0' && *d <= '9'; d++) {
-			if (v > (UINT64_MAX / 1024 - (uint64_t)(*d - '0')) / 10)
+			if (v > (UINT64_MAX / unit - (uint64_t)(*d - '0')) / 10)
 				return -EINVAL;
 			v = v * 10 + (uint64_t)(*d - '0');
 		}
-		*ret_bytes = v * 1024;
+		*ret = v * unit;
 		return 0;
 	}
 	return -EINVAL;
+}
+
+int text_kib(const char *text, const char *key, uint64_t *ret_bytes)
+{
+	return text_number(text, key, 1024, ret_bytes);
+}
+
+int text_count(const char *text, const char *key, uint64_t *ret)
+{
+	return text_number(text, key, 1, ret);
 }
 
 int dir_of_ours(const char *path)

@@ -88,6 +88,8 @@ const char *file_trust_text(int err);
  * -EINVAL when there is no such line, N is not a plain decimal number, or
  * the bytes would not fit in 64 bits. */
 int text_kib(const char *text, const char *key, uint64_t *ret_bytes);
+/* The same for a plain count ("b_dirty:   3"): N in *ret. */
+int text_count(const char *text, const char *key, uint64_t *ret);
 
 /* The length of the UTF-8 sequence at s (1 for NUL), 0 if it is not one:
  * overlong forms, surrogates and code points past U+10FFFF included. */

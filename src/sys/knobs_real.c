@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/balance.h"
 #include "sys/knobs_real.h"
 #include "sys/debugfs.h"
 #include "sys/fsid.h"
@@ -80,18 +81,43 @@ int debugfs_bdi_bandwidth(const char *root, const char *bdi, uint64_t *ret_bps)
 	return text_kib(buf, "BdiWriteBandwidth", ret_bps) ? -ENOTSUP : 0;
 }
 
-/* BdiReclaimable and BdiWriteback; BdiDirtyThresh if there (0: unknown) */
+/* How far a bdi's per-CPU counters may read from their sum, in bytes
+ * (wb_stat_error()), found once: 0 where the CPUs cannot be counted. */
+static uint64_t stat_error_bytes(struct knobs_real *k)
+{
+	if (!k->stat_error_known) {
+		int n = sysfs_cpu_ids(k->root);
+		long page = sysconf(_SC_PAGESIZE);
+		k->stat_error_bytes = n > 0 && page > 0 ?
+					      wb_stat_error_pages((unsigned)n) * (uint64_t)page : 0;
+		k->stat_error_known = true;
+	}
+	return k->stat_error_bytes;
+}
+
+/* BdiReclaimable and BdiWriteback; BdiDirtyThresh if there (0: unknown).
+ * The kernel prints its per-CPU counters without summing them (wb_stat()):
+ * an idle bdi reads up to wb_stat_error pages (64-128 KiB on 2 CPUs, MiBs
+ * on many), and "nothing left" never came. They are made exact where the
+ * kernel says more: no inode of the bdi dirty (b_dirty, b_io, b_more_io
+ * empty) is nothing dirty, and writeback within the error while its disk
+ * has no request in flight is none. */
 static int bdi_counters(void *ctx, const char *bdi, struct knobs_bdi_counters *ret)
 {
+	struct knobs_real *k = ctx;
 	char buf[2048];
-	uint64_t wb, rc, th;
+	uint64_t wb, rc, th, nd, ni, nm;
 
-	if (debugfs_bdi_stats(root(ctx), ((struct knobs_real *)ctx)->debugfs_fd1, bdi, buf,
-			      sizeof(buf)) ||
+	if (debugfs_bdi_stats(root(ctx), k->debugfs_fd1, bdi, buf, sizeof(buf)) ||
 	    text_kib(buf, "BdiWriteback", &wb) || text_kib(buf, "BdiReclaimable", &rc))
 		return -ENOTSUP;
 	if (text_kib(buf, "BdiDirtyThresh", &th))
 		th = 0;
+	if (rc && rc <= stat_error_bytes(k) && !text_count(buf, "b_dirty", &nd) &&
+	    !text_count(buf, "b_io", &ni) && !text_count(buf, "b_more_io", &nm) && nd + ni + nm == 0)
+		rc = 0;
+	if (wb && wb <= stat_error_bytes(k) && sysfs_bdi_inflight(root(ctx), bdi) == 0)
+		wb = 0;
 	ret->dirty = rc;
 	ret->writeback = wb;
 	ret->thresh = th;

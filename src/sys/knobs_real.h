@@ -16,6 +16,9 @@ struct knobs_real {
 	 * and UUIDs where udev keeps no database (wbgovd: when a [device]
 	 * section asks; wbgov explain) */
 	bool probe_fs;
+	/* wb_stat_error in bytes (bdi_counters), found at the first read */
+	bool stat_error_known;
+	uint64_t stat_error_bytes;
 };
 
 extern const struct knobs_ops knobs_real_ops;

@@ -582,6 +582,39 @@ bool sysfs_has_bdi_bytes(const char *root)
 	return some_strict_limit(root, p, sizeof(p)) == 0;
 }
 
+int sysfs_cpu_ids(const char *root)
+{
+	char p[PATH_MAX], buf[512];
+	long last = -1;
+
+	if (path_at(p, sizeof(p), root, "/sys/devices/system/cpu/possible") ||
+	    read_text(p, buf, sizeof(buf)))
+		return -ENOENT;
+	/* the last number of the list is the highest */
+	for (char *s = buf; *s;) {
+		char *end;
+		long v = strtol(s, &end, 10);
+		if (end == s || v < 0 || v > 65535)
+			return -EINVAL;
+		last = v;
+		s = *end ? end + 1 : end;
+	}
+	return last < 0 ? -EINVAL : (int)last + 1;
+}
+
+int sysfs_bdi_inflight(const char *root, const char *bdi)
+{
+	char p[PATH_MAX], buf[64];
+	unsigned long long r, w;
+
+	if (path_at(p, sizeof(p), root, "/sys/dev/block/%s/inflight", bdi) ||
+	    read_text(p, buf, sizeof(buf)))
+		return -ENOENT;
+	if (sscanf(buf, "%llu %llu", &r, &w) != 2 || r + w > INT_MAX)
+		return -EINVAL;
+	return (int)(r + w);
+}
+
 int sysfs_knobs_writable(const char *root)
 {
 	char p[PATH_MAX];

@@ -41,4 +41,13 @@ bool sysfs_has_bdi_bytes(const char *root);
  * mounted read-only (a unit's ProtectKernelTunables=), EACCES. */
 int sysfs_knobs_writable(const char *root);
 
+/* nr_cpu_ids: the highest possible CPU's number plus one
+ * (/sys/devices/system/cpu/possible, "0-3,8"), or -errno. */
+int sysfs_cpu_ids(const char *root);
+
+/* The requests in flight (reads and writes) on the block device whose
+ * device number is the bdi's name ("8:16": /sys/dev/block/8:16/inflight),
+ * or -errno (-ENOENT: no such block device, as for btrfs-1). */
+int sysfs_bdi_inflight(const char *root, const char *bdi);
+
 #endif

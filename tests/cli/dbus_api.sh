@@ -226,6 +226,17 @@ stats(0, 0)
 vmstat(0)
 t = until(lambda c: c.get("PendingBytes") == 0 and c.get("DrainSeconds") == 0, "PendingBytes 0")
 print("down %.3f" % (t - t0))
+# 6. a little: 512 KiB on the stick, 600 KiB in the whole system (when the
+# bus read a device only while the system held 1 MiB, this read 0)
+del seen[:]
+t0 = time.monotonic()
+stats(0, 512)
+vmstat(600)
+t = until(lambda c: c.get("PendingBytes") == 512 << 10, "PendingBytes 512 KiB")
+print("small %.3f" % (t - t0))
+stats(0, 0)
+vmstat(0)
+until(lambda c: c.get("PendingBytes") == 0, "PendingBytes 0 again")
 PY
 /usr/bin/python3 "$tmp/watch.py" "$A" "$DEV/sdb" "$FX" >"$tmp/watch" 2>&1 || fail "PropertiesChanged: $(cat "$tmp/watch")"
 echo "$me: change -> PropertiesChanged: $(tr '\n' ' ' <"$tmp/watch")" >&2

@@ -1211,6 +1211,64 @@ static void test_knobs_real_bdi_counters(void **state)
 	assert_int_equal(c.writeback, 7);
 }
 
+/* The same stats with the bdi's dirty inodes given: b_dirty, b_io,
+ * b_more_io */
+#define BDI_STATS_LISTS(wb, rc, d, io, more) \
+	"BdiWriteback:       " wb " kB\n" \
+	"BdiReclaimable:     " rc " kB\n" \
+	"BdiDirtyThresh:            512 kB\n" \
+	"b_dirty:            " d "\n" \
+	"b_io:               " io "\n" \
+	"b_more_io:          " more "\n" \
+	"b_dirty_time:                0\n"
+
+/* The per-CPU counters, read without summing, show up to wb_stat_error
+ * pages on an idle bdi (2 CPUs: 2 x 16 pages, 128 KiB): nothing dirty
+ * when no inode of the bdi is, no writeback within the error when its disk
+ * has no request in flight; beyond the error, or with a dirty inode or a
+ * request in flight, the figures as the kernel gives them. */
+static void test_knobs_real_bdi_counters_exact(void **state)
+{
+	char root[PATH_MAX];
+	struct knobs_real kr = { 0 };
+	struct knobs_bdi_counters c;
+	const char *st = "/sys/kernel/debug/bdi/8:16/stats";
+
+	(void)state;
+	fx_root(root, sizeof(root), "debugfs-exact");
+	kr.root = root;
+	fx_write(root, "/sys/devices/system/cpu/possible", "0-1\n");
+	fx_write(root, "/sys/dev/block/8:16/inflight", "       0        0\n");
+	/* an idle stick: 64 KiB dirty and 96 KiB under writeback, per-CPU */
+	fx_write(root, st, BDI_STATS_LISTS("   96", "   64", "0", "0", "0"));
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &c), 0);
+	assert_int_equal(c.dirty, 0);
+	assert_int_equal(c.writeback, 0);
+	/* a dirty inode (on any of the three lists): the dirty figure stands */
+	fx_write(root, st, BDI_STATS_LISTS("   96", "   64", "0", "1", "0"));
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &c), 0);
+	assert_int_equal(c.dirty, 64 * 1024);
+	fx_write(root, st, BDI_STATS_LISTS("   96", "   64", "0", "0", "2"));
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &c), 0);
+	assert_int_equal(c.dirty, 64 * 1024);
+	/* a request in flight: the writeback figure stands */
+	fx_write(root, "/sys/dev/block/8:16/inflight", "       0        1\n");
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &c), 0);
+	assert_int_equal(c.writeback, 96 * 1024);
+	/* beyond the error (128 KiB): as given, lists or not */
+	fx_write(root, "/sys/dev/block/8:16/inflight", "       0        0\n");
+	fx_write(root, st, BDI_STATS_LISTS("  132", "  132", "0", "0", "0"));
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "8:16", &c), 0);
+	assert_int_equal(c.dirty, 132 * 1024);
+	assert_int_equal(c.writeback, 132 * 1024);
+	/* no disk under the bdi (btrfs-1): its writeback is not known to be
+	 * idle */
+	fx_write(root, "/sys/kernel/debug/bdi/btrfs-1/stats", BDI_STATS_LISTS("   96", "   64", "0", "0", "0"));
+	assert_int_equal(knobs_real_ops.bdi_counters(&kr, "btrfs-1", &c), 0);
+	assert_int_equal(c.dirty, 0);
+	assert_int_equal(c.writeback, 96 * 1024);
+}
+
 /* A debugfs mount of wbgovd's own is read through its descriptor, not
  * through ROOT/sys/kernel/debug (where nothing is mounted): a directory's
  * descriptor stands for the detached mount here. */
@@ -3658,6 +3716,7 @@ int main(void)
 		cmocka_unit_test(test_sysfs_has_bdi_bytes),
 		cmocka_unit_test(test_sysfs_loop_backing_facts),
 		cmocka_unit_test(test_knobs_real_bdi_counters),
+		cmocka_unit_test(test_knobs_real_bdi_counters_exact),
 		cmocka_unit_test(test_knobs_real_own_debugfs),
 		cmocka_unit_test(test_iolimit_parse),
 		cmocka_unit_test(test_iolimit_read),
