@@ -28,6 +28,15 @@ void confine_own_debugfs(struct daemon *dm, const struct daemon_opts *o)
 	int fd, r;
 	const char *by;
 
+	if (debugfs_root_wb_only(o->root)) {
+		/* neither the system's nor one of its own tells a device's data */
+		feature_set(&dm->features, FEATURE_DEBUGFS, FEATURE_OFF, NULL,
+			    "not used: before Linux 6.10 its figures of a device are the root "
+			    "cgroup's alone, and here writers have cgroups of their own (cgroup "
+			    "writeback: cgroup v2 with memory and io); each device is judged by "
+			    "/sys/block/*/stat and the write throttles of the cgroups");
+		return;
+	}
 	if (debugfs_mounted(o->root)) {
 		feature_set(&dm->features, FEATURE_DEBUGFS, FEATURE_ON, NULL,
 			    "the system's, at %s/sys/kernel/debug%s", strcmp(o->root, "/") ? o->root : "",

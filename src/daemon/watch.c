@@ -23,42 +23,30 @@
 #include "sys/sandbox.h"
 #include "sys/uevent.h"
 
-/* After a wake-up, the watch is armed again no sooner than this: a copy
- * that goes on writing meanwhile is the governor's to follow (it polls
- * every 10-100 ms while data waits), not a wake-up per write. */
+/* After a wake-up, a device's watch is armed again no sooner than this: a
+ * copy that goes on writing meanwhile is the governor's to follow (it
+ * polls every 10-100 ms while data waits), not a wake-up per write. */
 #define FAN_REARM_USEC 100000ULL
 
-/* How many names a list of NUL-ended names holds (an empty one ends it). */
-static int count_names(const char *list)
+static void fan_close(struct watch_fan *f)
 {
-	int n = 0;
-
-	for (; *list; list += strlen(list) + 1)
-		n++;
-	return n;
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
 }
 
-static void fan_close(struct watch *w)
-{
-	if (w->fan >= 0)
-		close(w->fan);
-	w->fan = -1;
-	w->fan_marked[0] = 0;
-	w->fan_marked[1] = 0;
-}
-
-/* A descriptor marked on each of `want`'s file systems (mount points, each
- * ended by a NUL, `len` in all), CAP_SYS_ADMIN effective for those calls
- * alone: the descriptor, or -errno where none can be opened (said once by
- * the caller). A mark refused is said and left out: that file system is
- * polled. */
-static int fan_arm(const char *want, size_t len)
+/* A descriptor marked on each file system of `mounts` (a knobs list of
+ * mount points), CAP_SYS_ADMIN effective for those calls alone: the
+ * descriptor, or -errno where none can be opened. A mark refused is said
+ * and left out: that file system is polled. */
+static int fan_arm(const char *mounts, size_t size)
 {
 	int fd, r;
 
 	sandbox_cap_effective(CAP_SYS_ADMIN, true);
 	fd = fanwatch_open();
-	for (const char *m = want; fd >= 0 && m < want + len; m += strlen(m) + 1) {
+	for (const char *m = knobs_list_next(mounts, size, NULL); fd >= 0 && m;
+	     m = knobs_list_next(mounts, size, m)) {
 		r = fanwatch_mark(fd, m);
 		if (r)
 			log_debug("%s: not watched for writes (fanotify: %s)", m, strerror(-r));
@@ -67,59 +55,86 @@ static int fan_arm(const char *want, size_t len)
 	return fd;
 }
 
-/* Linux < 6.2 (the global pair): the file systems of every device whose
+/* The slot of bdi `bdi`, or a free one (its bdi set), or NULL. */
+static struct watch_fan *fan_slot(struct watch *w, const char *bdi)
+{
+	struct watch_fan *free_slot = NULL;
+
+	for (int i = 0; i < WATCH_FAN_MAX; i++) {
+		if (!strcmp(w->fan[i].bdi, bdi))
+			return &w->fan[i];
+		if (!w->fan[i].bdi[0] && !free_slot)
+			free_slot = &w->fan[i];
+	}
+	if (free_slot) {
+		memset(free_slot, 0, sizeof(*free_slot));
+		free_slot->fd = -1;
+		snprintf(free_slot->bdi, sizeof(free_slot->bdi), "%s", bdi);
+	}
+	return free_slot;
+}
+
+/* Linux < 6.2 (the global pair): the file systems of each device whose
  * first write must reach the pair at once (gov_watch_writes) watched for
- * writes by w->fan (opened when wanted; refused for good once said),
- * armed anew when that set of mounts changes and after each wake-up (the
- * mount points are marked as this machine's paths, under --root too: a
- * test's fixture names a real mount there). Returns how soon to arm it
- * again (after a wake-up), 0 for no hurry. */
+ * writes, a fanotify descriptor per device (WATCH_FAN_MAX of them: the
+ * wake-up names the device written), armed anew when its mounts change
+ * and FAN_REARM_USEC after each wake-up. The mount points are marked as
+ * this machine's paths, under --root too: a test's fixture names a real
+ * mount there. Returns how soon one is to be armed again, 0 for no hurry. */
 static uint64_t fan_update(struct watch *w, struct daemon *dm)
 {
-	char want[sizeof(w->fan_marked)] = "";
-	size_t len = 0;
-	uint64_t since;
-	int fd;
+	uint64_t now = daemon_now_usec(), soonest = 0;
+	bool want[WATCH_FAN_MAX] = { false }, all = true;
 
 	if (w->fan_refused || (dm->gov.features & KNOBS_BDI_BYTES))
 		return 0;
 	for (int i = 0; i < dm->gov.ndev; i++) {
 		const struct gov_dev *d = &dm->gov.dev[i];
-		const char *m;
+		struct watch_fan *f;
+		int fd;
 
 		if (!gov_watch_writes(&dm->gov, d))
 			continue;
-		for (m = knobs_list_next(d->info.mounts, sizeof(d->info.mounts), NULL); m;
-		     m = knobs_list_next(d->info.mounts, sizeof(d->info.mounts), m)) {
-			int n = snprintf(want + len, sizeof(want) - len - 1, "%s%c", m, 0);
-			if (n < 0 || (size_t)n >= sizeof(want) - len - 1)
-				break; /* more than fit: the others are polled */
-			len += (size_t)n;
+		f = fan_slot(w, d->info.bdi);
+		if (!f) {
+			all = false; /* more than WATCH_FAN_MAX: polled */
+			continue;
 		}
+		want[f - w->fan] = true;
+		if (f->fd >= 0 && !memcmp(f->mounts, d->info.mounts, sizeof(f->mounts)))
+			continue;
+		fan_close(f);
+		if (now - f->woke_usec < FAN_REARM_USEC) {
+			uint64_t left = FAN_REARM_USEC - (now - f->woke_usec);
+			if (!soonest || left < soonest)
+				soonest = left;
+			continue;
+		}
+		fd = fan_arm(d->info.mounts, sizeof(d->info.mounts));
+		if (fd < 0) {
+			const char *by = feature_refused_by(fd, true);
+			feature_set(&dm->features, FEATURE_WAKEUP, by ? FEATURE_REFUSED : FEATURE_OFF, by,
+				    "no fanotify (%s): a slow device's first write is found by polling, "
+				    "every 0.1-1 s", strerror(-fd));
+			w->fan_refused = true;
+			break;
+		}
+		f->fd = fd;
+		memcpy(f->mounts, d->info.mounts, sizeof(f->mounts));
+		log_debug("%s: a write to its file systems wakes the loop", d->info.bdi);
 	}
-	want[len] = 0; /* the list's end: an empty name */
-	if (w->fan >= 0 && memcmp(want, w->fan_marked, len + 1) == 0)
-		return 0;
-	fan_close(w);
-	since = daemon_now_usec() - w->fan_woke_usec;
-	if (len == 0)
-		return 0;
-	if (since < FAN_REARM_USEC)
-		return FAN_REARM_USEC - since;
-	fd = fan_arm(want, len);
-	if (fd < 0) {
-		const char *by = feature_refused_by(fd, true);
-		feature_set(&dm->features, FEATURE_WAKEUP, by ? FEATURE_REFUSED : FEATURE_OFF, by,
-			    "no fanotify (%s): a slow device's first write is found by polling, "
-			    "every 0.1-1 s", strerror(-fd));
-		w->fan_refused = true;
-		return 0;
+	/* the devices no longer wanted let go */
+	for (int i = 0; i < WATCH_FAN_MAX; i++) {
+		if (want[i] || !w->fan[i].bdi[0])
+			continue;
+		fan_close(&w->fan[i]);
+		w->fan[i].bdi[0] = 0;
 	}
-	w->fan = fd;
-	memcpy(w->fan_marked, want, len + 1);
-	log_debug("a write to %d mount%s' file systems wakes the loop", count_names(want),
-		  count_names(want) == 1 ? "" : "s");
-	return 0;
+	if (w->fan_refused)
+		for (int i = 0; i < WATCH_FAN_MAX; i++)
+			fan_close(&w->fan[i]);
+	gov_set_writes_watched(&dm->gov, !w->fan_refused && all);
+	return soonest;
 }
 
 /* Is this process in a network namespace of its own (a unit's
@@ -143,8 +158,8 @@ void watch_open(struct watch *w, struct daemon *dm)
 	int r;
 
 	memset(w, 0, sizeof(*w));
-	w->fan = -1;
-	w->fan_woke_usec = 0;
+	for (int i = 0; i < WATCH_FAN_MAX; i++)
+		w->fan[i].fd = -1;
 	w->last_scan_usec = daemon_now_usec();
 	w->mounts_fd = procfs_mounts_watch(root);
 	if (w->mounts_fd < 0)
@@ -174,7 +189,7 @@ int watch_pollfds(struct watch *w, struct daemon *dm, struct pollfd *pfd, uint64
 	uint64_t rearm;
 	int n = 0;
 
-	w->umon = w->umnt = w->ufan = -1;
+	w->umon = w->umnt = -1;
 	if (w->mon) {
 		w->umon = n;
 		pfd[n++] = (struct pollfd){ .fd = uevent_fd(w->mon), .events = POLLIN };
@@ -188,9 +203,12 @@ int watch_pollfds(struct watch *w, struct daemon *dm, struct pollfd *pfd, uint64
 	rearm = fan_update(w, dm);
 	if (rearm && rearm < *delay_usec)
 		*delay_usec = rearm;
-	if (w->fan >= 0) {
-		w->ufan = n;
-		pfd[n++] = (struct pollfd){ .fd = w->fan, .events = POLLIN };
+	for (int i = 0; i < WATCH_FAN_MAX; i++) {
+		w->ufan[i] = -1;
+		if (w->fan[i].fd < 0)
+			continue;
+		w->ufan[i] = n;
+		pfd[n++] = (struct pollfd){ .fd = w->fan[i].fd, .events = POLLIN };
 	}
 	return n;
 }
@@ -204,12 +222,15 @@ void watch_dispatch(struct watch *w, struct daemon *dm, const struct pollfd *pfd
 			gov_request_rescan(&dm->gov);
 			bus_mounts_changed(&dm->bus);
 		}
-		if (w->ufan >= 0 && (pfd[w->ufan].revents & POLLIN)) {
+		for (int i = 0; i < WATCH_FAN_MAX; i++) {
+			struct watch_fan *f = &w->fan[i];
+			if (w->ufan[i] < 0 || !(pfd[w->ufan[i]].revents & POLLIN))
+				continue;
 			/* written: its events discarded unread (fanwatch.h) */
-			log_debug("a write to a watched file system: a full poll now");
-			fan_close(w);
-			w->fan_woke_usec = daemon_now_usec();
-			gov_request_poll(&dm->gov);
+			log_debug("%s: a write to its file systems: a full poll now", f->bdi);
+			fan_close(f);
+			f->woke_usec = daemon_now_usec();
+			gov_written(&dm->gov, f->bdi, f->woke_usec);
 		}
 	}
 	if (!w->mon && daemon_now_usec() - w->last_scan_usec >= GOV_POLL_IDLE_USEC) {
@@ -223,7 +244,8 @@ void watch_close(struct watch *w)
 {
 	if (w->mounts_fd >= 0)
 		close(w->mounts_fd);
-	fan_close(w);
+	for (int i = 0; i < WATCH_FAN_MAX; i++)
+		fan_close(&w->fan[i]);
 	uevent_close(w->mon);
 	w->mounts_fd = -1;
 	w->mon = NULL;

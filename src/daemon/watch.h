@@ -7,22 +7,33 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "knobs/knobs.h"
+
 struct daemon;
 struct uevent_mon;
 
-/* At most this many descriptors: uevents, mountinfo, fanotify. */
-#define WATCH_MAX_FDS 3
+/* Before Linux 6.2, the devices whose writes wake the loop, each by a
+ * fanotify descriptor of its own (the wake-up names the device): at most
+ * this many; the others are polled. */
+#define WATCH_FAN_MAX 8
+/* At most this many descriptors: uevents, mountinfo, fanotify's. */
+#define WATCH_MAX_FDS (2 + WATCH_FAN_MAX)
+
+struct watch_fan {
+	char bdi[KNOBS_NAME_MAX]; /* "": a free slot */
+	int fd;                   /* armed; -1 */
+	uint64_t woke_usec;       /* its last wake-up */
+	char mounts[sizeof(((struct knobs_dev *)0)->mounts)]; /* the mount points marked */
+};
 
 struct watch {
 	struct uevent_mon *mon;  /* NULL: no netlink, rescans on the clock */
 	uint64_t last_scan_usec; /* ... the last of them */
 	int mounts_fd;           /* mountinfo, for POLLPRI; -1 */
-	int fan;                 /* fanotify, armed (fanwatch.h); -1 */
+	struct watch_fan fan[WATCH_FAN_MAX];
 	bool fan_refused;        /* fanotify cannot be had (said once) */
-	uint64_t fan_woke_usec;  /* its last wake-up */
-	char fan_marked[4096];   /* the mount points marked, each ended by a NUL,
-				  * the list by an empty one */
-	int umon, umnt, ufan;    /* where each is in the last watch_pollfds; -1 */
+	int umon, umnt;          /* where each is in the last watch_pollfds; -1 */
+	int ufan[WATCH_FAN_MAX];
 };
 
 /* The watches opened; one that cannot be is said (uevents, as a feature),

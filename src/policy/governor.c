@@ -308,15 +308,32 @@ static void apply(struct governor *g, struct gov_dev *d)
 }
 
 /* Does this (limited) device hold dirty data? The kernel says so in
- * debugfs; without it, a mounted slow device is assumed to while anything
- * in the system is dirty. */
-static bool holds_dirty(struct governor *g, const struct gov_dev *d)
+ * debugfs. Where it does not tell the device's own figures (no debugfs, or
+ * before 6.10 with cgroup writeback, where they are the root cgroup's
+ * alone: a desktop user's copy is in a cgroup of its own), the device holds
+ * some from a write to its file systems (the watch's wake-up, before the
+ * system holds much) and while its disk writes, for GOV_VM_QUIET_USEC
+ * after either; and, where no watch tells its writes, while it is mounted
+ * and the system holds 1 MiB or more. */
+static bool holds_dirty(struct governor *g, const struct gov_dev *d, uint64_t now_usec)
 {
 	struct knobs_bdi_counters c;
 
 	if (g->ops->bdi_counters && g->ops->bdi_counters(g->kctx, d->info.bdi, &c) == 0)
 		return c.dirty + c.writeback > 0;
-	return d->info.mounted && g->pending_bytes >= MIB;
+	if ((d->written_usec && now_usec - d->written_usec < GOV_VM_QUIET_USEC) ||
+	    (d->active_usec && now_usec - d->active_usec < GOV_VM_QUIET_USEC))
+		return true;
+	return !g->writes_watched && d->info.mounted && g->pending_bytes >= MIB;
+}
+
+void gov_written(struct governor *g, const char *bdi, uint64_t now_usec)
+{
+	struct gov_dev *d = gov_find(g, bdi);
+
+	if (d)
+		d->written_usec = now_usec ? now_usec : 1;
+	g->want_poll = true;
 }
 
 static int vm_give_back(struct governor *g)
@@ -372,7 +389,7 @@ static void global_step(struct governor *g, uint64_t now_usec)
 
 	for (int i = 0; i < g->ndev; i++) {
 		struct gov_dev *d = &g->dev[i];
-		d->holds_dirty = d->decided && global_candidate(d) && holds_dirty(g, d);
+		d->holds_dirty = d->decided && global_candidate(d) && holds_dirty(g, d, now_usec);
 		if (d->holds_dirty && (!cap || d->dec.max_bytes < cap))
 			cap = d->dec.max_bytes;
 	}
@@ -691,6 +708,10 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 			continue;
 		}
 		if (r == 0) {
+			/* its disk writes (holds_dirty; not requests in flight,
+			 * which count reads too) */
+			if (d->meter.primed && st.sectors_written != d->meter.last.sectors)
+				d->active_usec = now_usec;
 			closed = measure(g, d, &st, now_usec);
 			io_errors(g, d, &st, now_usec);
 		}

@@ -83,6 +83,11 @@ struct gov_dev {
 	uint64_t drift_usec;   /* when max_bytes was last read for drift */
 	bool above_global;     /* the kernel refused the cap: above the global threshold */
 	bool holds_dirty;      /* pre-6.2 route: it holds dirty data now */
+	/* pre-6.2 route, for a device whose own figures the kernel does not
+	 * tell: when a write to its file systems woke the caller
+	 * (gov_written), and when its disk was last seen writing (its
+	 * written sectors moved); 0 never */
+	uint64_t written_usec, active_usec;
 	uint64_t io_errors;    /* failed commands counted at the last poll */
 	bool have_io_errors;   /* ... and the device counts them */
 	uint64_t io_errors_unsaid, io_errors_said_usec; /* hooks.io_errors */
@@ -194,6 +199,9 @@ struct governor {
 	bool ticked;
 	uint64_t last_tick_usec;
 	struct knobs_vmstat vm;
+	/* the caller's watch wakes it at a write to the file systems of the
+	 * devices gov_watch_writes names (gov_written) */
+	bool writes_watched;
 };
 
 /* `hooks` may be NULL. Does not touch the machine. `g` is zeroed memory or
@@ -213,6 +221,13 @@ static inline void gov_request_poll(struct governor *g) { g->want_poll = true; }
  * write must reach it at once (its mounts are watched for writes; a poll
  * would find a small copy all dirty already). */
 bool gov_watch_writes(const struct governor *g, const struct gov_dev *d);
+/* The caller watches those devices' file systems for writes (or no
+ * longer: a watch that cannot be had). */
+static inline void gov_set_writes_watched(struct governor *g, bool on) { g->writes_watched = on; }
+/* A write to the file systems of the device of bdi `bdi` woke the caller
+ * (its watch): it holds dirty data from now on, and a full poll comes at
+ * the next tick. */
+void gov_written(struct governor *g, const char *bdi, uint64_t now_usec);
 /* One poll: rescan if asked, measure, decide, apply. Returns the delay until
  * the next poll, in microseconds. */
 uint64_t gov_tick(struct governor *g, uint64_t now_usec);

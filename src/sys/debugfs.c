@@ -3,12 +3,14 @@
 #include <limits.h>
 #include <linux/mount.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
 #include "sys/debugfs.h"
 #include "sys/fsutil.h"
+#include "sys/procfs.h"
 
 /* include/uapi/linux/magic.h */
 #define DEBUGFS_MAGIC_ 0x64626720
@@ -37,6 +39,27 @@ bool debugfs_bdi_readable(const char *root)
  * private, the kernel's default, and a stick mounted after wbgovd started
  * would never show there. A detached mount leaves wbgovd where it is. The
  * system calls through syscall(2): glibc 2.36 has no wrappers. */
+bool debugfs_root_wb_only(const char *root)
+{
+	char p[PATH_MAX], buf[512], *w, *save = NULL;
+	bool memory = false, io = false;
+
+	/* 6.10: "writeback: collect stats of all wb of bdi in
+	 * bdi_debug_stats_show" (mm/backing-dev.c, bdi_collect_stats()) */
+	if (procfs_kernel_at_least(root, 6, 10))
+		return false;
+	/* cgroup writeback needs both controllers on the default hierarchy:
+	 * cgroup2 at /sys/fs/cgroup (a hybrid's tmpfs there has no such file) */
+	if (path_at(p, sizeof(p), root, "/sys/fs/cgroup/cgroup.controllers") ||
+	    read_text(p, buf, sizeof(buf)))
+		return false;
+	for (w = strtok_r(buf, " \n", &save); w; w = strtok_r(NULL, " \n", &save)) {
+		memory |= !strcmp(w, "memory");
+		io |= !strcmp(w, "io");
+	}
+	return memory && io;
+}
+
 int debugfs_mount_own(int *ret_fd)
 {
 	int fs, mnt, e;

@@ -108,7 +108,13 @@ static int bdi_counters(void *ctx, const char *bdi, struct knobs_bdi_counters *r
 	char buf[2048];
 	uint64_t wb, rc, th, nd, ni, nm;
 
-	if (debugfs_bdi_stats(root(ctx), k->debugfs_fd1, bdi, buf, sizeof(buf)) ||
+	if (!k->wb_scope_known) {
+		k->root_wb_only = debugfs_root_wb_only(k->root);
+		k->wb_scope_known = true;
+	}
+	/* figures that are not the bdi's: as if there were none */
+	if (k->root_wb_only ||
+	    debugfs_bdi_stats(root(ctx), k->debugfs_fd1, bdi, buf, sizeof(buf)) ||
 	    text_kib(buf, "BdiWriteback", &wb) || text_kib(buf, "BdiReclaimable", &rc))
 		return -ENOTSUP;
 	if (text_kib(buf, "BdiDirtyThresh", &th))

@@ -19,6 +19,11 @@ struct knobs_real {
 	/* wb_stat_error in bytes (bdi_counters), found at the first read */
 	bool stat_error_known;
 	uint64_t stat_error_bytes;
+	/* debugfs shows the root cgroup's wb alone (debugfs_root_wb_only()):
+	 * its figures are not the bdi's, and bdi_counters says there are none
+	 * (found at the first read) */
+	bool wb_scope_known;
+	bool root_wb_only;
 };
 
 extern const struct knobs_ops knobs_real_ops;

@@ -1269,6 +1269,46 @@ static void test_knobs_real_bdi_counters_exact(void **state)
 	assert_int_equal(c.writeback, 96 * 1024);
 }
 
+/* Before Linux 6.10 debugfs shows a bdi's root wb alone: with cgroup
+ * writeback in force (cgroup v2 with memory and io), a user's dirty data is
+ * in a wb of its cgroup's and the figures are not the bdi's: none, then.
+ * From 6.10 (every wb summed), or without cgroup writeback, they are. */
+static void test_knobs_real_root_wb_only(void **state)
+{
+	static const struct {
+		const char *release, *controllers;
+		bool used;
+	} cases[] = {
+		{ "6.1.0-40-amd64\n", "cpuset cpu io memory hugetlb pids rdma misc\n", false },
+		{ "6.9.12-amd64\n", "cpu memory io\n", false },
+		{ "6.10.1\n", "cpuset cpu io memory pids\n", true },
+		{ "6.12.57+deb13-amd64\n", "cpuset cpu io memory pids\n", true },
+		{ "6.1.0-40-amd64\n", "cpuset cpu memory pids\n", true }, /* no io */
+		{ "6.1.0-40-amd64\n", "cpuset cpu io pids\n", true },     /* no memory */
+		{ "6.1.0-40-amd64\n", NULL, true },                       /* not cgroup2 there */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char root[PATH_MAX], name[32];
+		struct knobs_real kr = { 0 };
+		struct knobs_bdi_counters c;
+		int r;
+
+		snprintf(name, sizeof(name), "wb-scope-%zu", i);
+		fx_root(root, sizeof(root), name);
+		kr.root = root;
+		fx_write(root, "/proc/sys/kernel/osrelease", cases[i].release);
+		if (cases[i].controllers)
+			fx_write(root, "/sys/fs/cgroup/cgroup.controllers", cases[i].controllers);
+		fx_write(root, "/sys/kernel/debug/bdi/8:16/stats", BDI_STATS("       512", "      2048"));
+		assert_int_equal(debugfs_root_wb_only(root), !cases[i].used);
+		r = knobs_real_ops.bdi_counters(&kr, "8:16", &c);
+		if (r != (cases[i].used ? 0 : -ENOTSUP))
+			fail_msg("case %zu (%s): bdi_counters %d", i, cases[i].release, r);
+	}
+}
+
 /* A debugfs mount of wbgovd's own is read through its descriptor, not
  * through ROOT/sys/kernel/debug (where nothing is mounted): a directory's
  * descriptor stands for the detached mount here. */
@@ -3400,6 +3440,91 @@ static void test_gov_pre_62_debugfs(void **state)
 	assert_false(gov_find(g, "8:16")->holds_dirty);
 }
 
+/* The stick's stat with `sectors` written (STAT_LINE's other fields). */
+static void fx_usb_written(const char *root, unsigned long sectors)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line),
+		 "    1234        0    56789     1000     4321       17 %8lu     5000        2     3000 "
+		 "    6000        0        0        0        0      100      200\n",
+		 sectors);
+	fx_write(root, USB_DISK "/stat", line);
+}
+
+/* Before 6.2, where the kernel does not tell a device's own figures (no
+ * debugfs; before 6.10 with cgroup writeback, figures that are the root
+ * cgroup's alone) and a watch tells the writes to its file systems: a
+ * mounted stick holds dirty data from a write to it (gov_written) and
+ * while its disk writes, until 5 s after either; not merely because the
+ * system holds data (another disk's writes do not put the machine under
+ * the stick's cap). Where no watch tells its writes, as before: mounted
+ * while the system holds 1 MiB. */
+static void test_gov_pre_62_watched(void **state)
+{
+	char root[PATH_MAX];
+	struct governor *g = &g_gov;
+	struct knobs_ops ops;
+	struct gov_hooks hooks;
+	struct rec *r = &g_rec;
+	struct gov_dev *usb;
+
+	(void)state;
+	fx_root(root, sizeof(root), "gov61w");
+	fx_gov(root, false);
+	fx_part_add(root, USB_DISK, "sdb1", "8:17", "1");
+	fx_write(root, "/proc/self/mountinfo", "22 1 259:1 / / rw - ext4 /dev/nvme0n1p1 rw\n" MOUNT_SDB1);
+	gov_start(g, r, &ops, &hooks, root);
+	gov_set_writes_watched(g, true);
+
+	/* mounted, the system holds data (another disk's), the stick was not
+	 * written: nothing */
+	gov_tick(g, 1000000);
+	usb = gov_find(g, "8:16");
+	assert_true(usb->info.mounted);
+	assert_false(usb->holds_dirty);
+	assert_int_equal(r->nvm, 0);
+
+	/* a write to its file systems: the pair at once */
+	gov_written(g, "8:16", 1500000);
+	assert_true(g->want_poll);
+	gov_tick(g, 1500000);
+	assert_true(usb->holds_dirty);
+	assert_int_equal(r->nvm, 2);
+	assert_vm_write(r, 1, VM_DIRTY_BYTES, 4194304);
+	fx_write(root, "/proc/sys/vm/dirty_ratio", "0\n");
+	fx_write(root, "/proc/sys/vm/dirty_background_ratio", "0\n");
+
+	/* its disk writes at 4 s: held 5 s past that, beyond the write's 5 s */
+	fx_usb_written(root, 987654 + 2048);
+	gov_request_poll(g);
+	gov_tick(g, 4000000);
+	gov_request_poll(g);
+	gov_tick(g, 8900000);
+	assert_true(usb->holds_dirty);
+	/* quiet from 9 s: the pair back 5 s later */
+	gov_request_poll(g);
+	gov_tick(g, 9100000);
+	assert_false(usb->holds_dirty);
+	gov_request_poll(g);
+	gov_tick(g, 14000000);
+	assert_int_equal(r->nvm, 2);
+	gov_request_poll(g);
+	gov_tick(g, 14200000);
+	assert_int_equal(r->nvm, 4);
+	assert_int_equal(r->last_cap, 0);
+	fx_write(root, "/proc/sys/vm/dirty_bytes", "0\n");
+	fx_write(root, "/proc/sys/vm/dirty_background_bytes", "0\n");
+
+	/* no watch: mounted while the system holds data is holding */
+	gov_set_writes_watched(g, false);
+	gov_request_poll(g);
+	gov_tick(g, 15000000);
+	assert_true(usb->holds_dirty);
+	assert_int_equal(r->nvm, 6);
+	assert_int_equal(gov_restore(g), 0);
+}
+
 /* Unplugged: the bdi and its knobs vanish; nothing to give back, no error.
  * A loop device detached: its bdi stays, so the originals go back. */
 static void test_gov_unplug_and_detach(void **state)
@@ -3717,6 +3842,7 @@ int main(void)
 		cmocka_unit_test(test_sysfs_loop_backing_facts),
 		cmocka_unit_test(test_knobs_real_bdi_counters),
 		cmocka_unit_test(test_knobs_real_bdi_counters_exact),
+		cmocka_unit_test(test_knobs_real_root_wb_only),
 		cmocka_unit_test(test_knobs_real_own_debugfs),
 		cmocka_unit_test(test_iolimit_parse),
 		cmocka_unit_test(test_iolimit_read),
@@ -3755,6 +3881,7 @@ int main(void)
 		cmocka_unit_test(test_gov_crash_then_state_restore),
 		cmocka_unit_test(test_gov_pre_62_global_pair),
 		cmocka_unit_test(test_gov_pre_62_debugfs),
+		cmocka_unit_test(test_gov_pre_62_watched),
 		cmocka_unit_test(test_gov_unplug_and_detach),
 		cmocka_unit_test(test_fault_table),
 		cmocka_unit_test(test_debugfs_bandwidth),
