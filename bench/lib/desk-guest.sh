@@ -52,15 +52,18 @@ check_running() { # STEP VERSION
 	check "$1/no-new-privs" $? "$s"
 	grep -q '^Seccomp:[[:space:]]*2$' "/proc/$pid/status"
 	check "$1/seccomp" $? "$s"
-	# CAP_SYS_ADMIN (bit 21) at most, and none at all from 6.2 on
-	local eff
+	# no capability effective while it waits; CAP_SYS_ADMIN (bit 21)
+	# permitted before 6.2 alone (raised for the write wake-up's calls),
+	# none at all from 6.2 on
+	local eff prm
 	eff=$(awk '/^CapEff:/ { print $2 }' "/proc/$pid/status")
+	prm=$(awk '/^CapPrm:/ { print $2 }' "/proc/$pid/status")
 	if [ -e /sys/class/bdi/"$(ls /sys/class/bdi | head -n 1)"/strict_limit ]; then
-		[ "$eff" = 0000000000000000 ]
+		[ "$prm" = 0000000000000000 ]
 	else
-		[ "$eff" = 0000000000200000 ] || [ "$eff" = 0000000000000000 ]
-	fi
-	check "$1/capabilities" $? "CapEff $eff"
+		[ "$prm" = 0000000000200000 ]
+	fi && [ "$eff" = 0000000000000000 ]
+	check "$1/capabilities" $? "CapEff $eff CapPrm $prm"
 	# its mount namespace is its own (PrivateMounts=, ProtectSystem=strict)
 	[ "$(readlink "/proc/$pid/ns/mnt")" != "$(readlink /proc/1/ns/mnt)" ]
 	check "$1/mount-namespace" $? "wbgovd shares PID 1's mount namespace"
