@@ -33,6 +33,7 @@
 #include "model/units.h"
 #include "policy/governor.h"
 #include "sys/debugfs.h"
+#include "sys/fsid.h"
 #include "sys/fsutil.h"
 #include "sys/eject.h"
 #include "sys/iolimit.h"
@@ -1273,6 +1274,22 @@ static void test_knobs_real_bdi_counters_exact(void **state)
  * writeback in force (cgroup v2 with memory and io), a user's dirty data is
  * in a wb of its cgroup's and the figures are not the bdi's: none, then.
  * From 6.10 (every wb summed), or without cgroup writeback, they are. */
+/* Where labels and UUIDs come from without udevd: the device nodes, or
+ * none where /dev has no node for a disk sysfs lists (a private /dev, as a
+ * unit's PrivateDevices= makes) */
+static void test_fsid_source(void **state)
+{
+	char root[PATH_MAX], disk[64] = "";
+
+	(void)state;
+	fx_root(root, sizeof(root), "fsid-source");
+	fx_disk_add(root, &fx_usb);
+	assert_int_equal(fsid_source(root, disk, sizeof(disk)), FSID_HIDDEN);
+	assert_string_equal(disk, "sdb");
+	fx_write(root, "/dev/sdb", "");
+	assert_int_equal(fsid_source(root, disk, sizeof(disk)), FSID_PROBE);
+}
+
 static void test_knobs_real_root_wb_only(void **state)
 {
 	static const struct {
@@ -3843,6 +3860,7 @@ int main(void)
 		cmocka_unit_test(test_knobs_real_bdi_counters),
 		cmocka_unit_test(test_knobs_real_bdi_counters_exact),
 		cmocka_unit_test(test_knobs_real_root_wb_only),
+		cmocka_unit_test(test_fsid_source),
 		cmocka_unit_test(test_knobs_real_own_debugfs),
 		cmocka_unit_test(test_iolimit_parse),
 		cmocka_unit_test(test_iolimit_read),
