@@ -3,7 +3,7 @@
 """bench/zoo's figures as shipped, from one boot's events.tsv (every line
 on the host's clock, bench/lib/desktop-host.py) and its plugs:
 
-  zoo-events.py --events TSV --plugs FILE --kernel KV --boot NAME --out DIR
+  zoo-events.py --events TSV --plugs FILE --kernel KV --boot NAME --out DIR [--plug-dir DIR]
 
 Appends to DIR/results.tsv one line a copy: kernel, case, CONFIG/TOOL,
 repetition, then
@@ -12,8 +12,10 @@ repetition, then
   device_mib gio100_s gio100_device_mib unmount_s
 
 (the guest's zs-result; device_mib: what the disk was given from the
-copy's start to the end of the sync or unmount after it, query-blockstats'
-wr_bytes; gio100_s: from the start of `gio copy` to its first report of
+copy's start to the end of the sync or unmount after it: from the plug's
+nbdkit log (--plug-dir DIR: DIR/ID/nbd.log, each write counted when it
+completed), else query-blockstats' wr_bytes (qemu's SD card counts none);
+gio100_s: from the start of `gio copy` to its first report of
 the whole file, on the host's clock; gio100_device_mib: what the disk had
 received of the copy then; unmount_s: udisksctl unmount's time, after cp
 an idle one; "-" where a figure does not apply, "failed" alone where the
@@ -21,8 +23,10 @@ guest gave no result); to DIR/facts.tsv the guest's facts of each case
 (kernel, case, name, value; wbgovd's journal lines as "log <6>LINE"); to
 DIR/checks.tsv the boot's checks (kernel, boot, name, ok|FAIL, what). The
 plugs' lines: ID CASE BUS PROFILE FS CONFIG REP MIB BPS IDEAL SERIAL."""
+import datetime
 import importlib.util
 import os
+import re
 import sys
 
 MIB = 1048576.0
@@ -31,6 +35,33 @@ _spec = importlib.util.spec_from_file_location(
 desktop_report = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(desktop_report)
 gio_bytes, at = desktop_report.gio_bytes, desktop_report.at
+
+
+WRITE = re.compile(r"^(\S+ \S+) (?:connection=\d+ )?Write id=(\d+) .*count=0x([0-9a-fA-F]+)")
+DONE = re.compile(r"^(\S+ \S+) (?:connection=\d+ )?\.\.\.Write id=(\d+) return=0")
+
+
+def nbd_series(path):
+    """[(t, bytes written so far)] from an nbdkit log filter's file: a write
+    counted when it completed (return=0), on the host's clock (the log's
+    local time)."""
+    pending, total, series = {}, 0, []
+    try:
+        f = open(path)
+    except OSError:
+        return None
+    with f:
+        for line in f:
+            m = WRITE.match(line)
+            if m:
+                pending[m.group(2)] = int(m.group(3), 16)
+                continue
+            m = DONE.match(line)
+            if m and m.group(2) in pending:
+                total += pending.pop(m.group(2))
+                t = datetime.datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S.%f").timestamp()
+                series.append((t, total))
+    return series
 
 
 def main():
@@ -79,6 +110,13 @@ def main():
             ended = True
     checks.append("%s\t%s\t%s\t%s\t%s" % (kv, boot, "guest-finished", "ok" if ended else "FAIL",
                                            "" if ended else "the guest did not reach its end (its console: boot-*.log)"))
+    nbd = {}
+    if "--plug-dir" in o:
+        for pid in order:
+            s = nbd_series(os.path.join(o["--plug-dir"], pid, "nbd.log"))
+            if s:
+                nbd[pid] = [(0.0, 0)] + s
+
     def after(series, t):
         """the first value of series [(t, v)] at or after t, else its last"""
         return next((v for ts, v in series if ts >= t), series[-1][1] if series else None)
@@ -91,7 +129,7 @@ def main():
                 if (pid, tool) not in result:
                     r.write(head + "failed\n")
                     continue
-                s = stick.get(pid, [])
+                s = nbd.get(pid) or stick.get(pid, [])
                 sp = span.get((pid, tool), {})
                 dev = g100 = gdev = "-"
                 if s and "start" in sp and "end" in sp:
