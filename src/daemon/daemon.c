@@ -182,6 +182,11 @@ uint64_t daemon_step(struct daemon *dm, uint64_t now_usec)
 	}
 
 	memory_flush(dm, false);
+	if (dm->features.changed) {
+		/* the bus came up, the metrics could not be written: shown */
+		dm->features.changed = false;
+		dm->status_dirty = true;
+	}
 	if (dm->status_dirty) {
 		status_write(dm->status_path, &dm->gov, &dm->features);
 		dm->status_dirty = false;

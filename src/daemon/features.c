@@ -68,6 +68,8 @@ void feature_set(struct features *fs, enum feature f, enum feature_state s,
 	/* after the start's lines, the part says what happened in its own
 	 * words (the bus its loss, say): the feature's new line is for -v,
 	 * but for a refusal, which is never said only there */
+	if (was.state != r->state || strcmp(was.how, r->how))
+		fs->changed = true;
 	if (fs->logged && (was.state != r->state || strcmp(was.how, r->how))) {
 		if (r->state == FEATURE_REFUSED && was.state != FEATURE_REFUSED)
 			log_one(f, r);

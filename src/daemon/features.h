@@ -45,6 +45,7 @@ struct feature_report {
 struct features {
 	struct feature_report f[FEATURE_COUNT];
 	bool logged; /* the start's lines said: a change is said as it comes */
+	bool changed; /* since the status file was last written */
 };
 
 /* "debugfs", "write-wakeup", ... and "on", "not-needed", "off", "refused":
