@@ -160,6 +160,25 @@ static void hook_global(void *ctx, uint64_t cap, int err)
 		log_info("no slow device holds dirty data: vm.dirty_* given back");
 }
 
+static void hook_background(void *ctx, bool lowered, enum vm_knob k, uint64_t from, uint64_t to,
+			    int err)
+{
+	(void)ctx;
+	if (err == -EEXIST)
+		return; /* left alone: said at start (record_leftovers) */
+	if (!lowered)
+		log_info("no capped device holds dirty data: vm.dirty_* given back");
+	else if (err)
+		log_warn("vm.%s %llu refused: %s (it stays %llu; a capped slow device may idle "
+			 "between its writes)", vm_knob_names[k], (unsigned long long)to,
+			 strerror(-err), (unsigned long long)from);
+	else
+		log_info("a capped device holds dirty data: vm.%s %llu -> %llu (under a strict cap "
+			 "the background threshold is the cap's share of it: below an eighth of the "
+			 "dirty threshold the device has its next write queued, not idle)",
+			 vm_knob_names[k], (unsigned long long)from, (unsigned long long)to);
+}
+
 static void hook_io_errors(void *ctx, const struct gov_dev *d, uint64_t n)
 {
 	(void)ctx;
@@ -182,6 +201,7 @@ void events_hooks(struct gov_hooks *h)
 	h->found = hook_found;
 	h->limited = hook_limited;
 	h->global = hook_global;
+	h->background = hook_background;
 	h->io_errors = hook_io_errors;
 }
 

@@ -187,4 +187,29 @@ uint64_t gov_ramp_step(const struct gov_settings *s, const struct gov_ramp *r, u
  * shows as news): another reason, or a cap more than 1/4 away. */
 bool gov_decision_moved(const struct gov_decision *a, const struct gov_decision *b);
 
+/* While a device under a strict cap below the ceiling holds dirty data
+ * (Linux 6.2+), the global background threshold is at most this share of
+ * the global dirty threshold (1/GOV_BG_SHARE_DIV): a strict bdi's
+ * background threshold is its cap x background / dirty threshold, and at
+ * the kernel's 10/20 its flusher has the device idle after every bio (see
+ * gov_background in decide.c). */
+#define GOV_BG_SHARE_DIV 8
+
+/* What the global background threshold should be now. */
+struct gov_background {
+	bool lower;        /* write `knob` = `value`; false: as found */
+	enum vm_knob knob; /* VM_DIRTY_BACKGROUND_RATIO or VM_DIRTY_BACKGROUND_BYTES */
+	uint64_t value;    /* percent for the ratio, bytes for the bytes */
+};
+
+/* The rule for the global background threshold: `found` the six vm.dirty_*
+ * values as wbgovd found them (vm_knob order), `slow_dirty` whether a device
+ * under a strict cap below the ceiling holds dirty data now. Lowered to
+ * 1/GOV_BG_SHARE_DIV of the dirty threshold, in the pair's own unit, only
+ * where both pairs are in one unit (a mixed pair's thresholds are not
+ * comparable without the machine's dirtyable memory: left as found); never
+ * raised. */
+void gov_background(const uint64_t found[VM_KNOB_COUNT], bool slow_dirty,
+		    struct gov_background *ret);
+
 #endif

@@ -338,20 +338,42 @@ void gov_written(struct governor *g, const char *bdi, uint64_t now_usec)
 
 static int vm_give_back(struct governor *g)
 {
+	bool cap = g->vm_cap, bg = g->vm_bg;
 	int r;
 
-	if (!g->vm_cap)
+	g->vm_bg_settled = false;
+	if (!cap && !bg)
 		return 0;
 	r = knobs_vm_restore(g->ops, g->kctx, g->vm_orig, NULL);
 	if (r)
 		return r;
 	g->vm_cap = 0;
+	g->vm_bg = false;
 	g->vm_saved = false;
 	if (g->hooks.restored_vm)
 		g->hooks.restored_vm(g->hooks.ctx);
-	if (g->hooks.global)
+	if (cap && g->hooks.global)
 		g->hooks.global(g->hooks.ctx, 0, 0);
+	if (bg && g->hooks.background)
+		g->hooks.background(g->hooks.ctx, false, VM_DIRTY_BACKGROUND_RATIO, 0, 0, 0);
 	return 0;
+}
+
+/* The six vm.dirty_* values as found, recorded (hooks.save_vm) before the
+ * first change; 0 or -errno (then nothing may change). */
+static int vm_save(struct governor *g)
+{
+	int r = 0;
+
+	if (g->vm_saved)
+		return 0;
+	for (int k = 0; k < VM_KNOB_COUNT && !r; k++)
+		r = g->ops->vm_read(g->kctx, (enum vm_knob)k, &g->vm_orig[k]);
+	if (!r && g->hooks.save_vm)
+		r = g->hooks.save_vm(g->hooks.ctx, g->vm_orig);
+	if (!r)
+		g->vm_saved = true;
+	return r;
 }
 
 /* A kind of device that is often slow: USB, removable, rotational, or an
@@ -410,17 +432,11 @@ static void global_step(struct governor *g, uint64_t now_usec)
 		cap = 2 * PAGE_SIZE * 2; /* dirty_bytes must be at least two pages */
 	if (cap == g->vm_cap)
 		return;
-	if (!g->vm_saved) {
-		for (int k = 0; k < VM_KNOB_COUNT && !r; k++)
-			r = g->ops->vm_read(g->kctx, (enum vm_knob)k, &g->vm_orig[k]);
-		if (!r && g->hooks.save_vm)
-			r = g->hooks.save_vm(g->hooks.ctx, g->vm_orig);
-		if (r) {
-			if (g->hooks.global)
-				g->hooks.global(g->hooks.ctx, cap, r);
-			return;
-		}
-		g->vm_saved = true;
+	r = vm_save(g);
+	if (r) {
+		if (g->hooks.global)
+			g->hooks.global(g->hooks.ctx, cap, r);
+		return;
 	}
 	/* background first, as in the first mail: dirty_bytes below the
 	 * background threshold would make the kernel halve it */
@@ -431,6 +447,56 @@ static void global_step(struct governor *g, uint64_t now_usec)
 		g->vm_cap = cap;
 	if (g->hooks.global)
 		g->hooks.global(g->hooks.ctx, cap, r < 0 ? r : 0);
+}
+
+/* Linux 6.2+: while a device under a strict cap below the ceiling holds
+ * dirty data, the global background threshold as gov_background says (a
+ * strict bdi's own background threshold is its cap times the global
+ * background / dirty share: at the kernel's 10/20 the device idles between
+ * its bios); given back once none has held any for GOV_VM_QUIET_USEC, and
+ * at stop. */
+static void background_step(struct governor *g, uint64_t now_usec)
+{
+	struct gov_background b;
+	uint64_t found[VM_KNOB_COUNT];
+	bool dirty = false;
+	int r = 0;
+
+	for (int i = 0; i < g->ndev; i++) {
+		struct gov_dev *d = &g->dev[i];
+		d->holds_dirty = d->decided && d->dec.govern && d->dec.strict && !d->above_global &&
+				 d->dec.max_bytes < d->set.ceiling_bytes && g->pending_bytes &&
+				 holds_dirty(g, d, now_usec);
+		dirty |= d->holds_dirty;
+	}
+	if (!dirty) {
+		if (!g->vm_quiet_since)
+			g->vm_quiet_since = now_usec;
+		if (now_usec - g->vm_quiet_since >= GOV_VM_QUIET_USEC)
+			vm_give_back(g);
+		return;
+	}
+	g->vm_quiet_since = 0;
+	if (g->vm_bg || g->vm_bg_settled)
+		return;
+	g->vm_bg_settled = true;
+	if (g->vm_saved)
+		memcpy(found, g->vm_orig, sizeof(found));
+	for (int k = 0; k < VM_KNOB_COUNT && !r && !g->vm_saved; k++)
+		r = g->ops->vm_read(g->kctx, (enum vm_knob)k, &found[k]);
+	if (r)
+		return;
+	gov_background(found, true, &b);
+	if (!b.lower)
+		return;
+	r = vm_save(g);
+	if (!r)
+		r = knobs_vm_set(g->ops, g->kctx, b.knob, b.value);
+	if (r >= 0)
+		g->vm_bg = true;
+	if (g->hooks.background)
+		g->hooks.background(g->hooks.ctx, true, b.knob, found[b.knob], b.value,
+				    r < 0 ? r : 0);
 }
 
 /* The kernel's global dirty threshold in bytes, from a bdi's knobs: max_bytes
@@ -764,6 +830,8 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		if (now_usec - g->last_rescan_usec >= GOV_VM_QUIET_USEC)
 			g->want_rescan = true;
 		global_step(g, now_usec);
+	} else {
+		background_step(g, now_usec);
 	}
 	g->unknown = unknown;
 	if (ramp || (bulk && moving))

@@ -82,7 +82,9 @@ struct gov_dev {
 	uint64_t max_bytes;    /* last read back */
 	uint64_t drift_usec;   /* when max_bytes was last read for drift */
 	bool above_global;     /* the kernel refused the cap: above the global threshold */
-	bool holds_dirty;      /* pre-6.2 route: it holds dirty data now */
+	bool holds_dirty;      /* under a cap that calls for a global knob (before 6.2 the
+				  global pair, from 6.2 the background threshold), it
+				  holds dirty data now */
 	/* pre-6.2 route, for a device whose own figures the kernel does not
 	 * tell: when a write to its file systems woke the caller
 	 * (gov_written), and when its disk was last seen writing (its
@@ -134,6 +136,11 @@ struct gov_hooks {
 	void (*restored_vm)(void *ctx);
 	/* The global pair was applied (cap > 0) or given back (0). */
 	void (*global)(void *ctx, uint64_t cap, int err);
+	/* Linux 6.2+: the global background threshold was lowered (`lowered`:
+	 * `knob` from `from` to `to`, or the write failed: err) or given back
+	 * (!lowered: every vm.dirty_* value as found). */
+	void (*background)(void *ctx, bool lowered, enum vm_knob knob, uint64_t from, uint64_t to,
+			   int err);
 	/* The device failed `n` more commands since it was last said (at most
 	 * every GOV_IO_ERRORS_USEC; before 6.2 it has no cap meanwhile:
 	 * WHY_FAILING). */
@@ -158,8 +165,8 @@ struct gov_hooks {
  * came unannounced is governed within a minute. */
 #define GOV_RESCAN_USEC 60000000ULL
 
-/* How long no slow device may hold dirty data before the global pair goes
- * back (pre-6.2 route). */
+/* How long no slow device may hold dirty data before the global pair (pre-6.2
+ * route) or the background threshold (6.2+) goes back. */
 #define GOV_VM_QUIET_USEC 5000000ULL
 
 struct governor {
@@ -187,6 +194,11 @@ struct governor {
 	bool vm_saved;
 	uint64_t vm_orig[VM_KNOB_COUNT];
 	uint64_t vm_cap;         /* the dirty_bytes applied, 0 = not applied */
+	/* Linux 6.2+: the background threshold gov_background gave, while a
+	 * device under a strict cap below the ceiling holds dirty data */
+	bool vm_bg;              /* lowered (vm_orig holds what was found) */
+	bool vm_bg_settled;      /* looked at in this busy spell (found low enough, or
+				    the change failed): not again until quiet */
 	uint64_t vm_quiet_since; /* usec; 0 = a slow device holds data */
 	uint64_t last_rescan_usec;
 	/* the last full poll: a glance compares with it */

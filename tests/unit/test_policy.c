@@ -2385,6 +2385,177 @@ static void test_governor_pre_62_global_pair(void **state)
 	assert_int_equal(f.writes, 0);
 }
 
+/* The rule for the global background threshold (Linux 6.2+): an eighth of
+ * the dirty threshold while a device under a strict cap holds dirty data,
+ * in the pair's own unit; never raised; a mixed pair left alone. */
+static void test_background_rule(void **state)
+{
+	uint64_t vm[VM_KNOB_COUNT] = { 0 };
+	struct gov_background b;
+
+	(void)state;
+	vm[VM_DIRTY_RATIO] = 20;
+	vm[VM_DIRTY_BACKGROUND_RATIO] = 10;
+	gov_background(vm, false, &b);
+	assert_false(b.lower); /* nothing dirty on a capped device */
+	gov_background(vm, true, &b);
+	assert_true(b.lower);
+	assert_int_equal(b.knob, VM_DIRTY_BACKGROUND_RATIO);
+	assert_int_equal(b.value, 20 / GOV_BG_SHARE_DIV);
+	assert_int_equal(b.value, 2);
+	vm[VM_DIRTY_BACKGROUND_RATIO] = 2; /* low enough already */
+	gov_background(vm, true, &b);
+	assert_false(b.lower);
+	vm[VM_DIRTY_BACKGROUND_RATIO] = 1; /* never raised */
+	gov_background(vm, true, &b);
+	assert_false(b.lower);
+	vm[VM_DIRTY_BACKGROUND_RATIO] = 0; /* 0: background writeback at once */
+	gov_background(vm, true, &b);
+	assert_false(b.lower);
+	vm[VM_DIRTY_RATIO] = 5; /* 5 / 8 is 0: at least 1 */
+	vm[VM_DIRTY_BACKGROUND_RATIO] = 3;
+	gov_background(vm, true, &b);
+	assert_true(b.lower);
+	assert_int_equal(b.value, 1);
+	/* both in bytes: an eighth of dirty_bytes */
+	memset(vm, 0, sizeof(vm));
+	vm[VM_DIRTY_BYTES] = 48 * MIB;
+	vm[VM_DIRTY_BACKGROUND_BYTES] = 16 * MIB;
+	gov_background(vm, true, &b);
+	assert_true(b.lower);
+	assert_int_equal(b.knob, VM_DIRTY_BACKGROUND_BYTES);
+	assert_int_equal(b.value, 6 * MIB);
+	vm[VM_DIRTY_BACKGROUND_BYTES] = 4 * MIB;
+	gov_background(vm, true, &b);
+	assert_false(b.lower);
+	vm[VM_DIRTY_BYTES] = 8192; /* the kernel's least: a page at least */
+	vm[VM_DIRTY_BACKGROUND_BYTES] = 4096 + 1;
+	gov_background(vm, true, &b);
+	assert_true(b.lower);
+	assert_int_equal(b.value, PAGE_SIZE);
+	/* a mixed pair: thresholds not comparable without the machine's
+	 * dirtyable memory */
+	memset(vm, 0, sizeof(vm));
+	vm[VM_DIRTY_RATIO] = 20;
+	vm[VM_DIRTY_BACKGROUND_BYTES] = 1 * GIB;
+	gov_background(vm, true, &b);
+	assert_false(b.lower);
+	memset(vm, 0, sizeof(vm));
+	vm[VM_DIRTY_BYTES] = 1 * GIB;
+	vm[VM_DIRTY_BACKGROUND_RATIO] = 10;
+	gov_background(vm, true, &b);
+	assert_false(b.lower);
+}
+
+static void poll(uint64_t t);
+static int bg_calls, bg_lowered;
+static uint64_t bg_from, bg_to;
+
+static void h_background(void *ctx, bool lowered, enum vm_knob k, uint64_t from, uint64_t to,
+			 int err)
+{
+	(void)ctx;
+	(void)k;
+	assert_int_equal(err, 0);
+	bg_calls++;
+	bg_lowered += lowered;
+	bg_from = from;
+	bg_to = to;
+}
+
+/* Linux 6.2+: while a device under a strict cap below the ceiling holds
+ * dirty data the background ratio is an eighth of the dirty ratio (10 -> 2
+ * at the kernel's defaults), recorded first; given back after 5 s with
+ * none, and by gov_restore; a fast device's dirty data, or a device left
+ * uncapped, changes nothing. */
+static void test_governor_background(void **state)
+{
+	struct fake f;
+	struct gov_hooks h = { .ctx = &f, .save = h_save, .save_vm = h_save_vm,
+			       .background = h_background };
+	struct gov_config c;
+	uint64_t t = 0;
+
+	(void)state;
+	fake_init(&f);
+	f.bdi_dirty[0] = 0;
+	f.bdi_dirty[1] = 0;
+	gov_config_defaults(&c);
+	gov_init(&G, &c, &fake_ops, &f, &h);
+	bg_calls = bg_lowered = 0;
+	gov_tick(&G, t);
+	assert_int_equal(f.vm_writes, 0); /* nothing dirty */
+	/* the stick, at its start cap, holds dirty data */
+	f.bdi_dirty[0] = MIB;
+	f.dirty = MIB;
+	f.dirtied += MIB;
+	poll(t += 100000);
+	assert_true(gov_find(&G, "8:16")->dec.strict);
+	assert_int_equal(f.vm_saves, 1);
+	assert_int_equal(f.vm[VM_DIRTY_BACKGROUND_RATIO], 2);
+	assert_int_equal(f.vm[VM_DIRTY_RATIO], 20); /* the threshold its cap is a share of */
+	assert_int_equal(bg_lowered, 1);
+	assert_int_equal(bg_from, 10);
+	assert_int_equal(bg_to, 2);
+	/* written once per busy spell */
+	poll(t += 100000);
+	assert_int_equal(f.vm_writes, 1);
+	/* under writeback only: still its data */
+	f.bdi_dirty[0] = 0;
+	f.bdi_wb[0] = MIB;
+	f.dirty = 0;
+	f.writeback = MIB;
+	poll(t += 100000);
+	assert_int_equal(f.vm[VM_DIRTY_BACKGROUND_RATIO], 2);
+	/* clean: kept 5 s, then given back */
+	f.bdi_wb[0] = 0;
+	f.writeback = 0;
+	poll(t += 100000);
+	poll(t += 4000000);
+	assert_int_equal(f.vm[VM_DIRTY_BACKGROUND_RATIO], 2);
+	poll(t += 1100000);
+	assert_int_equal(f.vm[VM_DIRTY_BACKGROUND_RATIO], 10);
+	assert_int_equal(f.vm[VM_DIRTY_BACKGROUND_BYTES], 0);
+	assert_int_equal(bg_calls, 2);
+	/* dirty again, and wbgovd stops mid-copy: given back */
+	f.bdi_dirty[0] = MIB;
+	f.dirty = MIB;
+	poll(t += 100000);
+	assert_int_equal(f.vm[VM_DIRTY_BACKGROUND_RATIO], 2);
+	assert_int_equal(f.vm_saves, 2);
+	assert_int_equal(gov_restore(&G), 0);
+	assert_int_equal(f.vm[VM_DIRTY_BACKGROUND_RATIO], 10);
+	assert_int_equal(f.vm[VM_DIRTY_RATIO], 20);
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 0);
+	assert_int_equal(f.vm[VM_DIRTY_BACKGROUND_BYTES], 0);
+
+	/* a device left uncapped ([device] mode off) holds dirty data: the
+	 * background threshold stays */
+	fake_init(&f);
+	f.bdi_dirty[0] = MIB;
+	f.bdi_dirty[1] = 0;
+	f.dirty = MIB;
+	gov_config_defaults(&c);
+	c.nrules = 1;
+	memset(&c.rules[0], 0, sizeof(c.rules[0]));
+	strcpy(c.rules[0].match[MATCH_BUS], "usb");
+	c.rules[0].mode = MODE_OFF;
+	gov_init(&G, &c, &fake_ops, &f, &h);
+	poll(t += 100000);
+	poll(t += 100000);
+	assert_false(gov_find(&G, "8:16")->dec.govern);
+	assert_int_equal(f.vm_writes, 0);
+	/* nor does the kernel say of a device not under a strict cap: a
+	 * fixed cap of 512 MiB, above the ceiling, is a fast device's */
+	c.rules[0].mode = MODE_FIXED;
+	c.rules[0].fixed_bytes = 512 * MIB;
+	gov_set_config(&G, &c);
+	poll(t += 100000);
+	assert_true(gov_find(&G, "8:16")->dec.strict);
+	assert_int_equal(f.vm_writes, 0);
+	assert_int_equal(gov_restore(&G), 0);
+}
+
 static uint64_t io_errors_said[4];
 static int io_errors_calls;
 
@@ -2605,6 +2776,7 @@ int main(void)
 		cmocka_unit_test(test_decide_bw_class),
 		cmocka_unit_test(test_ramp_step),
 		cmocka_unit_test(test_decision_moved),
+		cmocka_unit_test(test_background_rule),
 		cmocka_unit_test(test_meter_backlog),
 		cmocka_unit_test(test_meter_short_queue),
 		cmocka_unit_test(test_meter_burst_rise),
@@ -2636,6 +2808,7 @@ int main(void)
 		cmocka_unit_test(test_governor_errors_say_what_failed),
 		cmocka_unit_test(test_governor_many_devices),
 		cmocka_unit_test(test_governor_pre_62_global_pair),
+		cmocka_unit_test(test_governor_background),
 		cmocka_unit_test(test_governor_pre_62_card),
 		cmocka_unit_test(test_governor_io_errors),
 		cmocka_unit_test(test_governor_held_stick_kept),
