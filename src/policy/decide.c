@@ -321,33 +321,36 @@ bool gov_decision_moved(const struct gov_decision *a, const struct gov_decision 
  * completes the device has nothing to do until the writer wakes from its
  * throttle pause (up to 200 ms; about 1/8 of its dirty data's drain time
  * by the kernel's bandwidth estimate) and dirties past the threshold
- * again. Traced on 6.18 (a 2 MB/s device that loses its idle time, cap 1.6
- * MiB, 32 MiB in 128 KiB writes): one idle gap per 1.25 MiB bio, 5-120 ms
- * each, the bdi holding 384 KiB dirty, nothing under writeback; dd + sync
- * 1.011-1.024 x the device's time on a quiet machine, 1.085-1.10 x with
- * the CPUs loaded (the gaps are the writer's and flusher's wakeups). A
- * bigger cap has fewer, longer bios, but the sync pays for it: strict caps
- * of 1 / 2 / 4 MiB there, 1.019 / 1.009 / 1.004 x (sync 0.2-0.5 / 1.0 /
- * 1.6-2.0 s).
+ * again. Traced on 6.18 (bench/busy's fstick, a 2 MB/s device that loses
+ * its idle time; cap 1.6 MiB, 32 MiB in 128 KiB writes): one gap per 1.25
+ * MiB bio, 5-120 ms each, the bdi holding 384 KiB dirty and nothing under
+ * writeback as each began; dd + sync 1.018-1.024 x the device's time on a
+ * quiet machine, 1.085 x with its CPUs loaded (load average 7.7; the gaps
+ * are the writer's and the flusher's wakeups; 1.018 x with the background
+ * at 5 % right after). A bigger cap has fewer, longer
+ * bios, and the sync pays for it: strict caps of 1 / 2 / 4 MiB there,
+ * 1.019 / 1.009 / 1.004 x, sync 0.2-0.5 / 1.0 / 1.6-2.0 s.
  *
  * With the background threshold below a third of the cap, a writer that
- * dirties past the setpoint
- * (halfway between threshold and cap) with a bio in flight has more than
- * the background threshold dirty: a second bio is queued behind the
- * first. With 1 MiB writes against a cap of 1.7 MiB it takes less than a
- * fifth (the first write must pass the setpoint). Measured on 6.18, same
- * device, best of 3 interleaved (x device time), background 10 / 5 / 2 %
- * of a 20 % dirty ratio: 2 MB/s 128 KiB writes 1.011 / 1.005 / 1.004
- * (medians 1.021 / 1.007 / 1.004), 1 MiB writes 1.020 / 1.004 / 1.004
- * (medians 1.021 / 1.014 / 1.004); 1 MB/s 128 KiB 1.016 / 1.002 / 1.004;
- * idle time per copy 0.32-0.35 s / 0.13-0.18 s / 0.07 s. An eighth: 2 % at
- * the kernel's 20 %; lower would only start writeback sooner for every
- * device (pages a program may yet delete), and none measured needed it.
- * A smaller request size instead (max_sectors_kb 128, not 1280) left
- * 0.22 s idle, medians 1.011-1.013 x: the pages leave writeback with their
- * bio, not with each request. 1 MiB writes at 1 MB/s (a cap of 0.65 MiB,
- * less than a write) stay at one bio in flight whatever the background:
- * 1.014 x all three. */
+ * dirties past the setpoint (halfway between threshold and cap) with a bio
+ * in flight has more than the threshold dirty: the next bio is queued
+ * behind it. With 1 MiB writes and a cap of 1.7 MiB it takes less than a
+ * fifth (one write must pass the setpoint). Background 10 / 5 / 2 % of a
+ * 20 % dirty ratio, same device, best of 3 interleaved: 2 MB/s, 128 KiB
+ * writes 1.011 / 1.005 / 1.004 x (medians 1.021 / 1.007 / 1.004), 1 MiB
+ * writes 1.020 / 1.004 / 1.004 (medians 1.021 / 1.014 / 1.004); idle 0.32 /
+ * 0.13 / 0.07 s a copy. An eighth: 2 % at the kernel's 20 %; lower would
+ * only start writeback sooner for every device. Before / after, 16 s of
+ * data, best of 3 (medians), x device time: 0.5 MB/s 128 KiB 1.007 ->
+ * 1.004, 1 MB/s 1.013 -> 1.002, 2 MB/s 1.018 (1.022) -> 1.005 (1.006), 5
+ * MB/s 1.017 (1.020) -> 1.008 (1.012); 1 MiB writes at 2 MB/s 1.013 (1.020)
+ * -> 1.004 (1.005), at 5 MB/s 1.007 (1.010) -> 1.007 (1.007); a device
+ * given it all at sync (no cap) 1.005. 1 MiB writes at 0.5 and 1 MB/s (a
+ * cap of 0.26 / 0.65 MiB, less than a write) stay at one bio in flight
+ * whatever the background (1.005, 1.011-1.014 x both). A smaller request
+ * size (max_sectors_kb 128, not 1280) instead: idle 0.22 s, medians
+ * 1.011-1.013 x (the pages leave writeback with their bio, not with each
+ * request). */
 void gov_background(const uint64_t found[VM_KNOB_COUNT], bool slow_dirty,
 		    struct gov_background *ret)
 {
