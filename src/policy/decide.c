@@ -324,10 +324,10 @@ bool gov_decision_moved(const struct gov_decision *a, const struct gov_decision 
  * again. Traced on 6.18 (bench/busy's fstick, a 2 MB/s device that loses
  * its idle time; cap 1.6 MiB, 32 MiB in 128 KiB writes): one gap per 1.25
  * MiB bio, 5-120 ms each, the bdi holding 384 KiB dirty and nothing under
- * writeback as each began; dd + sync 1.018-1.024 x the device's time on a
- * quiet machine, 1.085 x with its CPUs loaded (load average 7.7; the gaps
- * are the writer's and the flusher's wakeups; 1.018 x with the background
- * at 5 % right after). A bigger cap has fewer, longer
+ * writeback as each began; dd + sync 1.005-1.024 x the device's time on a
+ * quiet machine, 1.053 x with its CPUs loaded (load average 7.7, idle 0.89
+ * s while dd ran: the gaps are the writer's and the flusher's wakeups;
+ * 1.018 x, 0.27 s, with the background at 5 % right after). A bigger cap has fewer, longer
  * bios, and the sync pays for it: strict caps of 1 / 2 / 4 MiB there,
  * 1.019 / 1.009 / 1.004 x, sync 0.2-0.5 / 1.0 / 1.6-2.0 s.
  *
