@@ -2364,7 +2364,7 @@ static void test_governor_pre_62_global_pair(void **state)
 	gov_tick(&G, t += 250000);
 	assert_int_equal(f.vm_saves, 1);
 	assert_int_equal(f.vm[VM_DIRTY_BYTES], 4 * MIB); /* its start cap */
-	assert_int_equal(f.vm[VM_DIRTY_BACKGROUND_BYTES], 2 * MIB);
+	assert_int_equal(f.vm[VM_DIRTY_BACKGROUND_BYTES], 4 * MIB / GOV_BG_SHARE_DIV); /* an eighth */
 	assert_int_equal(f.vm[VM_DIRTY_RATIO], 0);
 	f.bdi_dirty[0] = 0;
 	gov_tick(&G, t += 250000);
@@ -2687,7 +2687,7 @@ static void test_governor_pre_62_card(void **state)
 	f.dirty = MIB;
 	gov_tick(&G, t += 250000);
 	assert_in_range(f.vm[VM_DIRTY_BYTES] + GOV_SYNC_SLACK_BYTES, MB - 8192, MB);
-	assert_int_equal(f.vm[VM_DIRTY_BACKGROUND_BYTES], f.vm[VM_DIRTY_BYTES] / 2);
+	assert_int_equal(f.vm[VM_DIRTY_BACKGROUND_BYTES], f.vm[VM_DIRTY_BYTES] / GOV_BG_SHARE_DIV);
 	assert_int_equal(gov_restore(&G), 0);
 }
 

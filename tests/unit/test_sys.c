@@ -3329,7 +3329,7 @@ static void test_gov_crash_then_state_restore(void **state)
 #define MOUNT_SDB1 "300 22 8:17 / /media/user/STICK rw,nosuid,nodev,relatime shared:300 - vfat /dev/sdb1 rw\n"
 
 /* Before 6.2 there are no per-bdi byte knobs: no bdi is written; while a
- * slow device holds dirty data the global pair is set (background at half),
+ * slow device holds dirty data the global pair is set (background at an eighth),
  * and given back once none has for 5 s, or by gov_restore(). Without
  * debugfs, "holds dirty data" is "mounted while anything is dirty"; mounts
  * are looked at again every 5 s, as no uevent tells of them. */
@@ -3374,14 +3374,14 @@ static void test_gov_pre_62_global_pair(void **state)
 	assert_false(gov_find(g, "259:0")->holds_dirty);
 	assert_int_equal(r->nsave_vm, 1);
 	assert_int_equal(r->nvm, 2);
-	assert_vm_write(r, 0, VM_DIRTY_BACKGROUND_BYTES, 2097152);
+	assert_vm_write(r, 0, VM_DIRTY_BACKGROUND_BYTES, 524288);
 	assert_vm_write(r, 1, VM_DIRTY_BYTES, 4194304);
 	assert_true(r->vw[0].state_on_disk);
 	fx_read(root, "/run/wbgov/state", buf, sizeof(buf));
 	assert_non_null(strstr(buf, "\nvm dirty_ratio 20 dirty_background_ratio 10 dirty_bytes 0 "
 				    "dirty_background_bytes 0 dirty_expire_centisecs 3000 "
 				    "dirty_writeback_centisecs 500\n"));
-	assert_file(root, "/proc/sys/vm/dirty_background_bytes", "2097152\n");
+	assert_file(root, "/proc/sys/vm/dirty_background_bytes", "524288\n");
 	assert_file(root, "/proc/sys/vm/dirty_bytes", "4194304\n");
 	assert_int_equal(r->last_cap, 4194304);
 	assert_int_equal(r->last_global_err, 0);
