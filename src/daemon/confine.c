@@ -177,7 +177,9 @@ void confine_probe(struct daemon *dm, const struct daemon_opts *o)
 			    per_dev ? "the bdis' knobs" : "vm.dirty_bytes", strerror(-r));
 	else
 		feature_set(&dm->features, FEATURE_KNOBS, FEATURE_ON, NULL, "%s",
-			    per_dev ? "per device: strict_limit and max_bytes (Linux 6.2 and later)" :
+			    per_dev ? "per device: strict_limit and max_bytes (Linux 6.2 and later); the "
+				      "global background threshold at an eighth of the dirty one while a "
+				      "capped device holds dirty data" :
 				      "the global vm.dirty_bytes pair while a slow device holds dirty "
 				      "data (Linux before 6.2)");
 	if (per_dev) {
