@@ -155,7 +155,7 @@ static void hook_global(void *ctx, uint64_t cap, int err)
 	else if (cap)
 		log_info("a slow device holds dirty data: vm.dirty_bytes %.1f MiB, "
 			 "dirty_background_bytes %.1f MiB (no per-device knobs before Linux 6.2)",
-			 (double)cap / MIB, (double)cap / 2 / MIB);
+			 (double)cap / MIB, (double)gov_pair_background(cap) / MIB);
 	else
 		log_info("no slow device holds dirty data: vm.dirty_* given back");
 }

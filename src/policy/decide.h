@@ -195,6 +195,13 @@ bool gov_decision_moved(const struct gov_decision *a, const struct gov_decision 
  * gov_background in decide.c). */
 #define GOV_BG_SHARE_DIV 8
 
+/* Before 6.2, the global pair's background bytes for a dirty_bytes of
+ * `cap`: the same eighth, a page at least. */
+static inline uint64_t gov_pair_background(uint64_t cap)
+{
+	return cap / GOV_BG_SHARE_DIV > PAGE_SIZE ? cap / GOV_BG_SHARE_DIV : PAGE_SIZE;
+}
+
 /* What the global background threshold should be now. */
 struct gov_background {
 	bool lower;        /* write `knob` = `value`; false: as found */

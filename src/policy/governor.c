@@ -443,8 +443,7 @@ static void global_step(struct governor *g, uint64_t now_usec)
 	 * of the cap, as gov_background has it from 6.2 (at half, the flusher
 	 * let the device idle after each bio: bench/zoo --bare on 6.1, sd at
 	 * 1 and 2 MB/s, 1.040 x the device's time) */
-	r = knobs_vm_set(g->ops, g->kctx, VM_DIRTY_BACKGROUND_BYTES,
-			 cap / GOV_BG_SHARE_DIV > PAGE_SIZE ? cap / GOV_BG_SHARE_DIV : PAGE_SIZE);
+	r = knobs_vm_set(g->ops, g->kctx, VM_DIRTY_BACKGROUND_BYTES, gov_pair_background(cap));
 	if (r >= 0)
 		r = knobs_vm_set(g->ops, g->kctx, VM_DIRTY_BYTES, cap);
 	if (r >= 0)
