@@ -10,6 +10,7 @@
 #include <sysexits.h>
 
 #include "cli/cli.h"
+#include "daemon/buskind.h"
 #include "daemon/config.h"
 
 #define VERSION "0.1"
@@ -136,8 +137,7 @@ static int take_option(struct cli *o, struct given *g, const char *cmd, int c, c
 	case 'B':
 		/* checked here: status and explain would otherwise show "-" for
 		 * a misspelt bus as for a wbgovd that tells nothing */
-		if (strcmp(arg, "system") && strcmp(arg, "session") &&
-		    !(strchr(arg, ':') && strchr(arg, '=')))
+		if (strcmp(arg, "system") && strcmp(arg, "session") && !bus_address_ok(arg))
 			return cli_bad("--bus wants system, session or an address (unix:path=...)", arg);
 		o->bus = arg;
 		return 0;
@@ -254,10 +254,12 @@ static const struct option opts[] = {
  * takes nothing else, and the rest of wbgov writes UTF-8 already. Only
  * LC_CTYPE and LC_MESSAGES: numbers keep their decimal point, as JSON and
  * Prometheus text want. WBGOV_TEXTDOMAINDIR: the catalogues of a build
- * not installed (the tests). */
+ * not installed (the tests), for a user's wbgov alone: a catalogue holds
+ * the format strings printf is given, and root takes none from its
+ * environment (nor does a set-uid caller: secure_getenv). */
 static void i18n_init(void)
 {
-	const char *dir = getenv("WBGOV_TEXTDOMAINDIR");
+	const char *dir = geteuid() ? secure_getenv("WBGOV_TEXTDOMAINDIR") : NULL;
 
 	setlocale(LC_CTYPE, "");
 	setlocale(LC_MESSAGES, "");

@@ -120,7 +120,7 @@ static int take_opt(int c, const char *arg, struct daemon_opts *o)
 	case 'B':
 		if (bus_parse_kind(arg, &k)) {
 			fprintf(stderr, "wbgovd: --bus: want system, session, none or an address "
-					"(unix:path=...): %s\n", arg);
+					"(unix:path=...; no other transport): %s\n", arg);
 			return EX_USAGE;
 		}
 		o->bus = arg;

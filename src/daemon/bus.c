@@ -783,12 +783,12 @@ static int set_address(struct bus *b, sd_bus *bus)
 
 	switch (b->kind) {
 	case BUS_SYSTEM:
-		e = getenv("DBUS_SYSTEM_BUS_ADDRESS");
+		e = bus_env_address("DBUS_SYSTEM_BUS_ADDRESS");
 		return sd_bus_set_address(bus, e ? e : "unix:path=" BUS_SYSTEM_SOCKET);
 	case BUS_SESSION:
-		if ((e = getenv("DBUS_SESSION_BUS_ADDRESS")))
+		if ((e = bus_env_address("DBUS_SESSION_BUS_ADDRESS")))
 			return sd_bus_set_address(bus, e);
-		if (!(e = getenv("XDG_RUNTIME_DIR")))
+		if (!(e = secure_getenv("XDG_RUNTIME_DIR")))
 			return -ENOMEDIUM;
 		/* $XDG_RUNTIME_DIR/bus, escaped as a D-Bus address value */
 		o = (size_t)snprintf(a, sizeof(a), "unix:path=");

@@ -183,7 +183,7 @@ static int daemon_key(struct ctx *x, const char *key, const char *val)
 	} else {
 		if (!*val || bus_parse_kind(val, &kind) || strlen(val) >= sizeof(d->bus))
 			return fail(x, "bus = \"%s\": want system, session, none or an address "
-				       "(unix:path=...)", val);
+				       "(unix:path=...; no other transport)", val);
 		snprintf(d->bus, sizeof(d->bus), "%s", val);
 		d->bus_file = x->file;
 		d->bus_line = (unsigned)x->in.line;

@@ -26,8 +26,10 @@ LOCKER=$!
 echo $LOCKER >"$tmp/st/wbgovd.pid"
 trap 'kill $LOCKER 2>/dev/null || true; rm -rf "$tmp"' EXIT
 L=$(cd "$(dirname "$W")" && pwd)/locale
+# (as nobody when run as root, who takes no catalogue from its environment)
+as_nobody
 for lang in C.UTF-8 de; do
-	env LANGUAGE=$lang LC_ALL=C.UTF-8 WBGOV_TEXTDOMAINDIR="$L" "$W" --root "$FX" --state-dir "$tmp/st" \
+	$AS env LANGUAGE=$lang LC_ALL=C.UTF-8 WBGOV_TEXTDOMAINDIR="$L" "$W" --root "$FX" --state-dir "$tmp/st" \
 		explain --json mmcblk0 >"$tmp/out" || fail "explain --json (LANGUAGE=$lang) exited $?"
 	grep -q '"decided_by": "wbgovd"' "$tmp/out" || fail "wbgovd's record not read: $(cat "$tmp/out")"
 	grep -qF '"write_error": "Invalid argument"' "$tmp/out" ||

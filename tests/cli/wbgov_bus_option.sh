@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # wbgov's --bus (status, watch, explain, notify) takes system, session or
-# an address: anything else is a usage error (64) naming it, not a bus
-# silently not reached (status showed "-" and blamed wbgovd for it).
+# an address of the unix transport: anything else is a usage error (64)
+# naming it, not a bus silently not reached (status showed "-" and blamed
+# wbgovd for it), nor a unixexec: address that runs a program.
 set -eu
 PROG=wbgov
 . "$(dirname "$0")/../lib/cli.sh"
@@ -10,13 +11,15 @@ FX=$tmp/fx
 cli_fixture "$FX"
 mkdir -p "$tmp/st"
 for cmd in "status" "status --json" "explain sdb" "notify"; do
-	rc=0
-	# shellcheck disable=SC2086 # the command and its arguments
-	LC_ALL=C "$W" --root "$FX" --state-dir "$tmp/st" $cmd --bus sytem >"$tmp/out" 2>"$tmp/err" || rc=$?
-	[ $rc = 64 ] || fail "$cmd --bus sytem: exit $rc, want 64: $(cat "$tmp/err")"
-	[ "$(cat "$tmp/err")" = "wbgov: --bus wants system, session or an address (unix:path=...): sytem" ] ||
-		fail "$cmd --bus sytem said: $(cat "$tmp/err")"
-	[ ! -s "$tmp/out" ] || fail "$cmd --bus sytem printed: $(head -n 3 "$tmp/out")"
+	for b in sytem "unixexec:path=$tmp/run"; do
+		rc=0
+		# shellcheck disable=SC2086 # the command and its arguments
+		LC_ALL=C "$W" --root "$FX" --state-dir "$tmp/st" $cmd --bus "$b" >"$tmp/out" 2>"$tmp/err" || rc=$?
+		[ $rc = 64 ] || fail "$cmd --bus $b: exit $rc, want 64: $(cat "$tmp/err")"
+		[ "$(cat "$tmp/err")" = "wbgov: --bus wants system, session or an address (unix:path=...): $b" ] ||
+			fail "$cmd --bus $b said: $(cat "$tmp/err")"
+		[ ! -s "$tmp/out" ] || fail "$cmd --bus $b printed: $(head -n 3 "$tmp/out")"
+	done
 done
 # what is right goes through (no bus there: status shows "-", exit 0)
 for b in system session "unix:path=$tmp/none"; do

@@ -10,7 +10,9 @@
 # without a German locale, English. What programs read does not change: a
 # number in cp --json keeps its decimal point under de_DE.UTF-8, where a
 # German number has a comma, and so do status's and explain's (LC_NUMERIC
-# stays C). The notifications: tests/cli/dbus_notify.sh.
+# stays C). The notifications: tests/cli/dbus_notify.sh. Root takes no
+# catalogue from its environment (a catalogue holds the format strings
+# printf is given): as root, WBGOV_TEXTDOMAINDIR changes nothing.
 set -eu
 PROG=wbgov
 . "$(dirname "$0")/../lib/cli.sh"
@@ -21,35 +23,38 @@ cli_fixture "$FX"
 printf 'one\n' >"$tmp/a"
 printf 'two\n' >"$tmp/b"
 mkdir "$tmp/dst"
+# (as nobody when run as root: root takes no catalogue from its
+# environment, below)
+as_nobody
 
 # check NAME ENV...: the usage, a message and cp's plurals in German
 check() {
 	name=$1
 	shift
-	env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" cp --help >"$tmp/help" || fail "$name: cp --help: exit $?"
+	$AS env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" cp --help >"$tmp/help" || fail "$name: cp --help: exit $?"
 	grep -q '^Aufruf: wbgov \[OPTIONEN\] cp \[--quiet\] \[--json\] SRC\.\.\. DEST$' "$tmp/help" ||
 		fail "$name: cp --help is not German: $(head -n 3 "$tmp/help")"
 	grep -q '^Dateien kopieren, jede an das Gerät geschickt' "$tmp/help" ||
 		fail "$name: cp --help's text is not German (or not UTF-8): $(sed -n 3p "$tmp/help")"
 	rc=0
-	env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" --root "$FX" sync "$tmp/nothing" 2>"$tmp/err" || rc=$?
+	$AS env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" --root "$FX" sync "$tmp/nothing" 2>"$tmp/err" || rc=$?
 	[ "$rc" -eq 69 ] || fail "$name: sync of no such path: exit $rc"
 	grep -qx "wbgov sync: kein solches Gerät und kein solcher Pfad: $tmp/nothing" "$tmp/err" ||
 		fail "$name: sync's message is not German: $(cat "$tmp/err")"
 	rc=0
-	env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" --root "$FX" status --bogus 2>"$tmp/err" || rc=$?
+	$AS env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" --root "$FX" status --bogus 2>"$tmp/err" || rc=$?
 	[ "$rc" -eq 64 ] && grep -qx 'wbgov status: unbekannte Option --bogus; siehe wbgov status --help' "$tmp/err" ||
 		fail "$name: an unknown option: exit $rc, $(cat "$tmp/err")"
-	env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" cp "$tmp/a" "$tmp/dst/" 2>"$tmp/err" || fail "$name: cp one: $(cat "$tmp/err")"
+	$AS env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" cp "$tmp/a" "$tmp/dst/" 2>"$tmp/err" || fail "$name: cp one: $(cat "$tmp/err")"
 	grep -q '^wbgov cp: 4 Byte in 1 Datei nach [0-9]*[.,][0-9] s dauerhaft gespeichert (' "$tmp/err" ||
 		fail "$name: cp of one file: $(cat "$tmp/err")"
-	env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" cp "$tmp/a" "$tmp/b" "$tmp/dst/" 2>"$tmp/err" ||
+	$AS env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" cp "$tmp/a" "$tmp/b" "$tmp/dst/" 2>"$tmp/err" ||
 		fail "$name: cp two: $(cat "$tmp/err")"
 	grep -q '^wbgov cp: 8 Byte in 2 Dateien nach ' "$tmp/err" || fail "$name: cp of two files: $(cat "$tmp/err")"
 	# status's table: German headers (GERÄT: two bytes, one column), its
 	# columns lined up under them, the numbers in C format (LC_NUMERIC
 	# stays C), the footnotes and the last line in German
-	env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" --root "$FX" status >"$tmp/status" 2>"$tmp/err" ||
+	$AS env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" --root "$FX" status >"$tmp/status" 2>"$tmp/err" ||
 		fail "$name: status: exit $?, $(cat "$tmp/err")"
 	grep -q '^GERÄT  *BDI  *MODELL  *BUS  *GEMESSEN STRIKT  *MAX  *DIRTY+WB RESTZEIT  EINHÄNGEPUNKTE$' \
 		"$tmp/status" || fail "$name: status's headers: $(head -n 1 "$tmp/status")"
@@ -62,7 +67,7 @@ check() {
 	aligned "$name: status" "$tmp/status" table
 	# explain: the labels in German, the texts after them in one column
 	# (the longest label's, "eingehängt unter:"), but the what-if rule's
-	env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" --root "$FX" explain sdb >"$tmp/explain" 2>"$tmp/err" ||
+	$AS env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" --root "$FX" explain sdb >"$tmp/explain" 2>"$tmp/err" ||
 		fail "$name: explain: exit $?, $(cat "$tmp/err")"
 	grep -qx '  Fakten:           model "SanDisk Cruzer ? Blade", serial "4C530001190823115393", bus usb, removable ja, rotational ja' "$tmp/explain" &&
 		grep -qx '  eingehängt unter: /media/user/NO NAME, /media/user/Café' "$tmp/explain" &&
@@ -72,7 +77,7 @@ check() {
 		fail "$name: explain is not German, or not lined up: $(cat "$tmp/explain")"
 	aligned "$name: explain" "$tmp/explain" labels
 	rc=0
-	env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" --root "$FX" explain nothing-here 2>"$tmp/err" || rc=$?
+	$AS env "$@" WBGOV_TEXTDOMAINDIR="$L" "$W" --root "$FX" explain nothing-here 2>"$tmp/err" || rc=$?
 	[ "$rc" -eq 69 ] && grep -qx 'wbgov explain: kein solches Gerät und kein solcher Pfad: nothing-here' "$tmp/err" ||
 		fail "$name: explain of no such device: exit $rc, $(cat "$tmp/err")"
 }
@@ -120,6 +125,11 @@ env LANGUAGE=fr LC_ALL=C.UTF-8 WBGOV_TEXTDOMAINDIR="$L" "$W" cp --help | grep -q
 	fail "LANGUAGE=fr is not English"
 env LANGUAGE=de LC_ALL=C.UTF-8 WBGOV_TEXTDOMAINDIR="$tmp/none" "$W" cp --help | grep -q '^Usage: wbgov \[OPTIONS\] cp ' ||
 	fail "no catalogue: not English"
+# root takes no catalogue from its environment (this release's wbgov did)
+if [ "$(id -u)" = 0 ]; then
+	env LANGUAGE=de LC_ALL=C.UTF-8 WBGOV_TEXTDOMAINDIR="$L" "$W" cp --help | grep -q '^Usage: wbgov \[OPTIONS\] cp ' ||
+		fail "root took its catalogue from WBGOV_TEXTDOMAINDIR"
+fi
 
 # LC_ALL=de_DE.UTF-8, the locale compiled for this test alone
 if [ -f /usr/share/i18n/locales/de_DE ] && command -v localedef >/dev/null 2>&1; then

@@ -48,7 +48,17 @@ check 78
 err_is "$CONF:1: metrics_interval = \"0\": want 1 to 3600 seconds (10, 10s, 1500ms)"
 conf "target = 1s" "bus = systemd"
 check 78
-err_is "$CONF:2: bus = \"systemd\": want system, session, none or an address (unix:path=...)"
+err_is "$CONF:2: bus = \"systemd\": want system, session, none or an address (unix:path=...; no other transport)"
+# an address that would have root run a program, or try one after another
+for a in "unixexec:path=/bin/sh" "unix:path=/nonexistent;unixexec:path=/bin/sh" "tcp:host=localhost,port=1"; do
+	conf "bus = $a"
+	check 78
+	err_is "$CONF:1: bus = \"$a\": want system, session, none or an address (unix:path=...; no other transport)"
+	rc=0
+	$AS "$D" -n -c /dev/null --bus "$a" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" = 64 ] || fail "--bus $a: exit $rc, want 64: $(cat "$tmp/err")"
+	err_is "wbgovd: --bus: want system, session, none or an address (unix:path=...; no other transport): $a"
+done
 conf "metrics = $tmp/nosuch/wbgov.prom"
 check 78
 grep -qx "$CONF:1: metrics = $tmp/nosuch/wbgov.prom: its directory $tmp/nosuch: No such file or directory" "$tmp/err" ||

@@ -954,9 +954,9 @@ static void test_config_daemon_errors(void **state)
 		{ "metrics_interval = often\n",
 		  "t.conf:1: metrics_interval = \"often\": want 1 to 3600 seconds (10, 10s, 1500ms)" },
 		{ "bus = systemd\n",
-		  "t.conf:1: bus = \"systemd\": want system, session, none or an address (unix:path=...)" },
+		  "t.conf:1: bus = \"systemd\": want system, session, none or an address (unix:path=...; no other transport)" },
 		{ "bus =\n",
-		  "t.conf:1: bus = \"\": want system, session, none or an address (unix:path=...)" },
+		  "t.conf:1: bus = \"\": want system, session, none or an address (unix:path=...; no other transport)" },
 		{ "bus = none\nbus = system\n", "t.conf:2: \"bus\" is set twice" },
 		{ "[device a]\nbus = usb\nmetrics = /run/wbgov/x.prom\n",
 		  "t.conf:3: unknown key \"metrics\" in [device a] (serial, model, bus, devnum, mount, "
