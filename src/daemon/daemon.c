@@ -372,6 +372,7 @@ enum daemon_end daemon_stop(struct daemon *dm)
 	/* the file stays, saying the daemon is down: a stopped wbgovd reads
 	 * as stopped, not as a file that went missing */
 	metrics_file_publish(&dm->metrics, &dm->gov, &dm->real, false);
+	metrics_file_close(&dm->metrics);
 	knobs_real_close(&dm->real);
 	record_unlock(dm);
 	gov_free(&dm->gov);

@@ -237,6 +237,7 @@ int metrics_file_start(struct metrics_file *mf, const char *path, uint64_t inter
 	int r;
 
 	memset(mf, 0, sizeof(*mf));
+	mf->dirfd = -1;
 	mf->features = features;
 	if (!path) {
 		if (features)
@@ -251,14 +252,14 @@ int metrics_file_start(struct metrics_file *mf, const char *path, uint64_t inter
 	mf->interval_usec = interval_usec ? interval_usec : METRICS_DEFAULT_USEC;
 	/* the directory must be there: it is node_exporter's, not ours to
 	 * make, and Landlock allows only what exists at start */
-	path_split(mf->path, dir, sizeof(dir), NULL);
-	r = dir_exists(dir);
-	if (r) {
-		log_err("--metrics-file %s: its directory %s: %s", mf->path, dir,
-			r == -ENOTDIR ? "not a directory" : strerror(-r));
+	path_split(mf->path, dir, sizeof(dir), &mf->name);
+	r = dir_open_trusted(dir);
+	if (r < 0) {
+		log_err("--metrics-file %s: its directory %s: %s", mf->path, dir, dir_trust_text(r));
 		mf->path[0] = 0;
 		return r;
 	}
+	mf->dirfd = r;
 	/* read-only: under wbgovd.service, a directory its ReadWritePaths=
 	 * does not name (ProtectSystem=strict) */
 	metrics_said(mf, faccessat(AT_FDCWD, dir, W_OK, AT_EACCESS) ? -errno : 0);
@@ -275,7 +276,7 @@ void metrics_file_publish(struct metrics_file *mf, const struct governor *g,
 
 	if (!mf->path[0])
 		return;
-	r = file_publish(mf->path, fill_metrics, &x);
+	r = file_publish_at(mf->dirfd, mf->name, fill_metrics, &x);
 	if (r && r != mf->err)
 		log_warn("%s: cannot write the metrics: %s%s; trying again every %.0f s",
 			 mf->path, strerror(-r),
@@ -287,6 +288,14 @@ void metrics_file_publish(struct metrics_file *mf, const struct governor *g,
 	if (r != mf->err)
 		metrics_said(mf, r);
 	mf->err = r;
+}
+
+void metrics_file_close(struct metrics_file *mf)
+{
+	if (mf->dirfd >= 0)
+		close(mf->dirfd);
+	mf->dirfd = -1;
+	mf->path[0] = 0;
 }
 
 uint64_t metrics_file_step(struct metrics_file *mf, const struct governor *g,

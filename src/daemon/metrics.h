@@ -52,20 +52,29 @@ int metrics_write(FILE *f, bool daemon_up, const struct metrics_dev *dev, int n)
  * whole each time (file_publish); path "" when off. */
 struct metrics_file {
 	char path[PATH_MAX];
+	int dirfd;            /* its directory, opened once (dir_open_trusted); -1 */
+	const char *name;     /* ... and its name there, in path */
 	uint64_t interval_usec, next_usec;
 	int err;              /* the last write's error, said once */
 	struct features *features; /* where the file says whether it is written */
 };
 
 /* `path` (NULL: off) every `interval_usec` (0: METRICS_DEFAULT_USEC). Its
- * directory must be there, as node_exporter's is: 0, or -errno with the
- * reason logged (-ENAMETOOLONG unlogged) and the file off. Whether it is
- * written is said in `features` (NULL: nowhere), now and as it changes. */
+ * directory must be there, as node_exporter's is, and is opened once
+ * (dir_open_trusted: no link on the way, ours and writable by no one else;
+ * the file is written through that descriptor, so that no one can swap
+ * the path for a link to a directory of root's later): 0, or -errno with
+ * the reason logged (-ENAMETOOLONG unlogged) and the file off. Whether it
+ * is written is said in `features` (NULL: nowhere), now and as it
+ * changes. */
 int metrics_file_start(struct metrics_file *mf, const char *path, uint64_t interval_usec,
 		       struct features *features);
 
 /* Rewritten from the governor's devices when its interval is up: the
  * delay until the next poll, `delay_usec` or less to meet the next one. */
+/* Its directory let go (at stop, after the last publish). */
+void metrics_file_close(struct metrics_file *mf);
+
 uint64_t metrics_file_step(struct metrics_file *mf, const struct governor *g,
 			   struct knobs_real *real, uint64_t now_usec, uint64_t delay_usec);
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "daemon/context.h"
 #include "daemon/metrics.h"
@@ -85,11 +86,14 @@ int settings_resolve(const struct daemon_opts *o, const struct gov_config *cfg,
 	/* the directory must be there: it is node_exporter's, not ours to
 	 * make, and Landlock allows only what exists at start */
 	path_split(ret->metrics, dir, sizeof(dir), NULL);
-	r = dir_exists(dir);
-	if (r)
+	r = dir_open_trusted(dir);
+	if (r < 0) {
 		snprintf(err, errlen, "%s: its directory %s: %s", ret->metrics_from, dir,
-			 r == -ENOTDIR ? "not a directory" : strerror(-r));
-	return r;
+			 dir_trust_text(r));
+		return r;
+	}
+	close(r);
+	return 0;
 }
 
 static bool same(const char *a, const char *b)

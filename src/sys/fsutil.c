@@ -3,12 +3,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/openat2.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sys/fsutil.h"
@@ -214,6 +217,41 @@ int dir_exists(const char *path)
 	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
+int dir_open_trusted(const char *path)
+{
+	struct open_how how = { .flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+				.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
+	struct stat st;
+	int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+
+	if (fd < 0 && errno == ENOSYS) {
+		/* before Linux 5.6: the last link refused, and none on the way */
+		char real[PATH_MAX];
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && (!realpath(path, real) || strcmp(real, path))) {
+			close(fd);
+			return -ELOOP;
+		}
+	}
+	if (fd < 0)
+		return errno == EXDEV ? -ELOOP : -errno;
+	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || (st.st_mode & 022)) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+const char *dir_trust_text(int err)
+{
+	switch (err) {
+	case -EPERM: return "owned by another user, or writable by others";
+	case -ELOOP: return "a link on its way (or not an absolute path free of links)";
+	case -ENOTDIR: return "not a directory";
+	default: return strerror(-err);
+	}
+}
+
 const char *state_dir_text(int err)
 {
 	switch (err) {
@@ -318,6 +356,46 @@ static int replace(const char *path, int (*fill)(FILE *f, const void *ctx), cons
 		r = -errno;
 	if (r)
 		unlink(tmp);
+	return r;
+}
+
+int file_publish_at(int dirfd, const char *name, int (*fill)(FILE *f, const void *ctx),
+		    const void *ctx)
+{
+	char tmp[NAME_MAX + 1];
+	FILE *f = NULL;
+	int fd = -1, r;
+
+	/* a name of its own beside it (mkostemp has no *at form) */
+	for (unsigned i = 0; fd < 0 && i < 100; i++) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		if (snprintf(tmp, sizeof(tmp), "%s.tmp.%06lx", name,
+			     ((unsigned long)ts.tv_nsec ^ (unsigned long)getpid() << 8 ^ i) & 0xffffff) >=
+		    (int)sizeof(tmp))
+			return -ENAMETOOLONG;
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			return -errno;
+	}
+	if (fd < 0)
+		return -EEXIST;
+	if (fchmod(fd, 0644) < 0 || !(f = fdopen(fd, "w"))) {
+		r = -errno;
+		close(fd);
+		unlinkat(dirfd, tmp, 0);
+		return r;
+	}
+	errno = 0;
+	r = fill(f, ctx);
+	if (!r && (fflush(f) || ferror(f)))
+		r = errno ? -errno : -EIO;
+	if (fclose(f) && !r)
+		r = -errno;
+	if (!r && renameat(dirfd, tmp, dirfd, name) < 0)
+		r = -errno;
+	if (r)
+		unlinkat(dirfd, tmp, 0);
 	return r;
 }
 

@@ -39,6 +39,12 @@ int file_replace(const char *path, int (*fill)(FILE *f, const void *ctx), const 
  * crash). */
 int file_publish(const char *path, int (*fill)(FILE *f, const void *ctx), const void *ctx);
 
+/* The same as file_publish, for the file `name` in the directory open at
+ * `dirfd` (dir_open_trusted): the directory's path is not looked at again,
+ * so that no one can swap it for a link to lead the write elsewhere. */
+int file_publish_at(int dirfd, const char *name, int (*fill)(FILE *f, const void *ctx),
+		    const void *ctx);
+
 /* The temporaries of `path` a writer killed mid-save left beside it
  * (PATH.tmp.XXXXXX: regular files of ours, not links), removed. To be
  * called where no other writer of `path` can be at work (under the lock).
@@ -79,6 +85,16 @@ const char *state_dir_text(int err);
 /* Is there a directory at `path` (a link to one will do)? 0, -ENOTDIR, or
  * the -errno of stat(2). */
 int dir_exists(const char *path);
+
+/* A directory root writes in that is not its own to make (the metrics
+ * file's: node_exporter's), opened once: reached with no link on the way
+ * (a link there would lead root's writes where its maker chose), owned by
+ * us and writable by no one else. Its descriptor (close-on-exec, for
+ * file_publish_at), or -ELOOP (a link on the way), -ENOTDIR, -EPERM (owner
+ * or mode), -errno. */
+int dir_open_trusted(const char *path);
+/* What its errors mean, for messages. */
+const char *dir_trust_text(int err);
 
 /* What file_read_trusted's errors mean, for messages. */
 const char *file_trust_text(int err);
