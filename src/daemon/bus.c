@@ -1206,6 +1206,8 @@ int bus_pollfds(struct bus *b, struct pollfd *pfd, int max, uint64_t now_usec,
 	int n = 0;
 	uint64_t t;
 
+	if (b->more)
+		*timeout_usec = 0; /* work left from the last pass */
 	if (b->bus && n < max) {
 		int fd = sd_bus_get_fd(b->bus), ev = sd_bus_get_events(b->bus);
 		if (fd >= 0 && ev >= 0)
@@ -1269,10 +1271,18 @@ void bus_dispatch(struct bus *b, const struct pollfd *pfd, int n)
 		return;
 	if (sd_bus_get_timeout(b->bus, &t) >= 0 && t != UINT64_MAX)
 		process = true; /* sd-bus decides whether it is due */
+	/* work left from the last pass, in sd-bus's queue: no event says so */
+	process |= b->more;
+	b->more = false;
 	if (process) {
-		int r;
-		while ((r = sd_bus_process(b->bus, NULL)) > 0)
-			;
+		uint64_t until = mono_usec() + BUS_PASS_USEC;
+		int r, handled = 0;
+		while ((r = sd_bus_process(b->bus, NULL)) > 0) {
+			if (++handled >= BUS_PASS_MESSAGES || mono_usec() >= until) {
+				b->more = true; /* the rest at the next pass */
+				break;
+			}
+		}
 		if (r < 0)
 			lost(b, b->up ? "the connection was lost" : "connecting", r);
 	}
@@ -1315,7 +1325,8 @@ static void flush_bounded(struct bus *b, uint64_t until_usec)
 		pfd.events = (short)ev;
 		if (ppoll(&pfd, 1, &ts, NULL) < 0 && errno != EINTR)
 			break;
-		while ((r = sd_bus_process(b->bus, NULL)) > 0)
+		/* bounded too: a flood of calls would be answered for ever */
+		while ((r = sd_bus_process(b->bus, NULL)) > 0 && mono_usec() < until_usec)
 			;
 		if (r < 0)
 			break;

@@ -68,6 +68,14 @@
 #define BUS_FLUSH_USEC 150000ULL
 /* Sync calls running at once (each a child process). */
 #define BUS_MAX_JOBS 8
+/* At most this much of the bus's work a pass of wbgovd's loop (messages
+ * handled, replies sent): whoever may call it (anyone may call the
+ * ObjectManager) cannot keep the governor, its metrics or SIGTERM waiting.
+ * Handling until sd-bus had nothing left, one client pipelining
+ * GetManagedObjects left 17.5 s between passes. What is left waits for the
+ * next pass, which comes at once. */
+#define BUS_PASS_USEC 20000ULL
+#define BUS_PASS_MESSAGES 64
 /* Sync calls waiting at once for polkit's answer: each holds only the
  * call. Twice as many may wait for the bus to say who calls (in
  * milliseconds), so that calls held by a hung polkit never keep root's
@@ -166,6 +174,7 @@ struct bus {
 	uint64_t next_usec;        /* next refresh */
 	bool wake;                 /* ... worth a wakeup of its own */
 	bool mounts_stale;         /* the mount table changed */
+	bool more;                 /* the last pass left work: the next comes at once */
 	struct mount_table *mt;    /* read once in a bus_update, NULL between */
 	struct bus_dev *dev;       /* one per device of the governor (knobs/room.h) */
 	int ndev, dev_room;

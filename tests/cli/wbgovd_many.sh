@@ -23,38 +23,9 @@ PY=/usr/bin/python3
 FX=$tmp/fx
 ST=$tmp/st
 LOG=$tmp/log
-cli_fixture "$tmp/full"
-mkdir -p "$FX" "$tmp/metrics"
-cp -r "$tmp/full/proc" "$FX/proc"
-printf '22 1 259:1 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p1 rw\n' >"$FX/proc/self/mountinfo"
-# disk I, as the kernel lays out a Xen disk: xdI, 202:16*I, its bdi
+cli_many_fixture "$FX" "$N"
 S=$FX/sys
-i=0
-while [ "$i" -lt "$N" ]; do
-	name=xd$i dev=202:$((i * 16))
-	dp=devices/vbd-$i/block/$name
-	mkdir -p "$S/$dp/queue" "$S/$dp/slaves" "$S/block" "$S/class/block" "$S/dev/block" \
-		"$S/devices/virtual/bdi/$dev" "$S/class/bdi"
-	echo "$dev" >"$S/$dp/dev"
-	echo 41943040 >"$S/$dp/size"
-	echo 0 >"$S/$dp/removable"
-	echo 0 >"$S/$dp/queue/rotational"
-	echo "    1234        0    56789     1000     4321       17   987654     5000        0     3000     6000        0        0        0        0      100      200" >"$S/$dp/stat"
-	ln -s "../$dp" "$S/block/$name"
-	ln -s "../../$dp" "$S/class/block/$name"
-	ln -s "../../$dp" "$S/dev/block/$dev"
-	b=$S/devices/virtual/bdi/$dev
-	echo 128 >"$b/read_ahead_kb"
-	echo 100 >"$b/max_ratio"
-	echo 0 >"$b/min_ratio"
-	echo 0 >"$b/strict_limit"
-	echo 3355443200 >"$b/max_bytes"
-	echo 0 >"$b/min_bytes"
-	echo 1000000 >"$b/max_ratio_fine"
-	echo 0 >"$b/min_ratio_fine"
-	ln -s "../../devices/virtual/bdi/$dev" "$S/class/bdi/$dev"
-	i=$((i + 1))
-done
+mkdir -p "$tmp/metrics"
 [ "$(ls "$S/class/bdi" | wc -l)" -eq "$N" ] || fail "the fake /sys has $(ls "$S/class/bdi" | wc -l) bdis, want $N"
 knobs() {
 	for f in "$S"/devices/virtual/bdi/*/strict_limit "$S"/devices/virtual/bdi/*/max_ratio_fine; do

@@ -79,6 +79,44 @@ cli_fixture() {
 	[ -f "$1/proc/self/mountinfo" ] || fail "no fixture at $1"
 }
 
+# cli_many_fixture DIR N: a machine of N disks in DIR, a fake /sys of them
+# as the kernel lays out Xen disks (xdI, 202:16*I, a bdi each), /proc from
+# cli_fixture's (the root on another disk)
+cli_many_fixture() {
+	cli_fixture "$tmp/full"
+	mkdir -p "$1"
+	cp -r "$tmp/full/proc" "$1/proc"
+	rm -rf "$tmp/full"
+	printf '22 1 259:1 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p1 rw\n' >"$1/proc/self/mountinfo"
+	_s=$1/sys
+	_i=0
+	while [ "$_i" -lt "$2" ]; do
+		_name=xd$_i _dev=202:$((_i * 16))
+		_dp=devices/vbd-$_i/block/$_name
+		mkdir -p "$_s/$_dp/queue" "$_s/$_dp/slaves" "$_s/block" "$_s/class/block" "$_s/dev/block" \
+			"$_s/devices/virtual/bdi/$_dev" "$_s/class/bdi"
+		echo "$_dev" >"$_s/$_dp/dev"
+		echo 41943040 >"$_s/$_dp/size"
+		echo 0 >"$_s/$_dp/removable"
+		echo 0 >"$_s/$_dp/queue/rotational"
+		echo "    1234        0    56789     1000     4321       17   987654     5000        0     3000     6000        0        0        0        0      100      200" >"$_s/$_dp/stat"
+		ln -s "../$_dp" "$_s/block/$_name"
+		ln -s "../../$_dp" "$_s/class/block/$_name"
+		ln -s "../../$_dp" "$_s/dev/block/$_dev"
+		_b=$_s/devices/virtual/bdi/$_dev
+		echo 128 >"$_b/read_ahead_kb"
+		echo 100 >"$_b/max_ratio"
+		echo 0 >"$_b/min_ratio"
+		echo 0 >"$_b/strict_limit"
+		echo 3355443200 >"$_b/max_bytes"
+		echo 0 >"$_b/min_bytes"
+		echo 1000000 >"$_b/max_ratio_fine"
+		echo 0 >"$_b/min_ratio_fine"
+		ln -s "../../devices/virtual/bdi/$_dev" "$_s/class/bdi/$_dev"
+		_i=$((_i + 1))
+	done
+}
+
 # wbgovd_fixture: the daemon tests' start: a fixture tree in $FX, a state
 # directory $ST and a log $LOG under $tmp, the daemon run as nobody where
 # it can be ($AS), $D its absolute path, $PID empty (wbgovd_start fills it)
