@@ -173,6 +173,9 @@ int dir_of_ours(const char *path)
 	char real[PATH_MAX], *slash;
 	struct stat st;
 
+	/* a relative path is refused before anything is made of it */
+	if (path[0] != '/')
+		return -ELOOP;
 	if (mkdir(path, 0755) < 0 && errno != EEXIST)
 		return -errno;
 	if (lstat(path, &st) < 0)

@@ -66,7 +66,9 @@ PID=$!
 wait_for 5 grep -q "READY=1" "$tmp/notify" || fail "no READY=1 within 5 s with the bus stopped: $(cat "$LOG")"
 ready=$(($(sed -n 's/^\([0-9]*\) READY=1.*/\1/p' "$tmp/notify" | head -n 1) - t0))
 echo "$me: start-up, bus stopped: READY=1 after $ready ms" >&2
-[ "$ready" -lt 1000 ] || fail "READY=1 came $ready ms after the start"
+# (one that waited for the bus would take its 5 s: 3 s of wall time tells
+# that from a busy machine's slow start)
+[ "$ready" -lt 3000 ] || fail "READY=1 came $ready ms after the start"
 [ "$(cat "$BDI/strict_limit")" = 1 ] && [ "$(cat "$BDI/max_bytes")" = 4194304 ] ||
 	fail "8:16 not governed with the bus stopped"
 # the connection that does not answer is dropped (and tried again later)

@@ -178,7 +178,9 @@ fi
 t0=$(now_ms)
 busctl --address="$A" get-property io.github.wbgov.Governor1 "$DEV/sdb" "$IFACE" Name >/dev/null || fail "Get failed while polkit hangs"
 ms=$(($(now_ms) - t0))
-[ "$ms" -lt 1000 ] || fail "a Get took $ms ms while polkit hangs"
+# (one that waited for polkit would take its 10 s: 5 s of wall time tells
+# that from a busy machine)
+[ "$ms" -lt 5000 ] || fail "a Get took $ms ms while polkit hangs"
 if [ "$(id -u)" = 0 ]; then
 	n=$(asked)
 	t0=$(now_ms)

@@ -146,19 +146,38 @@ PROBE=
 busd=$(sed -n 2p "$tmp/dbus-sys.out")
 kill -STOP "$busd"
 
-# --- the bus daemon stopped: about a second, then "-", never a hang
+# --- the bus daemon stopped: about a second, then "-", never a hang.
+# What the design bounds is the wait (one call, CLI_BUS_WAIT_USEC): the
+# time beyond the same command's that asks no bus (its start, which a
+# loaded machine and a sanitizer stretch: CI beside other work measured 3
+# s in all), each the best of 2.
+# run_ms BUS CMD...: the command's wall time in ms, best of 2 (BUS "-": no
+# --bus, so that it asks none); its output in $tmp/s.json
+run_ms() {
+	b=$1 best=
+	shift
+	for i in 1 2; do
+		t0=$(now_ms)
+		rc=0
+		# shellcheck disable=SC2046 # --bus and its address, or nothing
+		$AS timeout 10 "$G" --state-dir "$ST" --root "$tmp/denied" "$@" \
+			$([ "$b" = - ] || echo "--bus $b") >"$tmp/s.json" || rc=$?
+		ms=$(($(now_ms) - t0))
+		[ "$rc" -ne 124 ] || { kill -CONT "$busd"; fail "$* hung on a stopped bus"; }
+		[ "$rc" -eq 0 ] || { kill -CONT "$busd"; fail "$* exited $rc with the bus stopped"; }
+		[ -n "$best" ] && [ "$best" -le "$ms" ] || best=$ms
+	done
+	echo "$best"
+}
 for cmd in "status --json" "explain --json sdb"; do
-	t0=$(now_ms)
-	rc=0
 	# shellcheck disable=SC2086 # $cmd: the command and its words
-	$AS timeout 10 "$G" --state-dir "$ST" --root "$tmp/denied" $cmd --bus "$A" >"$tmp/s.json" || rc=$?
-	ms=$(($(now_ms) - t0))
-	echo "$me: $cmd with the bus daemon stopped: $ms ms" >&2
-	[ "$rc" -ne 124 ] || { kill -CONT "$busd"; fail "$cmd hung on a stopped bus"; }
-	[ "$rc" -eq 0 ] || { kill -CONT "$busd"; fail "$cmd exited $rc with the bus stopped"; }
-	# the wait is a second; the rest is the program's start, on a loaded
-	# machine too
-	[ "$ms" -ge 1000 ] && [ "$ms" -lt 3000 ] || { kill -CONT "$busd"; fail "$cmd took $ms ms with the bus stopped, want about 1000"; }
+	base=$(run_ms - $cmd)
+	# shellcheck disable=SC2086
+	ms=$(run_ms "$A" $cmd)
+	wait=$((ms - base))
+	echo "$me: $cmd with the bus daemon stopped: $ms ms, asking no bus $base ms: a wait of $wait ms" >&2
+	[ "$wait" -ge 800 ] && [ "$wait" -lt 2000 ] ||
+		{ kill -CONT "$busd"; fail "$cmd waited $wait ms for a stopped bus ($ms ms against $base), want about 1000"; }
 	got=$(pending_json "$tmp/s.json" 8:16)
 	[ "$got" = "null null null" ] || { kill -CONT "$busd"; fail "$cmd with the bus stopped: $got"; }
 done

@@ -309,7 +309,9 @@ ms=$(($(now_ms) - t0))
 PID=
 echo "$me: SIGTERM while waiting for the lock: exit after $ms ms" >&2
 [ "$rc" -eq 0 ] || fail "SIGTERM while waiting for the lock: exit $rc, want 0: $(cat "$LOG")"
-[ "$ms" -lt 1000 ] || fail "SIGTERM while waiting for the lock took $ms ms"
+# (it waits 10 s for the lock: 5 s of wall time tells a wait that SIGTERM
+# did not end from a busy machine's slowness)
+[ "$ms" -lt 5000 ] || fail "SIGTERM while waiting for the lock took $ms ms"
 grep -q "^<5>stopped while waiting for the lock $ST/wbgovd.lock: nothing was changed$" "$LOG" ||
 	fail "no word of the stop: $(cat "$LOG")"
 grep -q "started" "$LOG" && fail "wbgovd started after SIGTERM: $(cat "$LOG")"

@@ -132,23 +132,30 @@ wbgovd_fixture() {
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
-# stop_timed WHAT: SIGTERM to the wbgovd $PID under test; it must exit 0
-# within a second (it is killed after 5 s: a hung one must not hang the
-# test) with every knob as it was ($tmp/before, written by the test's own
-# `knobs`); the time is printed. $PID is emptied; $LOG is its log.
+# stop_timed WHAT: SIGTERM to the wbgovd $PID under test; it must exit 0,
+# its way out within a second by its own clock ("stopped: N ms from the
+# signal", which a busy machine does not stretch as it does wall time: CI
+# beside other work measured 1027 ms of wall time for 400 of wbgovd's),
+# and within 5 s of wall time (it is killed after 10 s: a hung one must not
+# hang the test) with every knob as it was ($tmp/before, written by the
+# test's own `knobs`); both times are printed. $PID is emptied; $LOG is
+# its log.
 stop_timed() {
 	t0=$(now_ms)
 	kill -TERM "$PID"
-	(sleep 5 && kill -KILL "$PID") 2>/dev/null &
+	(sleep 10 && kill -KILL "$PID") 2>/dev/null &
 	WD=$!
 	rc=0
 	wait "$PID" || rc=$?
 	ms=$(($(now_ms) - t0))
 	kill "$WD" 2>/dev/null || true
 	PID=
-	echo "$me: $1: SIGTERM to exit $ms ms" >&2
+	own=$(sed -n 's/^<6>stopped: \([0-9]*\) ms from the signal to every knob given back$/\1/p' "$LOG" | tail -n 1)
+	echo "$me: $1: SIGTERM to exit $ms ms (wbgovd's own: ${own:-?} ms)" >&2
 	[ "$rc" -eq 0 ] || fail "$1: wbgovd exited $rc on SIGTERM ($ms ms): $(tail -n 5 "$LOG")"
-	[ "$ms" -lt 1000 ] || fail "$1: SIGTERM took $ms ms to end wbgovd: $(tail -n 5 "$LOG")"
+	[ -n "$own" ] || fail "$1: wbgovd did not say how long its stop took: $(tail -n 5 "$LOG")"
+	[ "$own" -lt 1000 ] || fail "$1: SIGTERM took $own ms of wbgovd's to end it: $(tail -n 5 "$LOG")"
+	[ "$ms" -lt 5000 ] || fail "$1: SIGTERM took $ms ms to end wbgovd: $(tail -n 5 "$LOG")"
 	knobs >"$tmp/after"
 	cmp -s "$tmp/before" "$tmp/after" || fail "$1: knobs not given back: $(diff "$tmp/before" "$tmp/after" | head -n 5)"
 }
