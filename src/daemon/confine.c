@@ -15,8 +15,8 @@
 
 #include "daemon/confine.h"
 #include "daemon/context.h"
+#include "daemon/watch.h"
 #include "sys/debugfs.h"
-#include "sys/fanwatch.h"
 #include "sys/fsid.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
@@ -166,7 +166,7 @@ void confine_caps(struct daemon *dm)
 void confine_probe(struct daemon *dm, const struct daemon_opts *o)
 {
 	bool per_dev = knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES;
-	int r = sysfs_knobs_writable(o->root), fd;
+	int r = sysfs_knobs_writable(o->root);
 	const char *by = r == -EROFS && secure_getenv("INVOCATION_ID") ? "ProtectKernelTunables=" :
 			 r == -EROFS					 ? "a read-only mount" :
 									   NULL;
@@ -187,21 +187,7 @@ void confine_probe(struct daemon *dm, const struct daemon_opts *o)
 			    "a device's cap is there before its first write (per-device caps)");
 		return;
 	}
-	/* the watch opens when a slow device is mounted (watch.c): tried now,
-	 * so that a refusal is said at start */
-	sandbox_cap_effective(CAP_SYS_ADMIN, true);
-	fd = fanwatch_open();
-	sandbox_cap_effective(CAP_SYS_ADMIN, false);
-	if (fd >= 0) {
-		close(fd);
-		feature_set(&dm->features, FEATURE_WAKEUP, FEATURE_ON, NULL,
-			    "fanotify: a write to a slow device's file systems wakes the loop");
-		return;
-	}
-	by = feature_refused_by(fd, true);
-	feature_set(&dm->features, FEATURE_WAKEUP, by ? FEATURE_REFUSED : FEATURE_OFF, by,
-		    "no fanotify (%s): a slow device's first write is found by polling, every "
-		    "0.1-1 s", strerror(-fd));
+	watch_wakeup_probe(dm);
 }
 
 void confine_labels(struct daemon *dm)

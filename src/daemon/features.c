@@ -93,10 +93,12 @@ const char *feature_refused_by(int err, bool cap)
 		return unit ? "ReadWritePaths=" : "a read-only mount";
 	if (err != EPERM && err != EACCES)
 		return NULL;
-	if (cap && sandbox_caps(&eff, &prm, &bnd) == 0 && !(bnd & (1ULL << CAP_SYS_ADMIN)))
-		return unit ? "CapabilityBoundingSet=" : "the capability bounding set";
-	if (cap && sandbox_caps(&eff, &prm, &bnd) == 0 && !(prm & (1ULL << CAP_SYS_ADMIN)))
-		return unit ? "User=" : "a user without CAP_SYS_ADMIN";
+	if (cap && sandbox_caps(&eff, &prm, &bnd) == 0) {
+		if (!(bnd & (1ULL << CAP_SYS_ADMIN)))
+			return unit ? "CapabilityBoundingSet=" : "the capability bounding set";
+		if (!(prm & (1ULL << CAP_SYS_ADMIN)))
+			return unit ? "User=" : "a user without CAP_SYS_ADMIN";
+	}
 	/* with the capability there, a call that root may make and that is
 	 * refused: a seccomp filter (sandbox_seccomp_filters() tells where
 	 * the kernel says so) */

@@ -55,6 +55,32 @@ static int fan_arm(const char *mounts, size_t size)
 	return fd;
 }
 
+/* The write wake-up said as a feature: in force, or refused (-errno `r`). */
+static void wakeup_said(struct daemon *dm, int r)
+{
+	const char *by = r < 0 ? feature_refused_by(r, true) : NULL;
+
+	if (r >= 0)
+		feature_set(&dm->features, FEATURE_WAKEUP, FEATURE_ON, NULL,
+			    "fanotify: a write to a slow device's file systems wakes the loop");
+	else
+		feature_set(&dm->features, FEATURE_WAKEUP, by ? FEATURE_REFUSED : FEATURE_OFF, by,
+			    "no fanotify (%s): a slow device's first write is found by polling, "
+			    "every 0.1-1 s", strerror(-r));
+}
+
+void watch_wakeup_probe(struct daemon *dm)
+{
+	int fd;
+
+	sandbox_cap_effective(CAP_SYS_ADMIN, true);
+	fd = fanwatch_open();
+	sandbox_cap_effective(CAP_SYS_ADMIN, false);
+	if (fd >= 0)
+		close(fd);
+	wakeup_said(dm, fd);
+}
+
 /* The slot of bdi `bdi`, or a free one (its bdi set), or NULL. */
 static struct watch_fan *fan_slot(struct watch *w, const char *bdi)
 {
@@ -112,10 +138,7 @@ static uint64_t fan_update(struct watch *w, struct daemon *dm)
 		}
 		fd = fan_arm(d->info.mounts, sizeof(d->info.mounts));
 		if (fd < 0) {
-			const char *by = feature_refused_by(fd, true);
-			feature_set(&dm->features, FEATURE_WAKEUP, by ? FEATURE_REFUSED : FEATURE_OFF, by,
-				    "no fanotify (%s): a slow device's first write is found by polling, "
-				    "every 0.1-1 s", strerror(-fd));
+			wakeup_said(dm, fd);
 			w->fan_refused = true;
 			break;
 		}

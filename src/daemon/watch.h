@@ -52,4 +52,8 @@ void watch_dispatch(struct watch *w, struct daemon *dm, const struct pollfd *pfd
 
 void watch_close(struct watch *w);
 
+/* Before Linux 6.2: can the watch be had (fanotify)? Tried at start, so
+ * that a refusal is said then, as a feature, not at the first mount. */
+void watch_wakeup_probe(struct daemon *dm);
+
 #endif
