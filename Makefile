@@ -36,7 +36,7 @@ SYS_LIBS   := -linih -ludev -lblkid -lmount -lsystemd
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all analyze check check-pkg check-system demo fuzz fuzz-bins clean install man mo pot uninstall
+.PHONY: all analyze check check-build check-pkg check-system demo fuzz fuzz-bins clean install man mo pot uninstall
 all: $(BUILD)/wbsim $(BUILD)/wbgovd $(BUILD)/wbgov
 .SECONDARY:
 
@@ -90,6 +90,10 @@ $(BUILD)/tests/hang.so: tests/lib/hang.c
 # knobs, loop devices and throttles for a while and give everything back)
 check: all $(UNIT_BIN) $(BUILD)/tests/hang.so
 	@BUILD=$(BUILD) SYSTEM=$(SYSTEM) sh tests/run.sh
+
+# check-build: what check runs, built and not run (CI builds first, then
+# runs the real-kernel tests, SYSTEM=only, beside the other tests)
+check-build: all $(UNIT_BIN) $(BUILD)/tests/hang.so
 
 check-system: all $(UNIT_BIN) $(BUILD)/tests/hang.so
 	@BUILD=$(BUILD) SYSTEM=yes sh tests/run.sh
@@ -197,12 +201,12 @@ MAN_SRC   := $(wildcard man/*.scd)
 MAN_PAGES := $(MAN_SRC:man/%.scd=$(BUILD)/man/%)
 
 man: $(MAN_PAGES)
-check check-system: man
+check check-system check-build: man
 
 $(BUILD)/src/cmd/wbgov.o: CPPFLAGS += -DLOCALEDIR='"$(LOCALEDIR)"'
 
 mo: $(MO_FILES)
-check check-system: mo
+check check-system check-build: mo
 
 $(BUILD)/locale/%/LC_MESSAGES/wbgov.mo: po/%.po
 	@mkdir -p $(dir $@)

@@ -11,17 +11,21 @@ me=$(basename "$0")
 	echo "$me: skipped: /usr/src/linux-source-6.12.tar.xz not installed (apt-get install linux-source-6.12)"
 	exit 77
 }
-out=$(bench/kernel check 2>&1) || { echo "$me: FAIL: $out" >&2; exit 1; }
-# a patch that does not apply is caught: the first patch applied twice
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
+# the series' files extracted once, for both checks
+export WBGOV_KERNEL_FILES="$t/files"
+out=$(bench/kernel check 2>&1) || { echo "$me: FAIL: $out" >&2; exit 1; }
+[ -s "$t/files/.files" ] || { echo "$me: FAIL: bench/kernel check kept no files in WBGOV_KERNEL_FILES" >&2; exit 1; }
+# a patch that does not apply is caught: the series, then its first patch
+# again (the same files: the extracted ones serve)
 mkdir -p "$t/kernel"
-cp kernel/0001-*.patch "$t/kernel/0001-a.patch"
-cp kernel/0001-*.patch "$t/kernel/0002-b.patch"
+cp kernel/[0-9][0-9][0-9][0-9]-*.patch "$t/kernel/"
+cp kernel/0001-*.patch "$t/kernel/9999-again.patch"
 mkdir -p "$t/bench"
 cp bench/kernel "$t/bench/"
 "$t/bench/kernel" check >/dev/null 2>"$t/err" && { echo "$me: FAIL: a patch applied twice passed the check" >&2; exit 1; }
-grep -q "0002-b.patch does not apply" "$t/err" || { echo "$me: FAIL: the check did not name the patch: $(cat "$t/err")" >&2; exit 1; }
+grep -q "9999-again.patch does not apply" "$t/err" || { echo "$me: FAIL: the check did not name the patch: $(cat "$t/err")" >&2; exit 1; }
 # every patch: a subject of this version, the project's From: and
 # Signed-off-by:, and a changelog below the --- line, before the diff
 n=0
