@@ -62,6 +62,13 @@ struct knobs_dev {
 	bool mounted;                /* a filesystem on it is mounted */
 };
 
+/* What a log line calls the device: its disk ("sdb"), a share's name
+ * ("server:/export"), else its bdi. */
+static inline const char *knobs_dev_label(const struct knobs_dev *d)
+{
+	return d->disk[0] ? d->disk : d->model[0] ? d->model : d->bdi;
+}
+
 /* Append `v` to a list of knobs_dev (mounts, labels, uuids) of `size`
  * bytes, zeroed at first; false when it does not fit (nothing added), or
  * `v` is empty or there already. */

@@ -361,7 +361,34 @@ int shares_device(const char *root, const char *bdi, struct knobs_dev *d)
 	return 0;
 }
 
-/* Is `target` (mountstats's, escaped) one of the list's? */
+struct under_ctx {
+	const char *path;
+	size_t best;   /* the longest mount point above it so far */
+	bool share;    /* ... is a share's */
+};
+
+static int under(const struct share_mount *m, void *ctx)
+{
+	struct under_ctx *x = ctx;
+	size_t n = strlen(m->target);
+
+	/* "/" is above everything; "/mnt/a" above "/mnt/a/f", not "/mnt/ab" */
+	if (strncmp(x->path, m->target, n) ||
+	    (n > 1 && x->path[n] != '/' && x->path[n] != 0) || (x->best && n < x->best))
+		return 0;
+	x->best = n ? n : 1;
+	x->share = shares_fstype(m->fstype); /* the later of two at one place is on top */
+	return 0;
+}
+
+bool shares_path_on_share(const char *root, const char *path)
+{
+	struct under_ctx x = { .path = path };
+
+	return path[0] == '/' && each_mount(root, under, &x) == 0 && x.share;
+}
+
+/* Is `target` (mountstats's, unescaped) one of the list's? */
 static bool in_list(const char *target, const char *list, size_t size)
 {
 	for (const char *m = knobs_list_next(list, size, NULL); m; m = knobs_list_next(list, size, m))

@@ -80,6 +80,11 @@ void shares_identity(const struct share_mount *m, char *buf, size_t len);
  * is no share's (a tmpfs, no mount at all). */
 int shares_device(const char *root, const char *bdi, struct knobs_dev *d);
 
+/* Is `path` (a real path, as a loop device's backing_file names it) on a
+ * share? By the mount table's text alone: the mount whose mount point is
+ * the longest one above the path. A path that cannot be told is not. */
+bool shares_path_on_share(const char *root, const char *path);
+
 /* What an NFS mount wrote to its server, from /proc/self/mountstats. */
 struct share_written {
 	uint64_t bytes;  /* written back from the page cache (see shares.c) */

@@ -125,6 +125,11 @@ static void loop_backing_facts(const char *root, const char *disk, struct knobs_
 	    read_text(p, file, sizeof(file)))
 		return;
 	snprintf(d->model, sizeof(d->model), "loop on %.50s", file);
+	/* a file on a share is not looked at: stat and statfs of a hard NFS
+	 * mount whose server is gone never return, and this runs in wbgovd's
+	 * loop. The loop's own facts stand */
+	if (shares_path_on_share(root, file))
+		return;
 	if (path_at(back, sizeof(back), root, "%s", file) || stat(back, &st) < 0)
 		return;
 	if (major(st.st_dev) == 0) {
