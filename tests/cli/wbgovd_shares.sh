@@ -34,7 +34,9 @@ echo "$DEAD/nas/disk.img" >"$FX/sys/devices/virtual/block/loop0/loop/backing_fil
 grep -q " $DEAD/nas " "$FX/proc/self/mountinfo" || fail "the fixture's NFS share is not at $DEAD/nas"
 TOUCHED=$tmp/touched
 : >"$TOUCHED"
-export WBGOV_TEST_DEAD="$DEAD" WBGOV_TEST_DEAD_LOG="$TOUCHED"
+# where wbgovd would look for the shares (the mount points, as mountinfo
+# has them), and for a loop device's backing file (under its root prefix)
+export WBGOV_TEST_DEAD="$DEAD:$FX$DEAD" WBGOV_TEST_DEAD_LOG="$TOUCHED"
 untouched() { [ ! -s "$TOUCHED" ] || fail "$1 touched a share: $(sort -u "$TOUCHED" | head -n 5)"; }
 # the hook itself: a stat there is caught
 LD_PRELOAD=$HANG stat "$DEAD/nas" >/dev/null 2>&1 && fail "hang.so let a stat of $DEAD/nas through"

@@ -14,7 +14,8 @@
  *                               SystemCallFilter= does; netlink, unix
  *                               (socket() of that family): EAFNOSUPPORT,
  *                               as RestrictAddressFamilies= does
- *   WBGOV_TEST_DEAD=PREFIX      a share whose server stopped answering is
+ *   WBGOV_TEST_DEAD=PREFIX[:PREFIX...]
+ *                               a share whose server stopped answering is
  *                               mounted at PREFIX: a call that names a path
  *                               under it (the stat, statfs, open, access,
  *                               opendir, realpath and fanotify_mark
@@ -90,11 +91,15 @@ long syscall(long number, ...)
 static int dead(const char *call, const char *path)
 {
 	const char *pre = getenv("WBGOV_TEST_DEAD"), *log = getenv("WBGOV_TEST_DEAD_LOG");
-	size_t n = pre ? strlen(pre) : 0;
 	char line[PATH_MAX + 64];
-	int fd, len;
+	int fd, len, under = 0;
 
-	if (!n || !path || strncmp(path, pre, n) || (path[n] && path[n] != '/'))
+	/* PREFIX, or several joined by ':' */
+	for (; pre && *pre && path && !under; pre += strcspn(pre, ":") + (pre[strcspn(pre, ":")] == ':')) {
+		size_t n = strcspn(pre, ":");
+		under = n && !strncmp(path, pre, n) && (!path[n] || path[n] == '/');
+	}
+	if (!under)
 		return 0;
 	len = snprintf(line, sizeof(line), "%s %s\n", call, path);
 	if (log && (fd = (int)syscall(SYS_openat, AT_FDCWD, log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
