@@ -97,6 +97,9 @@ double cli_pending_drain_s(const struct cli_pending *p, uint64_t bw_bps);
 bool cli_bus_default(const struct cli *o);
 /* Where a bandwidth figure came from (enum bw_source). */
 const char *cli_source_text(int source);
+/* What a bdi is for JSON's "kind": "disk", or "share" (a network or FUSE
+ * file system's, with no disk: knobs_dev.is_share). */
+const char *cli_kind_key(const struct knobs_dev *d);
 /* JSON values for the commands' --json (jansson; NULL when out of
  * memory, which json_pack's "o" turns into a failure of the whole):
  * a string, valid UTF-8 whatever `s` holds (U+FFFD for a byte that is

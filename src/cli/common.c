@@ -135,6 +135,11 @@ const char *cli_source_text(int source)
 	}
 }
 
+const char *cli_kind_key(const struct knobs_dev *d)
+{
+	return d->is_share ? "share" : "disk";
+}
+
 /* A JSON string, always valid UTF-8: what sysfs or a mount point holds
  * that is not (a model string in Latin-1) becomes U+FFFD; jansson escapes
  * the rest (quotes, newlines). */
@@ -288,6 +293,20 @@ int cli_resolve(const struct cli *o, const char *arg, struct knobs_dev *out, int
 
 	if (n < 0)
 		return n;
+	/* a share by its bdi, its name or a mount point, as text: a path on
+	 * it is not looked at (stat of a hard NFS mount whose server is gone
+	 * never returns) */
+	for (int i = 0; i < n; i++) {
+		const struct knobs_dev *s = &all[i];
+		bool named = s->is_share && (!strcmp(s->bdi, arg) || !strcmp(s->model, arg));
+		for (const char *m = s->is_share ? knobs_list_next(s->mounts, sizeof(s->mounts), NULL) : NULL;
+		     m && !named; m = knobs_list_next(s->mounts, sizeof(s->mounts), m))
+			named = !strcmp(m, arg);
+		if (named && max > 0) {
+			out[0] = *s;
+			return 1;
+		}
+	}
 	if (!strncmp(arg, "LABEL=", 6) || !strncmp(arg, "UUID=", 5) ||
 	    !strncmp(arg, "PARTLABEL=", 10) || !strncmp(arg, "PARTUUID=", 9)) {
 		if (by_tag(o, arg, dev, sizeof(dev)))
@@ -312,7 +331,7 @@ int cli_resolve(const struct cli *o, const char *arg, struct knobs_dev *out, int
 		}
 	}
 	for (int i = 0; i < n && k < max; i++)
-		if (!strcmp(all[i].disk, disk))
+		if (!all[i].is_share && !strcmp(all[i].disk, disk))
 			out[k++] = all[i];
 	return k ? k : -ENODEV;
 }

@@ -135,6 +135,12 @@ int cli_eject(const struct cli *o, const char *arg, bool power_off)
 		return EX_NOPERM;
 	}
 	nd = cli_resolve(o, arg, devs, MAXDEV);
+	if (nd > 0 && devs[0].is_share) {
+		/* nothing to power off; and nothing of it is opened here */
+		fprintf(stderr, _("wbgov eject: %s is on no disk (tmpfs, proc, a network file "
+				"system?)\n"), arg);
+		return EX_UNAVAILABLE;
+	}
 	if (nd < 0) {
 		struct stat st;
 		if (stat(arg, &st) == 0)

@@ -159,7 +159,7 @@ static void gather(const struct cli *o, const struct gov_config *cfg, const char
 		     sysfs_bdi_read(o->root, d->bdi, BDI_MAX_BYTES, &w->mb) == 0 &&
 		     sysfs_bdi_read(o->root, d->bdi, BDI_MAX_RATIO_FINE, &w->fine) == 0;
 	w->has_kernel_bw = debugfs_bdi_bandwidth(o->root, d->bdi, &w->kernel_bw) == 0;
-	procfs_mounts(o->root, d->disk, &w->ml);
+	procfs_dev_mounts(o->root, d, &w->ml);
 	gov_resolve(cfg, d, &set);
 	if (w->decided) {
 		/* the daemon's own decision: it knows what this cannot (a start
@@ -264,20 +264,35 @@ static void print_text(const struct gov_config *cfg, const struct why *w, bool r
 	char mounts[1024], mclean[1024], sclean[sizeof(d->serial)];
 
 	mount_list_join(&w->ml, ", ", mounts, sizeof(mounts));
-	printf("%s%s (bdi %s)\n", first ? "" : "\n", d->disk, d->bdi);
+	printf("%s%s (bdi %s)\n", first ? "" : "\n",
+	       d->is_share ? cli_tty_clean(mclean, sizeof(mclean), d->model) : d->disk, d->bdi);
 	put_label(L_FACTS);
-	/* TRANSLATORS: model, serial, bus, removable and rotational are
-	 * wbgov.conf's keys; the last %s is empty or the FUSE text below */
-	printf(_("model \"%s\", serial \"%s\", bus %s, removable %s, rotational %s%s\n"),
-	       cli_tty_clean(mclean, sizeof(mclean), d->model),
-	       cli_tty_clean(sclean, sizeof(sclean), d->serial), d->bus[0] ? d->bus : _("unknown"),
-	       yes_no(d->removable), yes_no(d->rotational),
-	       d->is_fuse ? _(", a FUSE (fuseblk) filesystem's bdi") : "");
+	if (d->is_share)
+		/* TRANSLATORS: the share's name (server:/export) and its file
+		 * system type (nfs4, cifs, fuse.sshfs) */
+		printf(_("share \"%s\", type %s: no disk, its bdi writes to a server (or a FUSE "
+			 "daemon)\n"),
+		       cli_tty_clean(mclean, sizeof(mclean), d->model), d->bus);
+	else
+		/* TRANSLATORS: model, serial, bus, removable and rotational are
+		 * wbgov.conf's keys; the last %s is empty or the FUSE text below */
+		printf(_("model \"%s\", serial \"%s\", bus %s, removable %s, rotational %s%s\n"),
+		       cli_tty_clean(mclean, sizeof(mclean), d->model),
+		       cli_tty_clean(sclean, sizeof(sclean), d->serial),
+		       d->bus[0] ? d->bus : _("unknown"), yes_no(d->removable), yes_no(d->rotational),
+		       d->is_fuse ? _(", a FUSE (fuseblk) filesystem's bdi") : "");
 	print_ids(d);
 	put_label(L_MOUNTED);
 	printf("%s\n", mounts[0] ? cli_tty_clean(mclean, sizeof(mclean), mounts) : "-");
 	put_label(L_MEASURED);
-	if (w->has_st && w->bw)
+	if (w->has_st && w->bw && d->is_share)
+		/* TRANSLATORS: the bandwidth, where it came from, the count of
+		 * the windows it was measured in (a share has no disk) */
+		printf(ngettext("%.1f MiB/s (%s; %u window of what its bdi wrote back)\n",
+				"%.1f MiB/s (%s; %u windows of what its bdi wrote back)\n",
+				w->st.measures),
+		       (double)w->bw / (double)MIB, cli_source_text(w->st.source), w->st.measures);
+	else if (w->has_st && w->bw)
 		/* TRANSLATORS: the bandwidth, where it came from, the count of
 		 * the windows it was measured in and the disk */
 		printf(ngettext("%.1f MiB/s (%s; %u window of /sys/block/%s/stat)\n",
@@ -399,9 +414,9 @@ static json_t *device_json(const struct gov_config *cfg, const struct why *w, bo
 				  "text", cli_json_text(t));
 	}
 	return json_pack(
-		"{s:o, s:o, s:o, s:o, s:o, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+		"{s:o, s:s, s:o, s:o, s:o, s:o, s:b, s:b, s:b, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
 		" s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-		"bdi", cli_json_text(d->bdi), "disk", cli_json_text(d->disk),
+		"bdi", cli_json_text(d->bdi), "kind", cli_kind_key(d), "disk", cli_json_text(d->disk),
 		"model", cli_json_text_or_null(d->model), "serial", cli_json_text_or_null(d->serial),
 		"bus", cli_json_text_or_null(d->bus), "removable", d->removable,
 		"rotational", d->rotational, "fuse", d->is_fuse, "mounts", cli_json_mounts(&w->ml),

@@ -62,7 +62,7 @@ static int collect(const struct cli *o, struct row **ret)
 		memset(r, 0, sizeof(*r));
 		r->d = devs[i];
 		if (mt)
-			procfs_mounts_of(mt, r->d.disk, &r->mounts);
+			procfs_dev_mounts_of(mt, &r->d, &r->mounts);
 		r->has_st = running && status_read(sp, r->d.bdi, &r->st) == 0;
 		r->has_knobs = sysfs_bdi_read(o->root, r->d.bdi, BDI_STRICT_LIMIT, &r->strict) == 0 &&
 			       sysfs_bdi_read(o->root, r->d.bdi, BDI_MAX_BYTES, &r->max_bytes) == 0 &&
@@ -158,7 +158,7 @@ static void row_cells(const struct row *r, char cell[NCOL][CELL_MAX])
 {
 	char mounts[CELL_MAX];
 
-	snprintf(cell[C_DEV], CELL_MAX, "%s", r->d.disk);
+	snprintf(cell[C_DEV], CELL_MAX, "%s", r->d.disk[0] ? r->d.disk : "-"); /* a share has none */
 	snprintf(cell[C_BDI], CELL_MAX, "%s", r->d.bdi);
 	if (r->d.model[0])
 		cli_tty_clean(cell[C_MODEL], CELL_MAX, r->d.model);
@@ -250,8 +250,9 @@ int cli_status(const struct cli *o, FILE *f)
 			bool bw = r->has_st && r->st.bw_bps;
 			double drain = cli_pending_drain_s(&r->pend, bw ? r->st.bw_bps : 0);
 			json_t *dev = json_pack(
-				"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-				"bdi", cli_json_text(r->d.bdi), "disk", cli_json_text(r->d.disk),
+				"{s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+				"bdi", cli_json_text(r->d.bdi), "kind", cli_kind_key(&r->d),
+				"disk", cli_json_text(r->d.disk),
 				"model", cli_json_text_or_null(r->d.model),
 				"bus", cli_json_text_or_null(r->d.bus), "mounts", cli_json_mounts(&r->mounts),
 				"bandwidth_bps", cli_json_u64(bw, r->st.bw_bps),

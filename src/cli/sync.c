@@ -132,7 +132,7 @@ int cli_sync(const struct cli *o, const char *arg)
 				fprintf(stderr, _("wbgov sync: no such device or path: %s\n"), arg);
 				return EX_UNAVAILABLE;
 			}
-			if (procfs_mounts(o->root, devs[0].disk, &mounts) <= 0) {
+			if (procfs_dev_mounts(o->root, &devs[0], &mounts) <= 0) {
 				fprintf(stderr, _("wbgov sync: %s is not mounted: nothing to sync\n"), arg);
 				return 0;
 			}

@@ -662,6 +662,7 @@ static const sd_bus_vtable device_vtable[] = {
 	SD_BUS_PROPERTY("Disk", "s", get_str, P(disk), SD_BUS_VTABLE_PROPERTY_CONST),
 	SD_BUS_PROPERTY("Model", "s", get_str, P(model), SD_BUS_VTABLE_PROPERTY_CONST),
 	SD_BUS_PROPERTY("Bus", "s", get_str, P(busname), SD_BUS_VTABLE_PROPERTY_CONST),
+	SD_BUS_PROPERTY("Kind", "s", get_strp, P(kind), SD_BUS_VTABLE_PROPERTY_CONST),
 	SD_BUS_PROPERTY("DeviceNumber", "t", get_u64, P(devnum), SD_BUS_VTABLE_PROPERTY_CONST),
 	SD_BUS_PROPERTY("UDisksBlock", "o", get_path, P(block_object), SD_BUS_VTABLE_PROPERTY_CONST),
 	SD_BUS_PROPERTY("Mounts", "as", get_mounts, P(mounts), CHANGES),
@@ -944,6 +945,9 @@ static void static_props(struct bus_props *p, const struct knobs_dev *info)
 	bus_clean_utf8(p->disk, sizeof(p->disk), info->disk);
 	bus_clean_utf8(p->model, sizeof(p->model), info->model);
 	bus_clean_utf8(p->busname, sizeof(p->busname), info->bus);
+	p->kind = info->is_share ? "share" : "disk";
+	p->share = info->is_share && info->mounted;
+	p->share_minor = info->minor;
 	p->devnum = bus_device_number(info);
 	if (bus_block_object(info, p->block_object, sizeof(p->block_object)) < 0)
 		snprintf(p->block_object, sizeof(p->block_object), "/");
@@ -955,14 +959,16 @@ static void read_mounts(struct bus *b, struct bus_props *p)
 {
 	static struct mount_list raw;
 	int i = 0;
+	struct knobs_dev d = { .is_share = p->share, .mounted = p->share, .minor = p->share_minor };
 
 	memset(&raw, 0, sizeof(raw));
 	memset(&p->mounts, 0, sizeof(p->mounts));
-	if (!p->disk[0])
+	if (!p->disk[0] && !p->share)
 		return;
+	snprintf(d.disk, sizeof(d.disk), "%s", p->disk);
 	if (!b->mt && procfs_mount_table_read(b->root, &b->mt) != 0)
 		b->mt = NULL;
-	if (!b->mt || procfs_mounts_of(b->mt, p->disk, &raw) <= 0)
+	if (!b->mt || procfs_dev_mounts_of(b->mt, &d, &raw) <= 0)
 		return;
 	for (const char *m = mount_list_next(&raw, NULL); m; m = mount_list_next(&raw, m), i++) {
 		char c[PATH_MAX];

@@ -106,7 +106,10 @@ struct bus_props {
 	char bdi[KNOBS_NAME_MAX];
 	char disk[KNOBS_NAME_MAX];
 	char model[3 * KNOBS_NAME_MAX]; /* valid UTF-8: a bad byte is U+FFFD */
-	char busname[16];               /* "usb", "ata", ... */
+	char busname[32];               /* "usb", "ata", ...; a share's type, "nfs4" */
+	const char *kind;               /* "disk", or "share" (knobs_dev.is_share) */
+	bool share;                     /* ... and so mounts of its st_dev, not its disk's */
+	unsigned share_minor;
 	struct mount_list mounts;       /* valid UTF-8, as model */
 	uint64_t bw_bps;
 	int source;                     /* enum bw_source */

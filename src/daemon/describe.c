@@ -26,11 +26,16 @@ bool daemon_describe(const struct gov_dev *d, const char *state_path, char *buf,
 	char cap[32], bw[48], who[320];
 
 	fmt_bw(bw, sizeof(bw), &d->meter);
-	snprintf(who, sizeof(who), "%s%s%s (%s%s%s)", d->info.disk,
-		 strcmp(d->info.disk, d->info.bdi) ? " bdi " : "",
-		 strcmp(d->info.disk, d->info.bdi) ? d->info.bdi : "",
-		 d->info.model[0] ? d->info.model : "unknown model", d->info.bus[0] ? ", " : "",
-		 d->info.bus);
+	if (d->info.is_share)
+		/* "share 0:53 (server:/export, nfs4)" */
+		snprintf(who, sizeof(who), "share %s (%s, %s)", d->info.bdi, d->info.model,
+			 d->info.bus);
+	else
+		snprintf(who, sizeof(who), "%s%s%s (%s%s%s)", d->info.disk,
+			 strcmp(d->info.disk, d->info.bdi) ? " bdi " : "",
+			 strcmp(d->info.disk, d->info.bdi) ? d->info.bdi : "",
+			 d->info.model[0] ? d->info.model : "unknown model",
+			 d->info.bus[0] ? ", " : "", d->info.bus);
 	bytes_text(cap, sizeof(cap), d->dec.max_bytes, 0);
 	if (d->err && d->err_op == GOV_ERR_RECORD && d->err == -EEXIST)
 		/* hook_save: a record of a previous run holds it */

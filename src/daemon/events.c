@@ -83,12 +83,12 @@ static void hook_found(void *ctx, const struct gov_dev *d)
 	r = d->set.rule;
 	if (d->set.mode == MODE_OFF)
 		log_notice("%s (%s): %s before wbgovd: set by another rule (a udev rule?); "
-			   "[device %s] says mode = off: left as it is", d->info.disk, d->info.bdi,
+			   "[device %s] says mode = off: left as it is", knobs_dev_label(&d->info), d->info.bdi,
 			   what, r->name);
 	else
 		log_notice("%s (%s): %s before wbgovd: set by another rule (a udev rule?); wbgovd "
 			   "sets its own while it runs and gives these back at exit (mode = off in a "
-			   "[device] section would leave them)", d->info.disk, d->info.bdi, what);
+			   "[device] section would leave them)", knobs_dev_label(&d->info), d->info.bdi, what);
 }
 
 /* vm.dirty_* as a sysctl.d file may have left them, before wbgovd changes
@@ -134,14 +134,14 @@ static void hook_limited(void *ctx, const struct gov_dev *d)
 	if (d->limit_beaten)
 		log_info("%s (%s): wrote at %.1f MB/s, faster than the %.1f MB/s its write throttle "
 			 "allows: not every writer of it is held by the throttle, which no longer "
-			 "bounds its cap", d->info.disk, d->info.bdi, (double)d->meter.last_bps / 1e6,
+			 "bounds its cap", knobs_dev_label(&d->info), d->info.bdi, (double)d->meter.last_bps / 1e6,
 			 (double)d->limit_bps / 1e6);
 	else if (d->limit_bps)
 		log_info("%s (%s): a cgroup's write throttle holds it at %.1f MB/s (io.max or "
 			 "blkio.throttle.write_bps_device): its cap is no more than for that speed",
-			 d->info.disk, d->info.bdi, (double)d->limit_bps / 1e6);
+			 knobs_dev_label(&d->info), d->info.bdi, (double)d->limit_bps / 1e6);
 	else
-		log_info("%s (%s): its write throttle is gone", d->info.disk, d->info.bdi);
+		log_info("%s (%s): its write throttle is gone", knobs_dev_label(&d->info), d->info.bdi);
 }
 
 static void hook_global(void *ctx, uint64_t cap, int err)
@@ -185,12 +185,12 @@ static void hook_io_errors(void *ctx, const struct gov_dev *d, uint64_t n)
 	log_warn("%s (%s): %llu failed command%s (the device's ioerr_cnt): its writes may be "
 		 "failing, or it is going; its writers and sync get the errors (before Linux 6.2 "
 		 "it has no cap while it fails, so that the global pair does not hold them)",
-		 d->info.disk, d->info.bdi, (unsigned long long)n, n == 1 ? "" : "s");
+		 knobs_dev_label(&d->info), d->info.bdi, (unsigned long long)n, n == 1 ? "" : "s");
 }
 
 void events_gone(struct daemon *dm, const struct gov_dev *d)
 {
-	log_info("%s (%s): gone", d->info.disk, d->info.bdi);
+	log_info("%s (%s): gone", knobs_dev_label(&d->info), d->info.bdi);
 	for (int i = 0; i < dm->nlogged; i++)
 		if (!strcmp(dm->logged[i].bdi, d->info.bdi))
 			dm->logged[i] = dm->logged[--dm->nlogged];

@@ -68,7 +68,7 @@ static uint64_t hook_recall(void *ctx, const struct knobs_dev *info, bool *ret_k
 	t = (time_t)when;
 	if (localtime_r(&t, &tm))
 		strftime(date, sizeof(date), "%Y-%m-%d %H:%M", &tm);
-	log_info("%s (%s): remembered %s%.1f MB/s, measured %s (%s)", info->disk, info->bdi,
+	log_info("%s (%s): remembered %s%.1f MB/s, measured %s (%s)", knobs_dev_label(info), info->bdi,
 		 source == 'l' ? "at least " : "", (double)bps / 1e6, date, info->id);
 	return bps;
 }

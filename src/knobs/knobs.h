@@ -16,23 +16,31 @@
 #define KNOBS_NAME_MAX 64
 #define KNOBS_ID_MAX 160
 
-/* A bdi and the facts about the device behind it. */
+/* A bdi and the facts about the device behind it: a disk's, or a share's
+ * (is_share: a network or FUSE file system's, with no disk under it). */
 struct knobs_dev {
-	char bdi[KNOBS_NAME_MAX];    /* /sys/class/bdi/<bdi>: "8:16", "btrfs-1", "8:16-fuseblk" */
-	char disk[KNOBS_NAME_MAX];   /* the whole disk whose stat counts its I/O; "" if none */
+	/* /sys/class/bdi/<bdi>: "8:16", "btrfs-1", "8:16-fuseblk"; a share's
+	 * "0:53" (NFS, FUSE), "cifs-2", "9p-1" */
+	char bdi[KNOBS_NAME_MAX];
+	char disk[KNOBS_NAME_MAX];   /* the whole disk whose stat counts its I/O; "" if none
+					(always for a share) */
+	/* a share's name: "server:/export", "//server/share", "user@host:/path" */
 	char model[KNOBS_NAME_MAX];
 	char serial[KNOBS_NAME_MAX];
 	/* a stable name for device memory, the same after a replug or reboot:
 	 * "wwid:...", "serial:MODEL:SERIAL", "dm-uuid:...", "loop:FILE:SECTORS",
 	 * "model:MODEL:SECTORS", "name:vda:SECTORS" (fixed disks only); a btrfs or
-	 * fuseblk bdi prefixes its kind.
+	 * fuseblk bdi prefixes its kind; a share "nfs:server:/export",
+	 * "cifs://server/share", "fuse.sshfs:uid=1000:user@host:/path".
 	 * "" when the device has nothing stable to tell */
 	char id[KNOBS_ID_MAX];
 	/* the model as udev's ID_MODEL spells it, made from sysfs's model alone
 	 * (no vendor, blanks as underscores: "Cruzer_Blade"), with or without
 	 * udevd: a [device] model = copied from `udevadm info` matches too */
 	char model_id[KNOBS_NAME_MAX];
-	char bus[16];                /* "usb", "ata", "nvme", "mmc", "loop", "virtual", "" */
+	/* "usb", "ata", "nvme", "mmc", "loop", "virtual", ""; a share's file
+	 * system type as mountinfo gives it: "nfs4", "cifs", "fuse.sshfs" */
+	char bus[32];
 	char usb[10];                /* its USB device's idVendor:idProduct, "0781:5567"; "" */
 	char wwn[KNOBS_NAME_MAX];    /* sysfs's wwid: "naa.5000c500a1b2c3d4", "eui...."; "" */
 	/* Lists, each value ended by a NUL and the list by an empty one
@@ -41,13 +49,25 @@ struct knobs_dev {
 	char mounts[512];
 	char labels[256];
 	char uuids[256];
-	unsigned major, minor;       /* of the disk */
+	unsigned major, minor;       /* of the disk; a share's st_dev (0:N) */
 	bool removable;
 	bool rotational;
 	bool stacked;                /* loop, dm, md: facts from the disks under it */
-	bool is_fuse;
+	bool is_fuse;                /* a FUSE bdi: fuseblk, or a FUSE or virtiofs share */
+	/* a share: NFS, CIFS, FUSE without a block device, 9p, virtiofs. Its
+	 * counters are the bdi's own (debugfs) or its file system's (NFS's
+	 * mountstats), never a disk's; nothing may touch its mount, which
+	 * blocks while its server does not answer */
+	bool is_share;
 	bool mounted;                /* a filesystem on it is mounted */
 };
+
+/* What a log line calls the device: its disk ("sdb"), a share's name
+ * ("server:/export"), else its bdi. */
+static inline const char *knobs_dev_label(const struct knobs_dev *d)
+{
+	return d->disk[0] ? d->disk : d->model[0] ? d->model : d->bdi;
+}
 
 /* Append `v` to a list of knobs_dev (mounts, labels, uuids) of `size`
  * bytes, zeroed at first; false when it does not fit (nothing added), or

@@ -395,10 +395,14 @@ static bool global_candidate(const struct gov_dev *d)
 	return d->meter.known || slow_kind(&d->info);
 }
 
+/* Never a share's: the watch marks its file system through a path on it
+ * (fanotify_mark), and a hard NFS mount whose server stopped answering
+ * holds any call on it, the daemon's loop with it. A share's first write
+ * is seen by a poll (its debugfs counters, or the system's dirty data). */
 bool gov_watch_writes(const struct governor *g, const struct gov_dev *d)
 {
 	return !(g->features & KNOBS_BDI_BYTES) && !g->vm_cap && d->decided && d->info.mounts[0] &&
-	       global_candidate(d);
+	       !d->info.is_share && global_candidate(d);
 }
 
 /* Linux < 6.2 has no per-device caps: while a slow device holds dirty data,

@@ -231,7 +231,8 @@ static inline void gov_request_rescan(struct governor *g) { g->want_rescan = tru
 static inline void gov_request_poll(struct governor *g) { g->want_poll = true; }
 /* Linux < 6.2, while the global pair is not applied: a device whose first
  * write must reach it at once (its mounts are watched for writes; a poll
- * would find a small copy all dirty already). */
+ * would find a small copy all dirty already). Never a share (its mount
+ * may hang whoever touches it). */
 bool gov_watch_writes(const struct governor *g, const struct gov_dev *d);
 /* The caller watches those devices' file systems for writes (or no
  * longer: a watch that cannot be had). */

@@ -12,6 +12,7 @@
 #include "sys/fsutil.h"
 #include "sys/iolimit.h"
 #include "sys/procfs.h"
+#include "sys/shares.h"
 #include "sys/sysfs.h"
 #include "sys/uevent.h"
 
@@ -30,8 +31,40 @@ static int bdi_write(void *ctx, const char *bdi, enum bdi_attr a, uint64_t v)
 	return sysfs_bdi_write(root(ctx), bdi, a, v);
 }
 
+/* A share has no disk to count its writes: what its bdi wrote back, as a
+ * disk's stat would say it. Where debugfs is readable, BdiWritten (the
+ * bdi's WB_WRITTEN, counted as the writeback of each page completes, as a
+ * disk's sectors are) in 512-byte sectors and 4 KiB "requests"; the
+ * backlog the meter needs is BdiWriteback (bdi_counters), so nothing is
+ * said in flight here. Without debugfs, NFS tells what it wrote to its
+ * server (/proc/self/mountstats), with no backlog: its windows are lower
+ * bounds. CIFS, FUSE and 9p say nothing there: -ENOTSUP, the share is
+ * judged unmeasured (the start cap), never taken for gone. Nothing here
+ * looks at the mount: a dead server would hold the caller. */
+static int share_stat(struct knobs_real *k, const struct knobs_dev *d, struct knobs_stat *ret)
+{
+	char buf[2048];
+	uint64_t written;
+	struct share_written w;
+
+	memset(ret, 0, sizeof(*ret));
+	if (debugfs_bdi_stats(k->root, k->debugfs_fd1, d->bdi, buf, sizeof(buf)) == 0 &&
+	    text_kib(buf, "BdiWritten", &written) == 0) {
+		ret->sectors_written = written / 512;
+		ret->writes = written / 4096;
+		return 0;
+	}
+	if (shares_mountstats(k->root, d, &w))
+		return -ENOTSUP;
+	ret->sectors_written = w.bytes / 512;
+	ret->writes = w.writes ? w.writes : w.bytes / 4096;
+	return 0;
+}
+
 static int dev_stat(void *ctx, const struct knobs_dev *d, struct knobs_stat *ret)
 {
+	if (d->is_share)
+		return share_stat(ctx, d, ret);
 	return sysfs_disk_stat(root(ctx), d->disk, ret);
 }
 
@@ -60,6 +93,10 @@ static int devices(void *ctx, struct knobs_dev *out, int max)
 		mt = NULL;
 	for (int i = 0; i < n; i++) {
 		struct mount_list ml;
+		/* a share's mounts are its own already (shares_device), and it
+		 * has no disk for udev or libblkid to tell of */
+		if (out[i].is_share)
+			continue;
 		if (!strcmp(root(ctx), "/"))
 			udev_enrich(&out[i]);
 		out[i].mounted = mt && procfs_mounts_of(mt, out[i].disk, &ml) > 0;
@@ -112,8 +149,11 @@ static int bdi_counters(void *ctx, const char *bdi, struct knobs_bdi_counters *r
 		k->root_wb_only = debugfs_root_wb_only(k->root);
 		k->wb_scope_known = true;
 	}
-	/* figures that are not the bdi's: as if there were none */
-	if (k->root_wb_only ||
+	/* figures that are not the bdi's: as if there were none. A share's
+	 * are: cgroup writeback needs BDI_CAP_CGROUP_WRITEBACK, which only a
+	 * block device's bdi and btrfs's have, so an NFS, CIFS or FUSE bdi's
+	 * writeback is all in its root wb */
+	if ((k->root_wb_only && !shares_bdi_name(bdi)) ||
 	    debugfs_bdi_stats(root(ctx), k->debugfs_fd1, bdi, buf, sizeof(buf)) ||
 	    text_kib(buf, "BdiWriteback", &wb) || text_kib(buf, "BdiReclaimable", &rc))
 		return -ENOTSUP;

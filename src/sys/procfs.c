@@ -13,6 +13,7 @@
 
 #include "sys/fsutil.h"
 #include "sys/procfs.h"
+#include "sys/shares.h"
 
 int procfs_parse_meminfo(const char *text, uint64_t *ret_dirty, uint64_t *ret_writeback)
 {
@@ -299,6 +300,44 @@ int procfs_mounts_of(const struct mount_table *t, const char *disk, struct mount
 		n++;
 	}
 	return n;
+}
+
+int procfs_dev_mounts_of(const struct mount_table *t, const struct knobs_dev *d,
+			 struct mount_list *ret)
+{
+	int n = 0;
+
+	if (!d->is_share)
+		return procfs_mounts_of(t, d->disk, ret);
+	if (ret)
+		memset(ret, 0, sizeof(*ret));
+	if (!d->mounted)
+		return 0; /* a share known by its bdi alone */
+	for (int i = 0; i < t->n; i++) {
+		struct libmnt_fs *fs = t->e[i].fs;
+		const char *type = mnt_fs_get_fstype(fs);
+		dev_t dev = mnt_fs_get_devno(fs);
+		if (major(dev) || minor(dev) != d->minor || !type || !shares_fstype(type))
+			continue;
+		if (ret)
+			mount_list_add(ret, mnt_fs_get_target(fs), mnt_fs_get_id(fs), dev);
+		n++;
+	}
+	return n;
+}
+
+int procfs_dev_mounts(const char *root, const struct knobs_dev *d, struct mount_list *ret)
+{
+	struct mount_table *t;
+	int r;
+
+	if (ret)
+		memset(ret, 0, sizeof(*ret));
+	if ((r = procfs_mount_table_read(root, &t)) != 0)
+		return r;
+	r = procfs_dev_mounts_of(t, d, ret);
+	procfs_mount_table_free(t);
+	return r;
 }
 
 int procfs_mounts(const char *root, const char *disk, struct mount_list *ret)

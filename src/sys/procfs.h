@@ -88,6 +88,14 @@ int procfs_mount_table_read(const char *root, struct mount_table **ret);
 int procfs_mounts_of(const struct mount_table *t, const char *disk, struct mount_list *ret);
 void procfs_mount_table_free(struct mount_table *t);
 
+/* The mount points of device `d` from the table: a disk's as
+ * procfs_mounts_of says; a share's (d->is_share) are the mounts of its
+ * superblock, st_dev 0:d->minor, of a share's type (shares.h). Status,
+ * explain and the D-Bus Mounts go through here. */
+int procfs_dev_mounts_of(const struct mount_table *t, const struct knobs_dev *d,
+			 struct mount_list *ret);
+int procfs_dev_mounts(const char *root, const struct knobs_dev *d, struct mount_list *ret);
+
 /* ROOT/proc/self/mountinfo opened to be watched: poll(2) says POLLPRI (and
  * POLLERR) on it when a mount comes or goes, which spares reading the table
  * every second. Its descriptor (close-on-exec), or -errno. */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "sys/fsutil.h"
+#include "sys/shares.h"
 #include "sys/sysfs.h"
 
 /* strlcpy: truncate to the buffer, always terminate */
@@ -124,6 +125,11 @@ static void loop_backing_facts(const char *root, const char *disk, struct knobs_
 	    read_text(p, file, sizeof(file)))
 		return;
 	snprintf(d->model, sizeof(d->model), "loop on %.50s", file);
+	/* a file on a share is not looked at: stat and statfs of a hard NFS
+	 * mount whose server is gone never return, and this runs in wbgovd's
+	 * loop. The loop's own facts stand */
+	if (shares_path_on_share(root, file))
+		return;
 	if (path_at(back, sizeof(back), root, "%s", file) || stat(back, &st) < 0)
 		return;
 	if (major(st.st_dev) == 0) {
@@ -425,6 +431,10 @@ int sysfs_device(const char *root, const char *bdi, struct knobs_dev *d)
 	char devnum[32], disk[KNOBS_NAME_MAX];
 	int r;
 
+	/* NFS and FUSE without a block device ("0:N"), CIFS and 9p
+	 * ("cifs-N", "9p-N"): no disk, a share of the mount table's */
+	if (shares_bdi_name(bdi))
+		return shares_device(root, bdi, d);
 	memset(d, 0, sizeof(*d));
 	copy(d->bdi, sizeof(d->bdi), bdi);
 	if (!strncmp(bdi, "btrfs-", 6)) {
@@ -438,7 +448,7 @@ int sysfs_device(const char *root, const char *bdi, struct knobs_dev *d)
 			return -ENOENT;
 		d->is_fuse = rest[0] != 0;
 		if (maj == 0)
-			return -ENOENT; /* FUSE without a block device, NFS: no disk to measure */
+			return -ENOENT; /* "0:N-fuseblk" is no block device's */
 		snprintf(devnum, sizeof(devnum), "%u:%u", maj, min);
 		r = disk_of_devnum(root, devnum, disk, sizeof(disk));
 	}

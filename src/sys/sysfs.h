@@ -10,10 +10,13 @@
 
 /* Every bdi backed by a present disk (a detached loop device is not
  * present), with the facts sysfs gives: bus from the device path, removable,
- * rotational, model, serial. Returns the count or -errno. */
+ * rotational, model, serial; and every share's (shares.h: NFS, CIFS, FUSE
+ * without a block device, 9p, virtiofs, from the mount table). Returns the
+ * count or -errno. */
 int sysfs_devices(const char *root, struct knobs_dev *out, int max);
 
-/* Fill `d` for one bdi name; -ENOENT if it has no present disk. */
+/* Fill `d` for one bdi name; -ENOENT if it has no present disk and is no
+ * mounted share's. */
 int sysfs_device(const char *root, const char *bdi, struct knobs_dev *d);
 
 /* /sys/block/<disk>/stat: writes completed (field 5), sectors written

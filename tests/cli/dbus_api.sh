@@ -102,6 +102,7 @@ check Name 's "sdb"'
 check Bdi 's "8:16"'
 check Disk 's "sdb"'
 check Bus 's "usb"'
+check Kind 's "disk"'
 check Model 's "SanDisk Cruzer \357\277\275 Blade"' # U+FFFD for the Latin-1 byte
 check Mounts "as 3 \"/media/user/NO NAME\" \"/media/user/Caf\\303\\251\" \"$tmp/mnt\""
 check BandwidthBytesPerSecond 't 5000000'
@@ -137,6 +138,15 @@ for o in btrfs_2d1 _38_3a16_2dfuseblk; do
 	check_dev $o DeviceNumber 't 0'
 	check_dev $o UDisksBlock 'o "/"'
 done
+# a share (the fixture's NFS mount at 0:53): its name and type, its mount
+# point by its st_dev, no disk
+check_dev _30_3a53 Kind 's "share"'
+check_dev _30_3a53 Name 's "0:53"'
+check_dev _30_3a53 Model 's "nas.local:/export"'
+check_dev _30_3a53 Bus 's "nfs4"'
+check_dev _30_3a53 Disk 's ""'
+check_dev _30_3a53 Mounts 'as 1 "/mnt/nas"'
+check_dev _30_3a53 DeviceNumber 't 0'
 
 # --- PropertiesChanged as the stick's data comes and drains: 120 MiB at
 # 5 MB/s is 25.2 s; then a burst of changes every 50 ms for 2 s (each 2 %

@@ -78,7 +78,9 @@ wait_for 5 grep -q "^bdi=259:0 bw=[1-9]" "$ST/status" || fail "the NVMe disk not
 $AS "$Gd" --root "$FX" --state-dir "$ST" status --json >"$tmp/json" || fail "status --json exited $?"
 $AS "$Gd" --root "$FX" --state-dir "$ST" status --prometheus >"$tmp/prom" || fail "status --prometheus exited $?"
 : >"$tmp/bus"
-for disk in $(python3 -c 'import json, sys; print(" ".join(sorted({d["disk"] for d in json.load(open(sys.argv[1]))["devices"]})))' "$tmp/json"); do
+# (the disks: a share, with no disk, has its bdi's object, which this
+# spelling of a name does not give)
+for disk in $(python3 -c 'import json, sys; print(" ".join(sorted({d["disk"] for d in json.load(open(sys.argv[1]))["devices"] if d["kind"] == "disk"})))' "$tmp/json"); do
 	obj=/io/github/wbgov/Governor1/device/$(echo "$disk" | sed 's/[^A-Za-z0-9]/_/g')
 	src=$(busctl --address="$A" get-property io.github.wbgov.Governor1 "$obj" io.github.wbgov.Governor1.Device BandwidthSource) ||
 		fail "Get $disk BandwidthSource failed"
@@ -96,11 +98,11 @@ STATES = {"capped", "uncapped", "left_alone", "error", "deciding"}
 # names by the bdi)
 doc = json.load(open(sys.argv[1], encoding="utf-8"))
 js = {d["disk"]: d["bandwidth_source"] or "none" for d in doc["devices"] if d["bdi"][0].isdigit()
-      and not d["bdi"].endswith("fuseblk")}
+      and not d["bdi"].endswith("fuseblk") and d["kind"] == "disk"}
 prom = {}
 for l in open(sys.argv[2], encoding="utf-8"):
     m = re.match(r'wbgov_device_bandwidth_source\{bdi="([^"]*)",device="([^"]*)",source="([^"]*)"\} (\d)', l)
-    if m and m.group(1)[0].isdigit() and not m.group(1).endswith("fuseblk"):
+    if m and m.group(1)[0].isdigit() and not m.group(1).endswith("fuseblk") and m.group(2):
         prom.setdefault(m.group(2), set())
         if m.group(4) == "1":
             prom[m.group(2)].add(m.group(3))

@@ -36,7 +36,7 @@ def want(c, what):
 want(d.get("schema") == 1, "schema is %r, want 1" % d.get("schema"))
 want(d["wbgovd_running"] is False, "wbgovd_running is not the boolean false")
 want(d["dirty_bytes"] == 4096 * 1024 and d["writeback_bytes"] == 1024 * 1024, "meminfo figures")
-keys = {"bdi", "disk", "model", "bus", "mounts", "bandwidth_bps", "bandwidth_source",
+keys = {"bdi", "kind", "disk", "model", "bus", "mounts", "bandwidth_bps", "bandwidth_source",
         "strict_limit", "max_bytes", "max_ratio_fine", "dirty_writeback_bytes", "drain_s",
         "pending_source"}
 for dev in d["devices"]:
@@ -106,7 +106,7 @@ def load(p):
 def want(c, what):
     if not c:
         sys.exit("explain --json: " + what)
-keys = {"bdi", "disk", "model", "serial", "bus", "removable", "rotational", "fuse", "mounts",
+keys = {"bdi", "kind", "disk", "model", "serial", "bus", "removable", "rotational", "fuse", "mounts",
         "bandwidth_bps", "bandwidth_source", "windows", "kernel_bandwidth_bps", "config",
         "config_line", "decided_by", "rule", "limit", "limit_bytes", "write_error",
         "kernel_strict_limit", "kernel_max_bytes", "kernel_max_ratio_fine", "usb", "wwn",

@@ -412,6 +412,60 @@ static void fx_full(const char *root)
 	fx_write(root, "/sys/fs/btrfs/features/free_space_tree", "0\n");
 }
 
+/* Shares (sys/shares.h): NFS v4 and v3, CIFS, sshfs, a FUSE file system
+ * with no subtype and 9p, each with its bdi (NFS and FUSE "0:N" after the
+ * superblock's st_dev, CIFS and 9p "TYPE-N"); a tmpfs (a bdi "0:59" made
+ * up: tmpfs has none, and one at its number must still not be taken for
+ * a share) and a fuseblk on the SD card (its bdi "179:0-fuseblk": a
+ * disk's, as before). FUSE bdis as the kernel makes them: strict, 1 %. */
+#define FX_SHARE_MOUNTS \
+	"50 22 0:53 / /mnt/nas rw,relatime shared:50 - nfs4 nas.local:/export rw,vers=4.2,addr=192.168.1.2\n" \
+	"51 22 0:54 / /mnt/old rw,relatime - nfs oldnas:/srv/data rw,vers=3,addr=192.168.1.3\n" \
+	"52 22 0:55 / /mnt/smb rw,relatime - cifs //fileserver/public rw,vers=3.1.1,addr=192.168.1.4\n" \
+	"53 22 0:56 / /home/user/remote rw,nosuid,nodev - fuse.sshfs user@host:/home/user rw,user_id=1000,group_id=1000\n" \
+	"54 22 0:57 / /home/user/myfs rw,nosuid,nodev - fuse myfs rw,user_id=1000,group_id=1000\n" \
+	"55 22 0:58 / /mnt/9p rw,relatime - 9p hostshare rw,trans=virtio\n" \
+	"56 22 0:59 / /run/user/1000 rw,nosuid,nodev - tmpfs tmpfs rw,size=1620000k\n" \
+	"57 22 179:0 / /media/user/SDXC rw,nosuid,nodev - fuseblk /dev/mmcblk0 rw,user_id=0\n"
+
+static void fx_shares(const char *root)
+{
+	static const char *const bdis[] = { "0:53", "0:54", "cifs-3", "9p-1", "0:59", "179:0-fuseblk" };
+	static const char *const fuse[] = { "0:56", "0:57" };
+
+	for (size_t i = 0; i < sizeof(bdis) / sizeof(bdis[0]); i++)
+		fx_bdi(root, bdis[i], true);
+	for (size_t i = 0; i < sizeof(fuse) / sizeof(fuse[0]); i++) {
+		char rel[PATH_MAX];
+		fx_bdi(root, fuse[i], true);
+		fmt_path(rel, sizeof(rel), BDI_DIR "%s/strict_limit", fuse[i]);
+		fx_write(root, rel, "1\n");
+		fmt_path(rel, sizeof(rel), BDI_DIR "%s/max_ratio_fine", fuse[i]);
+		fx_write(root, rel, "10000\n");
+		fmt_path(rel, sizeof(rel), BDI_DIR "%s/max_ratio", fuse[i]);
+		fx_write(root, rel, "1\n");
+	}
+	/* NFS's own counters (fs/nfs/iostat.h order): v4 wrote 40 MiB to its
+	 * server, 4 MiB of it O_DIRECT; v3 1 MiB */
+	fx_write(root, "/proc/self/mountstats",
+		 "device proc mounted on /proc with fstype proc\n"
+		 "device nas.local:/export mounted on /mnt/nas with fstype nfs4 statvers=1.1\n"
+		 "\topts:\trw,vers=4.2,rsize=1048576,wsize=1048576\n"
+		 "\tage:\t100\n"
+		 "\tbytes:\t0 41943040 0 4194304 0 41943040 0 10240\n"
+		 "\tRPC iostats version: 1.1  p/v: 100003/4 (nfs)\n"
+		 "\tper-op statistics\n"
+		 "\t        NULL: 1 1 0 44 24 0 0 0 0\n"
+		 "\t       WRITE: 40 40 0 41949120 7040 3 20000 20010 0\n"
+		 "\n"
+		 "device oldnas:/srv/data mounted on /mnt/old with fstype nfs statvers=1.1\n"
+		 "\tbytes:\t0 1048576 0 0 0 1048576 0 256\n"
+		 "\tper-op statistics\n"
+		 "\t       WRITE: 1 1 0 1048700 120 0 900 901\n"
+		 "\n"
+		 "device //fileserver/public mounted on /mnt/smb with fstype cifs\n");
+}
+
 /* ------------------------------------------------------------- fsutil */
 
 /* Not a test: with WBGOV_FIXTURE_OUT=DIR, the full fixture is written to
@@ -435,7 +489,9 @@ static void test_fixture_export(void **state)
 		 "40 22 8:17 / /media/user/NO\\040NAME rw,nosuid shared:2 - vfat /dev/sdb1 rw\n"
 		 "41 22 8:17 / /media/user/Caf\xc3\xa9 rw,nosuid shared:3 - vfat /dev/sdb1 rw\n"
 		 /* a user's FUSE mount naming the stick: none of its mounts */
-		 "43 22 0:61 / /media/user/forged rw,nosuid,nodev - fuse.vfat /dev/sdb1 rw,user_id=1000\n");
+		 "43 22 0:61 / /media/user/forged rw,nosuid,nodev - fuse.vfat /dev/sdb1 rw,user_id=1000\n"
+		 FX_SHARE_MOUNTS);
+	fx_shares(out);
 	/* sdb1, a partition of sdb */
 	fx_file_at(out, USB_DISK "/sdb1", "partition", "1\n");
 	fx_file_at(out, USB_DISK "/sdb1", "dev", "8:17\n");
