@@ -342,16 +342,10 @@ int procfs_dev_mounts(const char *root, const struct knobs_dev *d, struct mount_
 
 int procfs_mounts(const char *root, const char *disk, struct mount_list *ret)
 {
-	struct mount_table *t;
-	int r;
+	struct knobs_dev d = { 0 };
 
-	if (ret)
-		memset(ret, 0, sizeof(*ret));
-	if ((r = procfs_mount_table_read(root, &t)) != 0)
-		return r;
-	r = procfs_mounts_of(t, disk, ret);
-	procfs_mount_table_free(t);
-	return r;
+	snprintf(d.disk, sizeof(d.disk), "%s", disk);
+	return procfs_dev_mounts(root, &d, ret);
 }
 
 int procfs_disk_of_path(const char *root, const char *path, char *disk, size_t len)
