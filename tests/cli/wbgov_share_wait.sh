@@ -33,7 +33,10 @@ mkdir -p "$FX/sys/kernel/debug/bdi/0:53"
 printf 'BdiWriteback:         2048 kB\nBdiReclaimable:       4096 kB\nBdiDirtyThresh:       8192 kB\nBdiWritten:           1000 kB\n' \
 	>"$FX/sys/kernel/debug/bdi/0:53/stats"
 PIDS=
-trap 'for p in $PIDS; do kill -KILL "$p" 2>/dev/null || true; done; rm -rf "$tmp"' EXIT
+# each process started, and its children (a sync or copy child, deaf to
+# every signal but SIGKILL while hang.so holds it)
+trap 'for p in $PIDS; do pkill -KILL -P "$p" 2>/dev/null || true; kill -KILL "$p" 2>/dev/null || true; done
+	rm -rf "$tmp"' EXIT
 gone() { # PID: exited (or a zombie, reaped by whoever adopted it)
 	[ ! -e "/proc/$1/stat" ] || sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | grep -q '^[ZX]'
 }
