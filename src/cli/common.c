@@ -324,16 +324,14 @@ static int lexical_path(const char *arg, char *buf, size_t len)
 	return 0;
 }
 
-int cli_share_of(const struct cli *o, const char *arg, unsigned how, struct knobs_dev *ret)
+/* cli_share_of among the n devices of `all`. */
+static int share_among(const struct cli *o, const struct knobs_dev *all, int n, const char *arg,
+		       unsigned how, struct knobs_dev *ret)
 {
-	static struct knobs_dev *all;
-	static int all_room;
 	char abs[PATH_MAX];
 	size_t best = 0;
-	int n = cli_devices(o, &all, &all_room), found = -1;
+	int found = -1;
 
-	if (n < 0)
-		return n;
 	for (int i = 0; i < n; i++) {
 		const struct knobs_dev *s = &all[i];
 		bool named = s->is_share && (how & CLI_SHARE_NAME) &&
@@ -368,6 +366,15 @@ int cli_share_of(const struct cli *o, const char *arg, unsigned how, struct knob
 	return 0;
 }
 
+int cli_share_of(const struct cli *o, const char *arg, unsigned how, struct knobs_dev *ret)
+{
+	static struct knobs_dev *all;
+	static int all_room;
+	int n = cli_devices(o, &all, &all_room);
+
+	return n < 0 ? n : share_among(o, all, n, arg, how, ret);
+}
+
 int cli_resolve(const struct cli *o, const char *arg, struct knobs_dev *out, int max)
 {
 	static struct knobs_dev *all;
@@ -382,8 +389,8 @@ int cli_resolve(const struct cli *o, const char *arg, struct knobs_dev *out, int
 	 * as text: a path on it is not looked at (stat of a hard NFS mount
 	 * whose server is gone never returns). A bare name is a kernel's
 	 * first, whatever directory wbgov runs in */
-	if (max > 0 && cli_share_of(o, arg, CLI_SHARE_NAME | (strchr(arg, '/') ? CLI_SHARE_PATH : 0),
-				    &out[0]) == 0)
+	if (max > 0 && share_among(o, all, n, arg, CLI_SHARE_NAME | (strchr(arg, '/') ? CLI_SHARE_PATH : 0),
+				   &out[0]) == 0)
 		return 1;
 	if (!strncmp(arg, "LABEL=", 6) || !strncmp(arg, "UUID=", 5) ||
 	    !strncmp(arg, "PARTLABEL=", 10) || !strncmp(arg, "PARTUUID=", 9)) {
