@@ -138,6 +138,15 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 /* Every bdi there, into *buf (room for *room, grown as needed and kept
  * by the caller for the next call): how many, or -errno (-ENOMEM). */
 int cli_devices(const struct cli *o, struct knobs_dev **buf, int *room);
+/* The share `arg` names, as text alone (nothing on the share is looked
+ * at: a hard mount whose server is gone never answers): one of its mount
+ * points, and with CLI_SHARE_NAME its bdi or its name, with CLI_SHARE_PATH
+ * a path under a mount point of a share (made absolute and rid of "." and
+ * ".." as text; the deepest mount above it must be the share's). 0 and
+ * *ret, or -ENOENT. */
+#define CLI_SHARE_NAME 1u
+#define CLI_SHARE_PATH 2u
+int cli_share_of(const struct cli *o, const char *arg, unsigned how, struct knobs_dev *ret);
 /* The bdis a DEVICE or PATH argument names, at most max; -ENODEV. */
 int cli_resolve(const struct cli *o, const char *arg, struct knobs_dev *out, int max);
 

@@ -21,6 +21,7 @@
 #include "sys/fsutil.h"
 #include "sys/pidlock.h"
 #include "sys/procfs.h"
+#include "sys/shares.h"
 
 volatile sig_atomic_t cli_interrupted;
 
@@ -283,6 +284,97 @@ int cli_devices(const struct cli *o, struct knobs_dev **buf, int *room)
 	return partial ? -ENOMEM : n;
 }
 
+/* `arg` made absolute (the working directory before it) with its ".",
+ * ".." and repeated '/' taken away as text: a symbolic link on the way is
+ * not followed, as that would look at the share. 0, or -ENAMETOOLONG. */
+static int lexical_path(const char *arg, char *buf, size_t len)
+{
+	char cwd[PATH_MAX];
+	const char *parts[2] = { cwd, arg };
+	size_t o = 0;
+
+	cwd[0] = 0;
+	/* getcwd is the kernel's d_path: it asks no server */
+	if (arg[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+		return -errno;
+	for (int k = 0; k < 2; k++) {
+		for (const char *s = parts[k]; *s;) {
+			size_t n;
+			while (*s == '/')
+				s++;
+			n = strcspn(s, "/");
+			if (!n)
+				break;
+			if (n == 2 && !strncmp(s, "..", 2)) {
+				while (o > 0 && buf[--o] != '/')
+					;
+			} else if (n != 1 || s[0] != '.') {
+				if (o + 1 + n + 1 > len)
+					return -ENAMETOOLONG;
+				buf[o++] = '/';
+				memcpy(buf + o, s, n);
+				o += n;
+			}
+			s += n;
+		}
+	}
+	if (!o)
+		buf[o++] = '/';
+	buf[o] = 0;
+	return 0;
+}
+
+/* cli_share_of among the n devices of `all`. */
+static int share_among(const struct cli *o, const struct knobs_dev *all, int n, const char *arg,
+		       unsigned how, struct knobs_dev *ret)
+{
+	char abs[PATH_MAX];
+	size_t best = 0;
+	int found = -1;
+
+	for (int i = 0; i < n; i++) {
+		const struct knobs_dev *s = &all[i];
+		bool named = s->is_share && (how & CLI_SHARE_NAME) &&
+			     (!strcmp(s->bdi, arg) || !strcmp(s->model, arg));
+		for (const char *m = s->is_share ? knobs_list_next(s->mounts, sizeof(s->mounts), NULL) : NULL;
+		     m && !named; m = knobs_list_next(s->mounts, sizeof(s->mounts), m))
+			named = !strcmp(m, arg);
+		if (named) {
+			*ret = *s;
+			return 0;
+		}
+	}
+	/* the mount table says whether the path is on a share (the deepest
+	 * mount above it), and the shares' mount points which one */
+	if (!(how & CLI_SHARE_PATH) || lexical_path(arg, abs, sizeof(abs)) || !shares_path_on_share(o->root, abs))
+		return -ENOENT;
+	for (int i = 0; i < n; i++) {
+		const struct knobs_dev *s = &all[i];
+		for (const char *m = s->is_share ? knobs_list_next(s->mounts, sizeof(s->mounts), NULL) : NULL;
+		     m; m = knobs_list_next(s->mounts, sizeof(s->mounts), m)) {
+			size_t l = strlen(m);
+			bool above = !strcmp(m, "/") || (!strncmp(abs, m, l) && (abs[l] == '/' || !abs[l]));
+			if (above && l > best) {
+				best = l;
+				found = i;
+			}
+		}
+	}
+	if (found < 0)
+		return -ENOENT;
+	*ret = all[found];
+	return 0;
+}
+
+int cli_share_of(const struct cli *o, const char *arg, unsigned how, struct knobs_dev *ret)
+{
+	static struct knobs_dev *all;
+	static int all_room;
+	int n = cli_devices(o, &all, &all_room);
+
+	return n < 0 ? n : share_among(o, all, n, arg, how, ret);
+}
+
 int cli_resolve(const struct cli *o, const char *arg, struct knobs_dev *out, int max)
 {
 	static struct knobs_dev *all;
@@ -293,20 +385,13 @@ int cli_resolve(const struct cli *o, const char *arg, struct knobs_dev *out, int
 
 	if (n < 0)
 		return n;
-	/* a share by its bdi, its name or a mount point, as text: a path on
-	 * it is not looked at (stat of a hard NFS mount whose server is gone
-	 * never returns) */
-	for (int i = 0; i < n; i++) {
-		const struct knobs_dev *s = &all[i];
-		bool named = s->is_share && (!strcmp(s->bdi, arg) || !strcmp(s->model, arg));
-		for (const char *m = s->is_share ? knobs_list_next(s->mounts, sizeof(s->mounts), NULL) : NULL;
-		     m && !named; m = knobs_list_next(s->mounts, sizeof(s->mounts), m))
-			named = !strcmp(m, arg);
-		if (named && max > 0) {
-			out[0] = *s;
-			return 1;
-		}
-	}
+	/* a share by its bdi, its name or a mount point, or a path under one,
+	 * as text: a path on it is not looked at (stat of a hard NFS mount
+	 * whose server is gone never returns). A bare name is a kernel's
+	 * first, whatever directory wbgov runs in */
+	if (max > 0 && share_among(o, all, n, arg, CLI_SHARE_NAME | (strchr(arg, '/') ? CLI_SHARE_PATH : 0),
+				   &out[0]) == 0)
+		return 1;
 	if (!strncmp(arg, "LABEL=", 6) || !strncmp(arg, "UUID=", 5) ||
 	    !strncmp(arg, "PARTLABEL=", 10) || !strncmp(arg, "PARTUUID=", 9)) {
 		if (by_tag(o, arg, dev, sizeof(dev)))

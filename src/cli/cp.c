@@ -8,7 +8,12 @@
  * WINDOW chunks of the file are ever dirty or under writeback; written and
  * read pages leave the cache. The copy goes to a temporary name beside
  * DEST and is renamed over it once fsync says it is whole on the
- * device: DEST names either the old file or the whole new one. */
+ * device: DEST names either the old file or the whole new one.
+ *
+ * To or from a share (NFS, SMB, a FUSE file system), every call on its
+ * files can wait for as long as its server is gone, and a signal the copy
+ * catches does not end that wait: the copy runs in a child, which does
+ * all of the above, and the parent only watches it (cp_share). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -16,8 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <sys/xattr.h>
 #include <sysexits.h>
 #include <time.h>
@@ -56,6 +63,24 @@
  * directory could not be synced after the rename: done, but its name may
  * not survive a crash. As apply's 1, "done, not all of it". */
 #define CP_NAME_NOT_DURABLE 1
+
+/* A share's server that took nothing for this long may not answer (as
+ * sync.c's SHARE_STALL_S): said once, until the copy moves again. */
+#define SHARE_STALL_S 5.0
+/* After a stop, the child that copies to a share gets this long to remove
+ * its partial copy and end: a copy that moves stops within a step
+ * (STEP_BYTES, a quarter of a second at 2 MB/s); one that waits for a
+ * server that is gone would hold the user for as long as it is. */
+#define SHARE_GRACE_S 1.0
+
+/* In the child of a copy to or from a share: the pipe to the parent that
+ * watches, which is told each move of the count (struct share_msg); -1
+ * otherwise. */
+static int progress_fd = -1;
+
+struct share_msg {
+	uint64_t durable, total;
+};
 
 /* The signal that stopped the copy: INT and TERM (Ctrl-C, kill), HUP (the
  * terminal hung up: whoever asked for the copy is gone), PIPE (whoever
@@ -234,6 +259,17 @@ static void end_line(struct job *j)
 	}
 }
 
+/* The count to the parent that watches a copy to a share: 16 bytes,
+ * within PIPE_BUF, so each write is whole. A parent gone (it stopped
+ * waiting) is a SIGPIPE, which stops the copy as a reader gone does. */
+static void tell_parent(const struct job *j)
+{
+	struct share_msg m = { j->durable, j->total };
+
+	if (progress_fd >= 0 && write(progress_fd, &m, sizeof(m)) < 0)
+		progress_fd = -1;
+}
+
 /* Wait until [*done, to) of the file is on the device, a step at a time,
  * then drop those pages from the cache. 0 or -errno (a write-back error:
  * EIO, ENOSPC). */
@@ -249,6 +285,7 @@ static int wait_durable(struct job *j, int fd, uint64_t *done, uint64_t to)
 		posix_fadvise(fd, (off_t)*done, (off_t)len, POSIX_FADV_DONTNEED);
 		*done += len;
 		j->durable += len;
+		tell_parent(j);
 		sample(j, since(&j->t0));
 		show(j, false);
 	}
@@ -655,18 +692,14 @@ static int plan(struct src *srcs, int n, const char *dest, uint64_t *total)
 	return 0;
 }
 
-int cli_cp(const struct cli *o, int n, char **args)
+/* The copy itself, in wbgov or in the child of cp_share. */
+static int cp_run(const struct cli *o, int n, char **args)
 {
 	struct sigaction sa = { .sa_handler = on_stop }, was;
 	struct src *srcs;
 	struct job j = { .o = o, .tty = isatty(STDERR_FILENO) };
 	int nsrc = n - 1, r, copied = 0;
 
-	if (n < 2)
-		return cli_bad("cp needs SRC... DEST", n ? args[0] : _("no argument"));
-	for (int i = 0; i < n; i++)
-		if (!args[i][0])
-			return cli_bad("cp: an empty name", i == n - 1 ? "DEST" : "SRC");
 	srcs = calloc((size_t)nsrc, sizeof(*srcs));
 	if (!srcs) {
 		fprintf(stderr, _("wbgov cp: out of memory\n"));
@@ -697,6 +730,7 @@ int cli_cp(const struct cli *o, int n, char **args)
 		 * leaves it */
 		signal(SIGXFSZ, SIG_IGN);
 		clock_gettime(CLOCK_MONOTONIC, &j.t0);
+		tell_parent(&j);
 		sample(&j, 0);
 		for (int i = 0; i < nsrc && !r && !cli_interrupted; i++) {
 			j.nfiles = i + 1;
@@ -722,4 +756,158 @@ int cli_cp(const struct cli *o, int n, char **args)
 	free(srcs);
 	free(j.buf);
 	return r;
+}
+
+/* The messages of the child since the last call: the latest into *m, and
+ * whether the count moved. false at the end of the pipe (*eof). */
+static bool read_msgs(int fd, struct share_msg *m, bool *eof)
+{
+	struct share_msg v[64];
+	bool moved = false;
+	ssize_t got;
+
+	while ((got = read(fd, v, sizeof(v))) > 0) {
+		/* whole messages only: each write is one (PIPE_BUF) */
+		size_t k = (size_t)got / sizeof(v[0]);
+		if (k && v[k - 1].durable != m->durable)
+			moved = true;
+		if (k)
+			*m = v[k - 1];
+		if (got < (ssize_t)sizeof(v))
+			break;
+	}
+	if (got == 0)
+		*eof = true;
+	return moved;
+}
+
+/* Watch the child `pid` that copies to or from `share`, its counts on
+ * `fd`: its exit status when it ends; after a stop (INT, TERM, HUP) and
+ * SHARE_GRACE_S more, 130 with what is left said, the child left to wait
+ * for the server (and to remove its partial copy when it answers). */
+static int cp_watch(const struct knobs_dev *share, pid_t pid, int fd, const char *dest)
+{
+	struct sigaction sa = { .sa_handler = on_stop }, was;
+	struct share_msg m = { 0, 0 };
+	struct timespec t0;
+	double moved = 0, stop_at = 0;
+	bool eof = false, said = false, stopping = false, tty = isatty(STDERR_FILENO);
+
+	/* as cp_run takes them; PIPE is not the parent's: it writes no
+	 * progress of its own */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (sigaction(SIGHUP, NULL, &was) == 0 && was.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int status;
+		pid_t w;
+		double now;
+
+		if (!eof && poll(&p, 1, 100) > 0 && read_msgs(fd, &m, &eof)) {
+			moved = since(&t0);
+			said = false;
+		} else if (eof) {
+			struct timespec nap = { 0, 100000000 };
+			nanosleep(&nap, NULL);
+		}
+		if ((w = waitpid(pid, &status, WNOHANG)) == pid) {
+			if (WIFEXITED(status))
+				return WEXITSTATUS(status);
+			/* a stop before the copy took its signals: nothing
+			 * written yet (a partial copy exists only after) */
+			if (stopping || WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM) {
+				fprintf(stderr, _("wbgov cp: interrupted%s; %s not written\n"), signal_text(),
+					dest);
+				return 130;
+			}
+			fprintf(stderr, _("wbgov cp: the copy died of signal %d; %s not written\n"),
+				WTERMSIG(status), dest);
+			return EX_SOFTWARE;
+		}
+		now = since(&t0);
+		if (cli_interrupted && !stopping) {
+			/* the same signal: a Ctrl-C reached it too, a kill did not */
+			kill(pid, stop_signal ? stop_signal : SIGTERM);
+			stopping = true;
+			stop_at = now;
+		}
+		if (stopping && now - stop_at >= SHARE_GRACE_S) {
+			char left[24], total[24];
+			bytes_text(left, sizeof(left), m.total > m.durable ? m.total - m.durable : 0,
+				   BYTES_KIB_DOWN);
+			bytes_text(total, sizeof(total), m.total, BYTES_KIB_DOWN);
+			fputs(tty ? "\n" : "", stderr);
+			/* TRANSLATORS: "wbgov cp: interrupted; the server of
+			 * nas:/export (nfs4) does not answer: 12.0 MiB of 48.0
+			 * MiB not durable there, DEST not written; process 123
+			 * waits for the server ..." */
+			fprintf(stderr, _("wbgov cp: interrupted%s; the server of %s (%s) does not answer: %s "
+					"of %s not durable there, %s not written; process %d waits for the "
+					"server, and removes the partial copy when it answers\n"),
+				signal_text(), share->model, share->bus, left, total, dest, (int)pid);
+			return 130;
+		}
+		if (!stopping && !said && m.total > m.durable && now - moved >= SHARE_STALL_S) {
+			char left[24], total[24];
+			bytes_text(left, sizeof(left), m.total - m.durable, BYTES_KIB_DOWN);
+			bytes_text(total, sizeof(total), m.total, BYTES_KIB_DOWN);
+			fputs(tty ? "\n" : "", stderr);
+			/* TRANSLATORS: "... for 5 s: the server of nas:/export (nfs4)
+			 * may not answer; 12.0 MiB of 48.0 MiB not yet durable ..." */
+			fprintf(stderr, _("wbgov cp: nothing written for %.0f s: the server of %s (%s) may not "
+					"answer; %s of %s not yet durable; Ctrl-C stops the copy\n"),
+				now - moved, share->model, share->bus, left, total);
+			said = true;
+		}
+	}
+}
+
+/* A copy to or from a share: in a child, watched (cp_watch). */
+static int cp_share(const struct cli *o, int n, char **args, const struct knobs_dev *share)
+{
+	int fds[2], r;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) < 0 || fcntl(fds[0], F_SETFL, O_NONBLOCK) < 0) {
+		fprintf(stderr, _("wbgov cp: pipe: %s\n"), strerror(errno));
+		return EX_OSERR;
+	}
+	fflush(NULL); /* nothing buffered is written twice */
+	if ((pid = fork()) < 0) {
+		r = errno;
+		close(fds[0]);
+		close(fds[1]);
+		fprintf(stderr, _("wbgov cp: fork: %s\n"), strerror(r));
+		return EX_OSERR;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		progress_fd = fds[1];
+		r = cp_run(o, n, args);
+		fflush(NULL);
+		_exit(r);
+	}
+	close(fds[1]);
+	r = cp_watch(share, pid, fds[0], args[n - 1]);
+	close(fds[0]);
+	return r;
+}
+
+int cli_cp(const struct cli *o, int n, char **args)
+{
+	struct knobs_dev share;
+
+	if (n < 2)
+		return cli_bad("cp needs SRC... DEST", n ? args[0] : _("no argument"));
+	for (int i = 0; i < n; i++)
+		if (!args[i][0])
+			return cli_bad("cp: an empty name", i == n - 1 ? "DEST" : "SRC");
+	/* DEST first: a copy waits for the server it writes to */
+	for (int i = n - 1; i >= 0; i--)
+		if (cli_share_of(o, args[i], CLI_SHARE_PATH, &share) == 0)
+			return cp_share(o, n, args, &share);
+	return cp_run(o, n, args);
 }

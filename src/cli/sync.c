@@ -18,6 +18,12 @@
 
 
 
+/* A share's server that took nothing for this long may not answer: said
+ * once, so that a user who waits knows what for. A link that drops out
+ * (Wi-Fi, a VPN) comes back within seconds; five are already longer than
+ * any write of a few MiB takes on a link that works. */
+#define SHARE_STALL_S 5.0
+
 /* Bytes still to write: the device's own when debugfs tells, else the
  * system's Dirty + Writeback. */
 static uint64_t left_bytes(const struct cli *o, const struct knobs_dev *d, int nd, bool *per_dev)
@@ -46,11 +52,25 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 	char prefix[64];
 	struct sigaction sa = { .sa_handler = cli_on_int };
 	uint64_t start_left, prev_left;
-	double rate = 0;
+	double rate = 0, moved = 0;
 	struct timespec t0, tp;
-	bool per_dev, tty = isatty(STDERR_FILENO), shown = false;
+	bool per_dev, tty = isatty(STDERR_FILENO), shown = false, stall_said = false;
+	/* a share: its server may have stopped answering, and then the sync
+	 * child waits for as long as it is gone */
+	const struct knobs_dev *share = nd == 1 && devs[0].is_share ? &devs[0] : NULL;
 
 	start_left = prev_left = left_bytes(o, devs, nd, &per_dev);
+	if (share) {
+		char h[24];
+		bytes_text(h, sizeof(h), start_left, BYTES_KIB_DOWN);
+		/* TRANSLATORS: "wbgov sync: waiting for the server of
+		 * nas:/export (nfs4) to take 12.0 MiB; Ctrl-C stops waiting" */
+		fprintf(stderr, per_dev ? _("wbgov %s: waiting for the server of %s (%s) to take %s; "
+					    "Ctrl-C stops waiting\n") :
+					  _("wbgov %s: waiting for the server of %s (%s) to take its part of "
+					    "the %s the system has to write; Ctrl-C stops waiting\n"),
+			cmd, share->model, share->bus, h);
+	}
 	/* the writing, which Ctrl-C does not stop: it stops the watching */
 	snprintf(prefix, sizeof(prefix), "%swbgov %s: ", tty ? "\n" : "", cmd);
 	res = sync_mounts_start(mounts, STDERR_FILENO, prefix, SYNC_MOUNTS_KEEP_ON_INT, &child);
@@ -59,6 +79,7 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 		return EX_OSERR;
 	}
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	tp = t0;
 	for (;;) {
@@ -68,6 +89,31 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 
 		if ((res = sync_mounts_reap(child, false)) != -EAGAIN)
 			break;
+		if (cli_interrupted && share) {
+			char h[24];
+			/* the child only waits for the server, which the kernel
+			 * writes to all the same: ended, it is not left waiting
+			 * (in state D on a hard mount) for a server that may
+			 * never come back. NFS waits are killable; an
+			 * uninterruptible one ends it when it returns */
+			kill(child, SIGKILL);
+			sync_mounts_reap(child, false);
+			bytes_text(h, sizeof(h), left_bytes(o, devs, nd, &per_dev), BYTES_KIB_DOWN);
+			fputs(tty && shown ? "\n" : "", stderr);
+			/* TRANSLATORS: "... of nas:/export (nfs4); 12.0 MiB still to
+			 * write to it ..."; "(system)": the system's, when the
+			 * kernel does not tell the share's own */
+			fprintf(stderr, per_dev ? _("wbgov %s: stopped waiting for the server of %s (%s); %s "
+						    "still to write to it, which the kernel goes on "
+						    "writing while it answers (wbgov status shows what "
+						    "is left)\n") :
+						  _("wbgov %s: stopped waiting for the server of %s (%s); %s "
+						    "(system) still to write, which the kernel goes on "
+						    "writing while it answers (wbgov status shows what "
+						    "is left)\n"),
+				cmd, share->model, share->bus, h);
+			return 130;
+		}
 		if (cli_interrupted) {
 			fputs(tty && shown ? "\n" : "", stderr);
 			fprintf(stderr, _("wbgov %s: stopped watching; the kernel goes on writing and "
@@ -84,9 +130,27 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 		if (prev_left > left) {
 			double r = (double)(prev_left - left) / dt;
 			rate = rate ? 0.7 * rate + 0.3 * r : r;
+			moved = elapsed;
+			stall_said = false;
 		}
 		prev_left = left;
 		tp = now;
+		if (share && !stall_said && elapsed - moved >= SHARE_STALL_S) {
+			char h[24];
+			bytes_text(h, sizeof(h), left, BYTES_KIB_DOWN);
+			fputs(tty && shown ? "\n" : "", stderr);
+			/* TRANSLATORS: "... for 5 s: the server of nas:/export
+			 * (nfs4) may not answer; 12.0 MiB still to write ..." */
+			fprintf(stderr, per_dev ? _("wbgov %s: nothing written for %.0f s: the server of %s (%s) "
+						    "may not answer; %s still to write; Ctrl-C stops "
+						    "waiting\n") :
+						  _("wbgov %s: nothing written for %.0f s: the server of %s (%s) "
+						    "may not answer; %s (system) still to write; Ctrl-C "
+						    "stops waiting\n"),
+				cmd, elapsed - moved, share->model, share->bus, h);
+			stall_said = true;
+			shown = false;
+		}
 		{
 			char l[48], h[24];
 			uint64_t gone = start_left - (left < start_left ? left : start_left);
@@ -119,7 +183,19 @@ int cli_sync(const struct cli *o, const char *arg)
 	static struct mount_list mounts;
 	int nd = 0;
 
-	if (arg) {
+	if (arg && cli_share_of(o, arg,
+				CLI_SHARE_NAME | (strchr(arg, '/') || !strcmp(arg, ".") || !strcmp(arg, "..") ?
+							  CLI_SHARE_PATH : 0),
+				&devs[0]) == 0) {
+		/* a share, or a path on one, known from the mount table's text:
+		 * stat(2) there would wait for a server that may be gone. Its
+		 * file systems are synced in the child alone */
+		nd = 1;
+		if (procfs_dev_mounts(o->root, &devs[0], &mounts) <= 0) {
+			fprintf(stderr, _("wbgov sync: %s is not mounted here: nothing to sync\n"), arg);
+			return 0;
+		}
+	} else if (arg) {
 		struct stat st;
 		if (stat(arg, &st) == 0 && !S_ISBLK(st.st_mode)) {
 			mount_list_add(&mounts, arg, -1, 0); /* a path: its filesystem */

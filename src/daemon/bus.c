@@ -239,7 +239,13 @@ static struct bus_dev *dev_by_path(struct bus *b, const char *path)
 
 /* Sync's work, once the caller may: a child syncs every file system of
  * the device, and `call` is answered when it ends (1). 0: nothing is
- * mounted, nothing to do (the caller answers); -errno with err set. */
+ * mounted, nothing to do (the caller answers); -errno with err set.
+ * A share's file systems are those of its st_dev, and its child may wait
+ * for as long as its server is gone: wbgovd never waits for it (bus_stop
+ * leaves it), and takes one Sync of a share at a time, so that a client
+ * that asks again and again cannot fill every job with waits on one dead
+ * server. A share mounted only in another namespace has nothing here to
+ * open: refused, saying so, rather than answered as if synced. */
 static int sync_start(struct bus *b, struct bus_dev *d, sd_bus_message *call, uint32_t uid,
 		      sd_bus_error *err)
 {
@@ -255,7 +261,21 @@ static int sync_start(struct bus *b, struct bus_dev *d, sd_bus_message *call, ui
 		return sd_bus_error_setf(err, ERR_BUSY, "%d syncs are running; try again when one ends",
 					 BUS_MAX_JOBS);
 	memset(&ml, 0, sizeof(ml));
-	r = d->p.disk[0] ? procfs_mounts(b->root, d->p.disk, &ml) : 0;
+	if (d->p.share) {
+		struct knobs_dev sd = { .is_share = true, .mounted = true, .minor = d->p.share_minor };
+		for (int i = 0; i < BUS_MAX_JOBS; i++)
+			if (b->jobs[i].pid && !strcmp(b->jobs[i].path, d->path))
+				return sd_bus_error_setf(err, ERR_BUSY, "a Sync of %s (%s) runs already "
+							 "(pid %d): its server has not taken everything yet",
+							 d->p.name, d->p.model, (int)b->jobs[i].pid);
+		r = procfs_dev_mounts(b->root, &sd, &ml);
+	} else if (!strcmp(d->p.kind, "share")) {
+		return sd_bus_error_setf(err, ERR_SYNC, "%s is a share mounted where wbgovd does not see "
+					 "it (another mount namespace): it cannot be synced from here",
+					 d->p.name);
+	} else {
+		r = d->p.disk[0] ? procfs_mounts(b->root, d->p.disk, &ml) : 0;
+	}
 	if (r <= 0) /* nothing mounted: nothing to sync */
 		return 0;
 	if (pipe2(fds, O_CLOEXEC) < 0)
@@ -273,8 +293,14 @@ static int sync_start(struct bus *b, struct bus_dev *d, sd_bus_message *call, ui
 	j->fd = fds[0];
 	j->call = sd_bus_message_ref(call);
 	snprintf(j->path, sizeof(j->path), "%s", d->path);
-	log_info("%s: Sync asked on D-Bus by uid %u (%s): syncing %d file system%s (pid %d)",
-		 d->p.name, (unsigned)uid, sender ? sender : "?", ml.n, ml.n == 1 ? "" : "s", (int)pid);
+	if (d->p.share)
+		log_info("share %s (%s): Sync asked on D-Bus by uid %u (%s): syncing %d file system%s "
+			 "(pid %d)", d->p.name, d->p.model, (unsigned)uid, sender ? sender : "?", ml.n,
+			 ml.n == 1 ? "" : "s", (int)pid);
+	else
+		log_info("%s: Sync asked on D-Bus by uid %u (%s): syncing %d file system%s (pid %d)",
+			 d->p.name, (unsigned)uid, sender ? sender : "?", ml.n, ml.n == 1 ? "" : "s",
+			 (int)pid);
 	return 1;
 }
 

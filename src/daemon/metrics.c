@@ -30,7 +30,8 @@ void metrics_read_kernel(struct knobs_real *real, struct metrics_dev *m)
 
 /* Every family with base units (bytes, seconds) as Prometheus names them;
  * a device's samples carry bdi (what identifies it to the kernel) and
- * device (its disk, as people name it). */
+ * device (its disk, as people name it; a share has none, and people name
+ * it by its mount's source, "nas:/export": its model, as status shows it). */
 enum fam {
 	F_INFO, F_BW, F_SOURCE, F_STRICT, F_LIMIT, F_PENDING, F_DRAIN, F_DECISIONS, F_WINDOWS,
 	F_WRITE_ERROR, F_COUNT
@@ -92,7 +93,7 @@ static void sample(FILE *f, enum fam k, const struct metrics_dev *m, const char 
 	fprintf(f, "%s{bdi=\"", fams[k].name);
 	label_value(f, m->info.bdi);
 	fputs("\",device=\"", f);
-	label_value(f, m->info.disk);
+	label_value(f, m->info.is_share ? m->info.model : m->info.disk);
 	fputc('"', f);
 	for (; extra && extra[0]; extra += 2) {
 		fprintf(f, ",%s=\"", extra[0]);

@@ -37,10 +37,12 @@ static int bdi_write(void *ctx, const char *bdi, enum bdi_attr a, uint64_t v)
  * disk's sectors are) in 512-byte sectors and 4 KiB "requests"; the
  * backlog the meter needs is BdiWriteback (bdi_counters), so nothing is
  * said in flight here. Without debugfs, NFS tells what it wrote to its
- * server (/proc/self/mountstats), with no backlog: its windows are lower
- * bounds. CIFS, FUSE and 9p say nothing there: -ENOTSUP, the share is
- * judged unmeasured (the start cap), never taken for gone. Nothing here
- * looks at the mount: a dead server would hold the caller. */
+ * server (/proc/self/mountstats) and CIFS what its server acknowledged
+ * (/proc/fs/cifs/Stats, readable by anyone), with no backlog: their
+ * windows are lower bounds. FUSE and 9p say nothing of the kind, nor a
+ * CIFS share two sessions write to: -ENOTSUP, the share is judged
+ * unmeasured (the start cap), never taken for gone. Nothing here looks at
+ * the mount: a dead server would hold the caller. */
 static int share_stat(struct knobs_real *k, const struct knobs_dev *d, struct knobs_stat *ret)
 {
 	char buf[2048];
@@ -54,7 +56,7 @@ static int share_stat(struct knobs_real *k, const struct knobs_dev *d, struct kn
 		ret->writes = written / 4096;
 		return 0;
 	}
-	if (shares_mountstats(k->root, d, &w))
+	if (shares_mountstats(k->root, d, &w) && shares_cifs_stats(k->root, d, &w))
 		return -ENOTSUP;
 	ret->sectors_written = w.bytes / 512;
 	ret->writes = w.writes ? w.writes : w.bytes / 4096;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Shares (shares.h): mountinfo and mountstats parsed with bounded buffers,
- * nothing under a mount point looked at. */
+/* Shares (shares.h): mountinfo, NFS's mountstats and CIFS's Stats parsed
+ * with bounded buffers, nothing under a mount point looked at. */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -513,6 +514,143 @@ int shares_mountstats(const char *root, const struct knobs_dev *d, struct share_
 	buf[n] = 0;
 	fclose(f);
 	r = shares_parse_mountstats(buf, d->mounts, sizeof(d->mounts), ret);
+	free(buf);
+	return r;
+}
+
+/* "//server/share" of a CIFS source ("//server/share/dir"), or of a tree
+ * name with '\\' for '/': its length in `s`, 0 if it is not one. */
+static size_t unc_len(const char *s)
+{
+	size_t n;
+
+	if ((s[0] != '/' && s[0] != '\\') || (s[1] != '/' && s[1] != '\\'))
+		return 0;
+	n = 2 + strcspn(s + 2, "/\\");
+	if (n == 2 || (s[n] != '/' && s[n] != '\\'))
+		return 0; /* no server, or no share */
+	n++;
+	n += strcspn(s + n, "/\\\t\n"); /* a share's name may hold blanks */
+	return s[n - 1] == '/' || s[n - 1] == '\\' ? 0 : n;
+}
+
+static bool unc_equal(const char *a, const char *b)
+{
+	size_t n = unc_len(a);
+
+	if (!n || n != unc_len(b))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char x = a[i] == '\\' ? '/' : a[i], y = b[i] == '\\' ? '/' : b[i];
+		if (tolower((unsigned char)x) != tolower((unsigned char)y))
+			return false;
+	}
+	return true;
+}
+
+/* "N) TREE": TREE, or NULL for another line */
+static const char *tcon_header(const char *line)
+{
+	const char *p = line;
+
+	if (*p < '1' || *p > '9')
+		return NULL;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p[0] == ')' && p[1] == ' ' ? p + 2 : NULL;
+}
+
+int shares_parse_cifs_stats(const char *text, const char *source, struct share_written *ret)
+{
+	struct share_written w = { 0 };
+	bool in = false, have_bytes = false;
+	int found = 0;
+
+	if (!unc_len(source))
+		return -ENOENT;
+	for (const char *line = text; line && *line;
+	     line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		const char *tree = tcon_header(line), *p;
+		uint64_t v[2];
+		char *end;
+
+		if (tree) {
+			in = unc_equal(tree, source);
+			if (in && ++found > 1)
+				return -ENOTUNIQ;
+			continue;
+		}
+		if (!in)
+			continue;
+		/* SMB2+: "Bytes read: R  Bytes written: W" */
+		if (!strncmp(line, "Bytes read:", 11)) {
+			if (numbers_after(line, "Bytes read:", v, 1) != 1)
+				return -EINVAL;
+			end = strstr(line, "Bytes written:");
+			if (!end || end > strchrnul(line, '\n') ||
+			    numbers_after(end, "Bytes written:", v, 1) != 1)
+				return -EINVAL;
+			w.bytes = v[0];
+			have_bytes = true;
+			continue;
+		}
+		/* SMB1: "Writes: N Bytes: W"; SMB2+: "Writes: N total F failed" */
+		if (strncmp(line, "Writes:", 7))
+			continue;
+		for (p = line + 7; *p == ' '; p++)
+			;
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		errno = 0;
+		v[0] = strtoull(p, &end, 10);
+		if (errno)
+			return -EINVAL;
+		if (numbers_after(end, "Bytes:", v + 1, 1) == 1) {
+			w.writes = v[0];
+			w.bytes = v[1];
+			have_bytes = true;
+			continue;
+		}
+		if (strncmp(end, " total ", 7) || end[7] < '0' || end[7] > '9')
+			return -EINVAL;
+		v[1] = strtoull(end + 7, &end, 10);
+		if (errno || strncmp(end, " failed", 7) || (end[7] && end[7] != '\n'))
+			return -EINVAL;
+		w.writes = v[0] > v[1] ? v[0] - v[1] : 0; /* those the server took */
+	}
+	if (!found)
+		return -ENOENT;
+	if (!have_bytes)
+		return -EINVAL;
+	*ret = w;
+	return 0;
+}
+
+int shares_cifs_stats(const char *root, const struct knobs_dev *d, struct share_written *ret)
+{
+	char p[PATH_MAX];
+	char *buf;
+	FILE *f;
+	size_t n;
+	int r;
+
+	if (!d->is_share || (strcmp(d->bus, "cifs") && strcmp(d->bus, "smb3")))
+		return -ENOTSUP;
+	if ((r = path_at(p, sizeof(p), root, "/proc/fs/cifs/Stats")))
+		return r;
+	/* a few hundred bytes a share, some 2 KiB with CONFIG_CIFS_STATS2's
+	 * table a server: 256 KiB is a hundred servers */
+	if (!(buf = malloc(256 << 10)))
+		return -ENOMEM;
+	if (!(f = fopen(p, "re"))) {
+		r = -errno;
+		free(buf);
+		return r;
+	}
+	n = fread(buf, 1, (256 << 10) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	r = shares_parse_cifs_stats(buf, d->model, ret);
 	free(buf);
 	return r;
 }

@@ -102,4 +102,22 @@ int shares_parse_mountstats(const char *text, const char *targets, size_t size,
  * share that is not NFS. */
 int shares_mountstats(const char *root, const struct knobs_dev *d, struct share_written *ret);
 
+/* What a CIFS/SMB share wrote to its server, from /proc/fs/cifs/Stats
+ * (cifs_stats_proc_show, fs/smb/client/cifs_debug.c): one block a tree
+ * connection, "N) \\server\share" (then "\tDISCONNECTED " while it
+ * reconnects), "SMBs: N", and its dialect's counters: SMB2 and later
+ * "Bytes read: R  Bytes written: W" and "Writes: N total F failed"
+ * (smb2_print_stats), SMB1 "Writes: N Bytes: W" (cifs_print_stats).
+ * `source` is the mount's ("//server/share", or "//server/share/dir" for a
+ * directory of it): the block whose tree name is its server and share,
+ * '\' read as '/', without regard to case (SMB names are not). 0;
+ * -ENOENT (no such block); -ENOTUNIQ (two blocks for it: two sessions,
+ * as two users' mounts of one share have, whose bytes cannot be told
+ * apart); -EINVAL (its lines malformed, or no byte count). */
+int shares_parse_cifs_stats(const char *text, const char *source, struct share_written *ret);
+
+/* The same from ROOT/proc/fs/cifs/Stats, for share `d` (its name is its
+ * source). -ENOTSUP for a share that is not CIFS. */
+int shares_cifs_stats(const char *root, const struct knobs_dev *d, struct share_written *ret);
+
 #endif

@@ -4,7 +4,8 @@
 # written out with WBGOV_FIXTURE_OUT), checked by Prometheus's reference
 # parser (tests/lib/prom_check.py): the values are the fixture's knobs,
 # debugfs counters and wbgovd's record; a model with a quote, a backslash,
-# a newline and a byte that is not UTF-8 comes out escaped and whole; the
+# a newline and a byte that is not UTF-8 comes out escaped and whole; a
+# share's device label is its name (no label is empty); the
 # record is shown only while wbgovd runs, and an older wbgovd's status
 # line (no decisions) still reads; --prometheus is refused with --json and
 # on other commands.
@@ -47,6 +48,11 @@ has "$tmp/p0" 'wbgov_device_strict_limit{bdi="8:32",device="sdc"} 0.0'
 grep -q 'wbgov_device_dirty_limit_bytes{bdi="8:32"' "$tmp/p0" && fail "a limit for sdc, which has none"
 has "$tmp/p0" 'wbgov_device_info{bdi="8:16",device="sdb",model="SanDisk Cruzer '"$(printf '\357\277\275')"' Blade",bus="usb"} 1.0'
 has "$tmp/p0" 'wbgov_device_info{bdi="8:32",device="sdc",model="ATA Evil "q" back\slash\nline2",bus="ata"} 1.0'
+# a share: no disk, its name (as status shows it) for device
+has "$tmp/p0" 'wbgov_device_info{bdi="0:53",device="nas.local:/export",model="nas.local:/export",bus="nfs4"} 1.0'
+has "$tmp/p0" 'wbgov_device_info{bdi="cifs-3",device="//fileserver/public",model="//fileserver/public",bus="cifs"} 1.0'
+has "$tmp/p0" 'wbgov_device_strict_limit{bdi="0:56",device="user@host:/home/user"} 1.0'
+grep -q 'device=""' "$tmp/p0" && fail "a device with an empty device label: $(grep 'device=""' "$tmp/p0" | head -n 3)"
 grep -qF 'model="ATA Evil \"q\" back\\slash\nline2"' "$tmp/raw" || fail "the model is not escaped as the format says: $(grep sdc "$tmp/raw" | head -n 1)"
 for f in write_bandwidth_bytes_per_second drain_seconds decisions_total bandwidth_source; do
 	grep -q "^wbgov_device_$f" "$tmp/p0" && fail "wbgov_device_$f without a running wbgovd"

@@ -11,7 +11,9 @@
 # as its backlog: 2 MB/s measured, a cap of 1 s of it less the sync slack,
 # written to its bdi; remembered by the share's identity) and the NFS v3
 # share without debugfs by /proc/self/mountstats (1 MB/s, a lower bound:
-# the start cap stays); stops on SIGTERM with every knob back. Before
+# the start cap stays), the CIFS share without debugfs by /proc/fs/cifs/Stats
+# (1.5 MB/s acknowledged by its server, a lower bound likewise); stops on
+# SIGTERM with every knob back. Before
 # Linux 6.2, a share remembered slow is not watched for writes (fanotify
 # marks a path on it), while the stick is. Through it all nothing names a
 # path on a share.
@@ -91,10 +93,17 @@ mkdir -p "$FX/sys/kernel/debug/bdi/0:53"
 printf 'BdiWriteback:            0 kB\nBdiReclaimable:          0 kB\nBdiDirtyThresh:       8192 kB\nBdiWritten:           1000 kB\n' \
 	>"$FX/sys/kernel/debug/bdi/0:53/stats"
 printf 'nr_dirty 0\nnr_writeback 0\nnr_dirtied 1000\nnr_written 1000\n' >"$FX/proc/vmstat"
+# CIFS's counters of the share's tree connection (smb2_print_stats' lines)
+cifs_stats() { # BYTES_WRITTEN
+	printf 'Resources in use\nCIFS Session: 1\nShare (unique mount targets): 1\n\nMax requests in flight: 4\n1) \\\\fileserver\\public\nSMBs: 10\nBytes read: 0  Bytes written: %s\nWrites: 3 total 0 failed\n' "$1"
+}
+mkdir -p "$FX/proc/fs/cifs"
+cifs_stats 1048576 >"$FX/proc/fs/cifs/Stats"
 cat >"$tmp/feed.py" <<'PY'
 import os, re, sys, time
 fx, secs = sys.argv[1], float(sys.argv[2])
 ms = open(fx + "/proc/self/mountstats").read()
+cifs = open(fx + "/proc/fs/cifs/Stats").read()
 def put(p, text):
     with open(p + ".new", "w") as f:
         f.write(text)
@@ -110,6 +119,8 @@ while True:
     v3 = 1048576 + int(el * 1000000)
     put(fx + "/proc/self/mountstats",
         re.sub(r"bytes:\t0 1048576 0 0 0 1048576 0 256", "bytes:\t0 %d 0 0 0 %d 0 256" % (v3, v3), ms))
+    put(fx + "/proc/fs/cifs/Stats",
+        re.sub(r"Bytes written: 1048576", "Bytes written: %d" % (1048576 + int(el * 1500000)), cifs))
     with open(fx + "/proc/vmstat", "w") as f:  # in place: wbgovd keeps it open
         f.write("nr_dirty 16384\nnr_writeback 512\nnr_dirtied %d\nnr_written 1000\n" % (1000 + int(el * 1000)))
     if el >= secs:
@@ -143,6 +154,10 @@ if abs(int(nas["max_bytes"]) - (bw - 262144)) > bw // 8 + 4096:
 bw = int(old["bw"])
 if old["source"] != "1" or not 700000 <= bw <= 1300000 or old["max_bytes"] != "4194304":
     sys.exit("0:54: %r, want a lower bound of about 1 MB/s at the 4 MiB start cap" % old)
+smb = st["cifs-3"]
+bw = int(smb["bw"])
+if smb["source"] != "1" or not 1100000 <= bw <= 1900000 or smb["max_bytes"] != "4194304":
+    sys.exit("cifs-3: %r, want a lower bound of about 1.5 MB/s at the 4 MiB start cap" % smb)
 PY
 [ "$(cat "$FX/sys/class/bdi/0:53/strict_limit")" = 1 ] || fail "0:53 not made strict"
 cap=$(sed -n 's/^bdi=0:53 .*max_bytes=\([0-9]*\) .*/\1/p' "$ST/status")

@@ -8,6 +8,11 @@
  *                               kernel's sync (state D) is
  *   WBGOV_TEST_FSYNC=WORD:N     fsync() of a file whose path holds WORD
  *                               takes N seconds, deaf to signals likewise
+ *   WBGOV_TEST_SFR=WORD:N       sync_file_range() that waits for the pages
+ *                               (SYNC_FILE_RANGE_WAIT_AFTER) of a file whose
+ *                               path holds WORD takes N seconds, deaf to
+ *                               signals: a share whose server is gone, as
+ *                               folio_wait_writeback waits uninterruptibly
  *   WBGOV_TEST_REFUSE=WHAT,...  calls refused as a unit's sandbox refuses
  *                               them: landlock (Landlock's calls), fsopen,
  *                               fanotify (fanotify_init), capset: EPERM, as
@@ -46,6 +51,7 @@
 
 int syncfs(int fd);
 int fsync(int fd);
+int sync_file_range(int fd, off_t off, off_t len, unsigned flags);
 long syscall(long number, ...);
 int fanotify_init(unsigned flags, unsigned event_f_flags);
 int fanotify_mark(int fd, unsigned flags, uint64_t mask, int dirfd, const char *path);
@@ -260,9 +266,10 @@ int syncfs(int fd)
 	return (int)syscall(SYS_syncfs, fd);
 }
 
-int fsync(int fd)
+/* WORD:N of `var` names the file `fd`: deaf for N seconds */
+static void deaf_if_named(const char *var, int fd)
 {
-	const char *m = getenv("WBGOV_TEST_FSYNC"), *colon = m ? strchr(m, ':') : NULL;
+	const char *m = getenv(var), *colon = m ? strchr(m, ':') : NULL;
 	char link[64], path[PATH_MAX];
 	ssize_t n;
 
@@ -272,5 +279,17 @@ int fsync(int fd)
 		if (memmem(path, (size_t)n, m, (size_t)(colon - m)))
 			deaf_for(colon + 1);
 	}
+}
+
+int fsync(int fd)
+{
+	deaf_if_named("WBGOV_TEST_FSYNC", fd);
 	return (int)syscall(SYS_fsync, fd);
+}
+
+int sync_file_range(int fd, off_t off, off_t len, unsigned flags)
+{
+	if (flags & SYNC_FILE_RANGE_WAIT_AFTER)
+		deaf_if_named("WBGOV_TEST_SFR", fd);
+	return (int)syscall(SYS_sync_file_range, fd, off, len, flags);
 }

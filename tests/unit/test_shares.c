@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sys/shares: which mounts are shares, their names and identities, which
  * bdi is whose (over a small fixture tree of /proc/self/mountinfo and
- * /sys/class/bdi), NFS's mountstats, and malformed lines of both. */
+ * /sys/class/bdi), NFS's mountstats, CIFS's Stats, and malformed lines of
+ * each. */
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
@@ -316,12 +317,83 @@ static void test_mountstats(void **state)
 	}
 }
 
+/* /proc/fs/cifs/Stats as cifs_stats_proc_show writes it (6.12): two
+ * servers, an SMB 3.1.1 share with a subdirectory mounted, an SMB1 one, and
+ * one of another server that reconnects */
+#define CIFS_HEAD \
+	"Resources in use\nCIFS Session: 2\nShare (unique mount targets): 4\n" \
+	"SMB Request/Response Buffer: 2 Pool size: 6\nSMB Small Req/Resp Buffer: 2 Pool size: 30\n" \
+	"Operations (MIDs): 0\n\n0 session 0 share reconnects\n" \
+	"Total vfs operations: 812 maximum at one time: 3\n\nMax requests in flight: 12"
+#define CIFS_PUBLIC \
+	"\n1) \\\\FileServer\\Public\nSMBs: 310\n" \
+	"Bytes read: 8192  Bytes written: 31457280\n" \
+	"Open files: 1 total (local), 1 open on server\n" \
+	"TreeConnects: 1 total 0 failed\nTreeDisconnects: 0 total 0 failed\n" \
+	"Creates: 12 total 0 failed\nCloses: 11 total 0 failed\nFlushes: 2 total 0 failed\n" \
+	"Reads: 2 total 0 failed\nWrites: 31 total 1 failed\nLocks: 0 total 0 failed"
+#define CIFS_OLD \
+	"\n2) \\\\oldbox\\data\tDISCONNECTED \nSMBs: 40 Oplocks breaks: 0\n" \
+	"Reads:  3 Bytes: 12288\nWrites: 7 Bytes: 28672\nFlushes: 1\n" \
+	"Locks: 0 HardLinks: 0 Symlinks: 0\nOpens: 4 Closes: 4 Deletes: 0"
+
+static void test_cifs_stats(void **state)
+{
+	struct share_written w = { 7, 7 };
+	const char *text = CIFS_HEAD CIFS_PUBLIC CIFS_OLD "\n";
+
+	(void)state;
+	/* SMB2+: Bytes written, and the writes the server took */
+	assert_int_equal(shares_parse_cifs_stats(text, "//fileserver/public", &w), 0);
+	assert_true(w.bytes == 31457280 && w.writes == 30);
+	/* a directory of the share mounted; the case of neither name counts */
+	assert_int_equal(shares_parse_cifs_stats(text, "//FILESERVER/public/projects/x", &w), 0);
+	assert_true(w.bytes == 31457280);
+	/* SMB1, while it reconnects */
+	assert_int_equal(shares_parse_cifs_stats(text, "//oldbox/data", &w), 0);
+	assert_true(w.bytes == 28672 && w.writes == 7);
+	/* not there: another share of the server, a prefix of a name, no UNC */
+	assert_int_equal(shares_parse_cifs_stats(text, "//fileserver/pub", &w), -ENOENT);
+	assert_int_equal(shares_parse_cifs_stats(text, "//fileserver/publicx", &w), -ENOENT);
+	assert_int_equal(shares_parse_cifs_stats(text, "//fileserver", &w), -ENOENT);
+	assert_int_equal(shares_parse_cifs_stats(text, "fileserver:/public", &w), -ENOENT);
+	assert_int_equal(shares_parse_cifs_stats(CIFS_HEAD "\n", "//fileserver/public", &w), -ENOENT);
+	/* two sessions on it (two users' mounts): whose bytes is not told */
+	assert_int_equal(shares_parse_cifs_stats(CIFS_HEAD CIFS_PUBLIC CIFS_PUBLIC "\n",
+						 "//fileserver/public", &w), -ENOTUNIQ);
+	/* malformed: no byte count, a count that is not one, a bad Writes line */
+	assert_int_equal(shares_parse_cifs_stats("1) \\\\a\\b\nSMBs: 3\n", "//a/b", &w), -EINVAL);
+	assert_int_equal(shares_parse_cifs_stats("1) \\\\a\\b\nBytes read: 1  Bytes written: x\n",
+						 "//a/b", &w), -EINVAL);
+	assert_int_equal(shares_parse_cifs_stats("1) \\\\a\\b\nBytes read: 1\nBytes written: 5\n",
+						 "//a/b", &w), -EINVAL);
+	assert_int_equal(shares_parse_cifs_stats("1) \\\\a\\b\nBytes read: 1  Bytes written: 5\n"
+						 "Writes: -3 total 0 failed\n", "//a/b", &w), -EINVAL);
+	assert_int_equal(shares_parse_cifs_stats("1) \\\\a\\b\nBytes read: 1  Bytes written: 5\n"
+						 "Writes: 3 total 0\n", "//a/b", &w), -EINVAL);
+	assert_true(w.bytes == 28672); /* untouched by a failure */
+	/* from the file, for a CIFS share by its name; not for NFS */
+	{
+		struct knobs_dev d = { .is_share = true };
+		snprintf(d.bus, sizeof(d.bus), "cifs");
+		snprintf(d.model, sizeof(d.model), "//fileserver/public");
+		put("/proc/fs/cifs/Stats", text);
+		assert_int_equal(shares_cifs_stats(g_root, &d, &w), 0);
+		assert_true(w.bytes == 31457280);
+		snprintf(d.bus, sizeof(d.bus), "smb3");
+		assert_int_equal(shares_cifs_stats(g_root, &d, &w), 0);
+		snprintf(d.bus, sizeof(d.bus), "nfs4");
+		assert_int_equal(shares_cifs_stats(g_root, &d, &w), -ENOTSUP);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_mountinfo), cmocka_unit_test(test_fstype),
 		cmocka_unit_test(test_bdi_name),        cmocka_unit_test(test_name_identity),
 		cmocka_unit_test(test_device),          cmocka_unit_test(test_mountstats),
+		cmocka_unit_test(test_cifs_stats),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
