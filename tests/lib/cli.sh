@@ -9,7 +9,10 @@ fail() {
 }
 [ -x "$W" ] || fail "no executable at $W (build it first: make)"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# a test that fails while its wbgovd runs (wbgovd_start's $PID) leaves
+# none behind
+PID=
+trap '[ -z "$PID" ] || kill -TERM "$PID" 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 130' HUP INT TERM
 
 # wait_for SECONDS COMMAND...: until COMMAND succeeds (its output
