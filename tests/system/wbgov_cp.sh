@@ -116,7 +116,8 @@ mkdir "$M/hup"
 printf 'old\n' >"$M/hup/kept"
 chown 65534:65534 "$M/hup/kept"
 chmod 600 "$M/hup/kept"
-"$G" cp -q "$T/image file" "$M/hup/kept" 2>"$SYS_TMP/err" &
+# (SIGHUP's default action: under nohup wbgov cp rightly keeps it ignored)
+env --default-signal=HUP "$G" cp -q "$T/image file" "$M/hup/kept" 2>"$SYS_TMP/err" &
 cpid=$!
 sleep 2
 kill -HUP $cpid
