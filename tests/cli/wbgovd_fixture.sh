@@ -240,6 +240,26 @@ grep -q "^restored [1-9][0-9]* of [1-9]" "$tmp/restore" || fail "restore: $(cat 
 knobs | diff "$tmp/before" - >&2 || fail "knobs not given back by wbgov restore"
 [ "$(wbgov restore)" = "nothing to restore" ] || fail "a second restore found something"
 
+# --- apply leaves the global knobs alone: wbgovd lowers the background
+# threshold while a capped device holds dirty data and gives it back once
+# none does, which one pass cannot (it recorded nothing of it, so restore
+# could not either); here the stick holds 4 MiB
+mkdir -p "$FX/proc/sys/vm" "$FX/sys/kernel/debug/bdi/8:16"
+for k in dirty_ratio:20 dirty_background_ratio:10 dirty_bytes:0 dirty_background_bytes:0 \
+	dirty_expire_centisecs:3000 dirty_writeback_centisecs:500; do
+	echo "${k#*:}" >"$FX/proc/sys/vm/${k%%:*}"
+done
+printf 'BdiWriteback:            0 kB\nBdiReclaimable:       4096 kB\nBdiDirtyThresh:       8192 kB\n' \
+	>"$FX/sys/kernel/debug/bdi/8:16/stats"
+printf 'nr_dirty 1024\nnr_writeback 0\nnr_dirtied 5000\nnr_written 4000\n' >"$FX/proc/vmstat"
+[ -n "$AS" ] && chown -R nobody "$FX/proc/sys/vm"
+wbgov apply --once >"$tmp/apply" 2>&1 || fail "wbgov apply --once with dirty data exited $?: $(cat "$tmp/apply")"
+[ "$(cat "$FX/proc/sys/vm/dirty_background_ratio")" = 10 ] ||
+	fail "apply changed vm.dirty_background_ratio to $(cat "$FX/proc/sys/vm/dirty_background_ratio") while the stick held dirty data"
+wbgov restore >/dev/null 2>&1 || fail "wbgov restore after the dirty apply exited $?"
+knobs | diff "$tmp/before" - >&2 || fail "knobs not given back after the dirty apply"
+rm -rf "$FX/proc/sys/vm" "$FX/sys/kernel/debug" "$FX/proc/vmstat"
+
 # --- the state directory's lock, held by another process of the same user
 # (flock(1) here): apply and restore refuse at once (75) in one line naming
 # the holder and the lock file, and write nothing; wbgovd waits for it to
