@@ -803,7 +803,6 @@ static int cp_watch(const struct knobs_dev *share, pid_t pid, int fd, const char
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		int status;
-		pid_t w;
 		double now;
 
 		if (!eof && poll(&p, 1, 100) > 0 && read_msgs(fd, &m, &eof)) {
@@ -813,7 +812,7 @@ static int cp_watch(const struct knobs_dev *share, pid_t pid, int fd, const char
 			struct timespec nap = { 0, 100000000 };
 			nanosleep(&nap, NULL);
 		}
-		if ((w = waitpid(pid, &status, WNOHANG)) == pid) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
 			if (WIFEXITED(status))
 				return WEXITSTATUS(status);
 			/* a stop before the copy took its signals: nothing

@@ -149,7 +149,6 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 						    "stops waiting\n"),
 				cmd, elapsed - moved, share->model, share->bus, h);
 			stall_said = true;
-			shown = false;
 		}
 		{
 			char l[48], h[24];
