@@ -489,30 +489,42 @@ int shares_parse_mountstats(const char *text, const char *targets, size_t size,
 	return 0;
 }
 
-int shares_mountstats(const char *root, const struct knobs_dev *d, struct share_written *ret)
+/* ROOT/REL, a file of /proc, whole in *ret (malloc'd, NUL-ended; the
+ * caller frees it), at most `max` bytes of it. */
+static int proc_text(const char *root, const char *rel, size_t max, char **ret)
 {
 	char p[PATH_MAX];
-	char *buf;
 	FILE *f;
 	size_t n;
 	int r;
 
-	if (!d->is_share || strncmp(d->bus, "nfs", 3))
-		return -ENOTSUP;
-	if ((r = path_at(p, sizeof(p), root, "/proc/self/mountstats")))
+	if ((r = path_at(p, sizeof(p), root, "%s", rel)))
 		return r;
-	/* every mount has a block (an NFS one some 3-5 KiB): 1 MiB is
-	 * hundreds of NFS mounts */
-	if (!(buf = malloc(1 << 20)))
+	if (!(*ret = malloc(max)))
 		return -ENOMEM;
 	if (!(f = fopen(p, "re"))) {
 		r = -errno;
-		free(buf);
+		free(*ret);
+		*ret = NULL;
 		return r;
 	}
-	n = fread(buf, 1, (1 << 20) - 1, f);
-	buf[n] = 0;
+	n = fread(*ret, 1, max - 1, f);
+	(*ret)[n] = 0;
 	fclose(f);
+	return 0;
+}
+
+int shares_mountstats(const char *root, const struct knobs_dev *d, struct share_written *ret)
+{
+	char *buf;
+	int r;
+
+	if (!d->is_share || strncmp(d->bus, "nfs", 3))
+		return -ENOTSUP;
+	/* every mount has a block (an NFS one some 3-5 KiB): 1 MiB is
+	 * hundreds of NFS mounts */
+	if ((r = proc_text(root, "/proc/self/mountstats", 1 << 20, &buf)))
+		return r;
 	r = shares_parse_mountstats(buf, d->mounts, sizeof(d->mounts), ret);
 	free(buf);
 	return r;
@@ -628,28 +640,15 @@ int shares_parse_cifs_stats(const char *text, const char *source, struct share_w
 
 int shares_cifs_stats(const char *root, const struct knobs_dev *d, struct share_written *ret)
 {
-	char p[PATH_MAX];
 	char *buf;
-	FILE *f;
-	size_t n;
 	int r;
 
 	if (!d->is_share || (strcmp(d->bus, "cifs") && strcmp(d->bus, "smb3")))
 		return -ENOTSUP;
-	if ((r = path_at(p, sizeof(p), root, "/proc/fs/cifs/Stats")))
-		return r;
 	/* a few hundred bytes a share, some 2 KiB with CONFIG_CIFS_STATS2's
 	 * table a server: 256 KiB is a hundred servers */
-	if (!(buf = malloc(256 << 10)))
-		return -ENOMEM;
-	if (!(f = fopen(p, "re"))) {
-		r = -errno;
-		free(buf);
+	if ((r = proc_text(root, "/proc/fs/cifs/Stats", 256 << 10, &buf)))
 		return r;
-	}
-	n = fread(buf, 1, (256 << 10) - 1, f);
-	buf[n] = 0;
-	fclose(f);
 	r = shares_parse_cifs_stats(buf, d->model, ret);
 	free(buf);
 	return r;
