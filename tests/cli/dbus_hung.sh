@@ -32,11 +32,6 @@ PID= LPID= STOPPED=
 trap 'for p in $PID $LPID; do kill -KILL "$p" 2>/dev/null || true; done
 	[ -z "$STOPPED" ] || kill -CONT "$STOPPED" 2>/dev/null || true
 	dbus_stop_all; rm -rf "$tmp"' EXIT
-knobs() {
-	for f in "$FX"/sys/class/bdi/*/strict_limit "$FX"/sys/class/bdi/*/max_ratio_fine; do
-		[ -f "$f" ] && echo "$f $(cat "$f")"
-	done
-}
 knobs >"$tmp/before"
 bus_pid() { sed -n 2p "$tmp/dbus-$1.out"; }
 

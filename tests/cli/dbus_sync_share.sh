@@ -31,11 +31,6 @@ grep -q " $tmp/nas .* nfs4 nas.local:/export " "$FX/proc/self/mountinfo" || fail
 as_nobody
 LEFT=
 trap 'for p in $PID $LEFT; do kill -KILL "$p" 2>/dev/null || true; done; dbus_stop_all; rm -rf "$tmp"' EXIT
-knobs() {
-	for f in "$FX"/sys/class/bdi/*/strict_limit "$FX"/sys/class/bdi/*/max_ratio_fine; do
-		[ -f "$f" ] && echo "$f $(cat "$f")"
-	done
-}
 knobs >"$tmp/before"
 dbus_private sys system "$OWNER"
 A=$(dbus_addr sys)

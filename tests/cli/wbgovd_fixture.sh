@@ -38,11 +38,6 @@ PID= HPID=
 trap '[ -z "$HPID" ] || pkill -P "$HPID" 2>/dev/null; for p in $PID $HPID; do kill -KILL "$p" 2>/dev/null || true; done; rm -rf "$tmp"' EXIT
 daemon() { $AS "$D" --root "$FX" --state-dir "$ST" --no-memory -c "$CONF" "$@"; }
 # the values wbgovd restores, of every bdi
-knobs() {
-	for f in "$FX"/sys/class/bdi/*/strict_limit "$FX"/sys/class/bdi/*/max_ratio_fine; do
-		[ -f "$f" ] && echo "$f $(cat "$f")"
-	done
-}
 start() { wbgovd_start --root "$FX" --state-dir "$ST" --no-memory -c "$CONF"; }
 stop() { wbgovd_stop; }
 # start_stop ARG...: wbgovd with ARG... started, then stopped; its log in $LOG

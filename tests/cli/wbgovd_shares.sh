@@ -128,11 +128,6 @@ while True:
     time.sleep(0.005)
 PY
 [ -n "$AS" ] && chown -R nobody "$FX" "$tmp/mem"
-knobs() {
-	for f in "$FX"/sys/class/bdi/*/strict_limit "$FX"/sys/class/bdi/*/max_ratio_fine; do
-		[ -f "$f" ] && echo "$f $(cat "$f")"
-	done
-}
 knobs >"$tmp/before"
 AS="$AS env LD_PRELOAD=$HANG"
 wbgovd_start --root "$FX" --state-dir "$ST" --memory "$MEM" -c "$CONF" --bus none -v

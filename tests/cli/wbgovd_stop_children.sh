@@ -36,11 +36,6 @@ as_nobody
 D=$(cd "$(dirname "$W")" && pwd)/${W##*/}
 PID= CPID= BPID=
 trap 'for p in $PID $CPID $BPID; do kill -KILL "$p" 2>/dev/null || true; done; dbus_stop_all; rm -rf "$tmp"' EXIT
-knobs() {
-	for f in "$FX"/sys/class/bdi/*/strict_limit "$FX"/sys/class/bdi/*/max_ratio_fine; do
-		[ -f "$f" ] && echo "$f $(cat "$f")"
-	done
-}
 knobs >"$tmp/before"
 dbus_private sys system "$OWNER"
 A=$(dbus_addr sys)

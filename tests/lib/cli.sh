@@ -72,6 +72,14 @@ wbgovd_stop() {
 	[ "$rc" -eq 0 ] || fail "wbgovd exited $rc on SIGTERM: $(tail -n 5 "$LOG")"
 }
 
+# knobs: every bdi's strict_limit and max_ratio_fine in the fixture at $FX,
+# a line each (compared before and after a daemon or a command ran)
+knobs() {
+	for f in "$FX"/sys/class/bdi/*/strict_limit "$FX"/sys/class/bdi/*/max_ratio_fine; do
+		[ -f "$f" ] && echo "$f $(cat "$f")"
+	done
+}
+
 # cli_fixture DIR: the fake /proc and /sys tree tests/unit/test_sys.c
 # builds (a USB stick with two mount points, NVMe, SATA, btrfs, FUSE...),
 # written out at DIR
