@@ -87,8 +87,20 @@ dbus_private() {
 
 dbus_addr() { sed -n 1p "$tmp/dbus-$1.out"; }
 
+# dbus_stop NAME: that bus stopped, and gone before this returns: a
+# dbus-daemon unlinks its socket as it exits, and one that exits late (a
+# busy machine) took the socket of the next one started on the same path
+# with it (wbgovd then met ENOENT and tried again only 10 s later)
 dbus_stop() {
-	kill "$(sed -n 2p "$tmp/dbus-$1.out")" 2>/dev/null || true
+	dpid=$(sed -n 2p "$tmp/dbus-$1.out")
+	kill "$dpid" 2>/dev/null || true
+	n=0
+	while [ "$n" -lt 200 ]; do
+		# gone, or a zombie its new parent has not reaped yet
+		case $(ps -o stat= -p "$dpid" 2>/dev/null) in '' | Z*) break ;; esac
+		sleep 0.05
+		n=$((n + 1))
+	done
 	rm -f "$tmp/dbus-$1.out"
 }
 
