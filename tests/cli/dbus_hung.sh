@@ -16,8 +16,6 @@ set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
 . "$(dirname "$0")/../lib/dbus.sh"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 FX=$tmp/fx
 ST=$tmp/st
 LOG=$tmp/log

@@ -14,8 +14,6 @@ set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
 . "$(dirname "$0")/../lib/dbus.sh"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 SRC=$(cd "$(dirname "$0")/../.." && pwd)/etc/dbus
 wbgovd_fixture
 trap 'for p in $PID; do kill -KILL "$p" 2>/dev/null || true; done; dbus_stop_all; rm -rf "$tmp"' EXIT

@@ -12,7 +12,6 @@
 set -eu
 PROG=wbgov
 . "$(dirname "$0")/../lib/cli.sh"
-PY=/usr/bin/python3
 CHECK=$(dirname "$0")/../lib/prom_check.py
 FX=$tmp/fx
 cli_fixture "$FX"

@@ -37,6 +37,16 @@ PIDS=
 # every signal but SIGKILL while hang.so holds it)
 trap 'for p in $PIDS; do pkill -KILL -P "$p" 2>/dev/null || true; kill -KILL "$p" 2>/dev/null || true; done
 	rm -rf "$tmp"' EXIT
+# stop_p SIG WHAT: SIG to $P, its exit status in $rc and the time to it in
+# $ms, printed
+stop_p() {
+	t0=$(now_ms)
+	kill -"$1" "$P"
+	rc=0
+	wait "$P" || rc=$?
+	ms=$(($(now_ms) - t0))
+	echo "$me: $2, SIG$1 to exit: $ms ms" >&2
+}
 gone() { # PID: exited (or a zombie, reaped by whoever adopted it)
 	[ ! -e "/proc/$1/stat" ] || sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | grep -q '^[ZX]'
 }
@@ -52,12 +62,7 @@ child=$(ps -o pid= --ppid "$P" | tr -d ' ')
 PIDS="$P $child"
 wait_for 10 grep -q "^wbgov sync: nothing written for [5-9] s: the server of nas.local:/export (nfs4) may not answer; 6.0 MiB still to write; Ctrl-C stops waiting$" "$tmp/out" ||
 	fail "sync does not say the server may not answer: $(cat "$tmp/out")"
-t0=$(now_ms)
-kill -TERM "$P"
-rc=0
-wait "$P" || rc=$?
-ms=$(($(now_ms) - t0))
-echo "$me: sync, SIGTERM to exit: $ms ms" >&2
+stop_p TERM "sync"
 [ "$rc" -eq 130 ] || fail "sync exited $rc on SIGTERM: $(cat "$tmp/out")"
 grep -q "^wbgov sync: stopped waiting for the server of nas.local:/export (nfs4); 6.0 MiB still to write to it, which the kernel goes on writing while it answers (wbgov status shows what is left)$" "$tmp/out" ||
 	fail "sync's stop does not name the share and its bytes: $(cat "$tmp/out")"
@@ -76,9 +81,7 @@ wait_for 5 grep -q "waiting for the server of nas.local:/export" "$tmp/out" ||
 	fail "sync of a path on the share: $(cat "$tmp/out")"
 child=$(ps -o pid= --ppid "$P" | tr -d ' ')
 PIDS="$P $child"
-kill -INT "$P"
-rc=0
-wait "$P" || rc=$?
+stop_p INT "sync of a path"
 [ "$rc" -eq 130 ] || fail "sync of a path exited $rc on SIGINT: $(cat "$tmp/out")"
 [ ! -s "$TOUCHED" ] || fail "sync looked at the share: $(sort -u "$TOUCHED")"
 wait_for 5 gone "$child" || fail "the sync child $child is left waiting for the server"
@@ -93,12 +96,7 @@ wait_for 10 grep -q "^wbgov cp: nothing written for [5-9] s: the server of nas.l
 child=$(ps -o pid= --ppid "$P" | tr -d ' ')
 [ -n "$child" ] || fail "no copy child"
 PIDS="$P $child"
-t0=$(now_ms)
-kill -INT "$P"
-rc=0
-wait "$P" || rc=$?
-ms=$(($(now_ms) - t0))
-echo "$me: cp, SIGINT to exit: $ms ms" >&2
+stop_p INT "cp"
 [ "$rc" -eq 130 ] || fail "cp exited $rc on SIGINT: $(cat "$tmp/out")"
 grep -q "^wbgov cp: interrupted; the server of nas.local:/export (nfs4) does not answer: 12.0 MiB of 12.0 MiB not durable there, $tmp/nas/copy not written; process $child waits for the server, and removes the partial copy when it answers$" "$tmp/out" ||
 	fail "cp's stop does not name the share and its bytes: $(cat "$tmp/out")"

@@ -12,8 +12,6 @@ set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
 . "$(dirname "$0")/../lib/dbus.sh"
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 HANG=$(cd "$(dirname "$W")" && pwd)/tests/hang.so
 [ -f "$HANG" ] || fail "no $HANG (make $HANG)"
 G=$(cd "$(dirname "$W")" && pwd)/wbgov

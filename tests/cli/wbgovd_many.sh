@@ -18,8 +18,6 @@ PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
 . "$(dirname "$0")/../lib/dbus.sh"
 N=70
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
 FX=$tmp/fx
 ST=$tmp/st
 LOG=$tmp/log

@@ -15,7 +15,6 @@
 set -eu
 PROG=wbgovd
 . "$(dirname "$0")/../lib/cli.sh"
-PY=/usr/bin/python3
 CHECK=$(cd "$(dirname "$0")/../lib" && pwd)/prom_check.py
 FX=$tmp/fx
 ST=$tmp/st

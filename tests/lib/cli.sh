@@ -15,6 +15,11 @@ PID=
 trap '[ -z "$PID" ] || kill -TERM "$PID" 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 130' HUP INT TERM
 
+# the python3 of the tests' scripts: Debian's, whose dbus and gi modules
+# they import (another first on PATH may lack them)
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
 # wait_for SECONDS COMMAND...: until COMMAND succeeds (its output
 # dropped), polled every 50 ms; 1 if it never does
 wait_for() {

@@ -121,16 +121,20 @@ static int dead(const char *call, const char *path)
 /* The real function `name`, looked up once into `fn`. */
 #define REAL(fn, name) (fn ? (void)0 : (void)(*(void **)&fn = dlsym(RTLD_NEXT, name)))
 
-#define DEAD_PATH_FN(ret, name, params, args, path)                                  \
+/* `name` failing on a dead path with `fail` (and errno EIO), else the real
+ * one; DEAD_PATH_FN for the calls that fail with -1, DEAD_PTR_FN with NULL */
+#define DEAD_FN(ret, name, params, args, path, fail)                                 \
 	ret name params;                                                             \
 	ret name params                                                              \
 	{                                                                            \
 		static ret (*real) params;                                           \
 		if (dead(#name, path))                                               \
-			return (ret)-1;                                              \
+			return fail;                                                 \
 		REAL(real, #name);                                                   \
 		return real args;                                                    \
 	}
+#define DEAD_PATH_FN(ret, name, params, args, path) DEAD_FN(ret, name, params, args, path, (ret)-1)
+#define DEAD_PTR_FN(ret, name, params, args, path) DEAD_FN(ret, name, params, args, path, NULL)
 
 struct stat;
 struct stat64;
@@ -154,16 +158,6 @@ DEAD_PATH_FN(int, access, (const char *p, int m), (p, m), p)
 DEAD_PATH_FN(int, faccessat, (int d, const char *p, int m, int f), (d, p, m, f), p)
 DEAD_PATH_FN(int, chdir, (const char *p), (p), p)
 
-#define DEAD_PTR_FN(ret, name, params, args, path)                                   \
-	ret name params;                                                             \
-	ret name params                                                              \
-	{                                                                            \
-		static ret (*real) params;                                           \
-		if (dead(#name, path))                                               \
-			return NULL;                                                 \
-		REAL(real, #name);                                                   \
-		return real args;                                                    \
-	}
 DEAD_PTR_FN(char *, realpath, (const char *p, char *r), (p, r), p)
 DEAD_PTR_FN(void *, opendir, (const char *p), (p), p)
 DEAD_PATH_FN(int, __open_2, (const char *p, int f), (p, f), p)
