@@ -60,6 +60,10 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 	const struct knobs_dev *share = nd == 1 && devs[0].is_share ? &devs[0] : NULL;
 
 	start_left = prev_left = left_bytes(o, devs, nd, &per_dev);
+	/* Ctrl-C and SIGTERM taken before the line below says Ctrl-C stops
+	 * the wait (the child sets them back to their defaults) */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	if (share) {
 		char h[24];
 		bytes_text(h, sizeof(h), start_left, BYTES_KIB_DOWN);
@@ -78,8 +82,6 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 		fprintf(stderr, _("wbgov %s: fork: %s\n"), cmd, strerror(-res));
 		return EX_OSERR;
 	}
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	tp = t0;
 	for (;;) {
