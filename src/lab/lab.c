@@ -24,7 +24,7 @@ static void trace_decision(void *ctx, const struct gov_dev *d)
 	struct gov_ctl *c = ctx;
 
 	fprintf(stderr, "%.3f gov %s: bw %llu B/s -> strict %d max_bytes %llu (%s) err %d\n",
-		(double)sim_now_usec(c->s) / 1e6, d->info.disk,
+		(double)sim_now_usec(c->s) / 1e6, knobs_dev_label(&d->info),
 		(unsigned long long)d->meter.est_bps, d->dec.strict,
 		(unsigned long long)d->dec.max_bytes, gov_why_text[d->dec.why], d->err);
 }
@@ -34,7 +34,7 @@ static void trace_window(void *ctx, const struct gov_dev *d)
 	struct gov_ctl *c = ctx;
 
 	fprintf(stderr, "%.3f win %s: %llu B/s (%s backlog: empty at %u of %u polls, %llu ms queued) -> est %llu\n",
-		(double)sim_now_usec(c->s) / 1e6, d->info.disk, (unsigned long long)d->meter.last_bps,
+		(double)sim_now_usec(c->s) / 1e6, knobs_dev_label(&d->info), (unsigned long long)d->meter.last_bps,
 		d->meter.last_backlog ? "with" : "without", d->meter.last_empty, d->meter.last_polls,
 		(unsigned long long)d->meter.last_queued_ms, (unsigned long long)d->meter.est_bps);
 }

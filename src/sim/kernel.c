@@ -1763,6 +1763,11 @@ struct sim_kernel *sim_kernel_new(const struct sim_kernel_cfg *cfg, const struct
 		dv->qcap = 64;
 		dv->q = malloc(sizeof(*dv->q) * dv->qcap);
 		bdi_knobs_init(&w->knobs);
+		if (devs[d].share == SHARE_FUSE) {
+			/* fuse_bdi_init(): BDI_CAP_STRICTLIMIT, max_ratio 1 */
+			w->knobs.strict = true;
+			bdi_set_max_ratio_ppm(&w->knobs, 10000);
+		}
 		if (cfg->limit_mode == LIMIT_TIME)
 			w->max_time_ms = cfg->time_limit_ds * 100;
 		fprop_local_init(&w->completions);

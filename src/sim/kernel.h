@@ -39,6 +39,13 @@ struct sim_bw_seg {
 
 enum sim_bus { BUS_USB, BUS_SATA, BUS_NVME, BUS_VIRTUAL };
 
+/* A share: a bdi with no disk under it (an NFS, CIFS or FUSE mount),
+ * written over its link. The kernel gives a FUSE bdi strict_limit and a 1 %
+ * max_ratio at its mount (fuse_bdi_init()); wbgovd counts a share's writes
+ * by its bdi (debugfs BdiWritten), with no busy time or requests in flight
+ * as a disk's stat has. */
+enum sim_share { SHARE_NONE, SHARE_NFS, SHARE_CIFS, SHARE_FUSE };
+
 /* The file system on a device, as far as writeback sees it. */
 enum sim_fs {
 	SIM_FS_EXT4, /* delayed allocation and io_end (io_end_bytes); a journal that
@@ -91,6 +98,7 @@ struct sim_dev_cfg {
 	uint64_t idle_usec;  /* its bdi was registered this long before the start,
 				with nothing written since: the kernel's bandwidth
 				estimate was last updated then (0: at the start) */
+	enum sim_share share; /* SHARE_NONE: a disk */
 };
 
 /* ext4's journal commits its transaction this often (jbd2's commit

@@ -5,9 +5,14 @@
 
 #include "sim/knobs_sim.h"
 
+/* A disk's major:minor; a share's st_dev, an anonymous 0:N as NFS's and
+ * FUSE's */
 static void devnum(const struct sim_kernel *s, int dev, unsigned *maj, unsigned *min)
 {
-	if (sim_dev_cfg(s, dev)->bus == BUS_NVME) {
+	if (sim_dev_cfg(s, dev)->share) {
+		*maj = 0;
+		*min = 50u + (unsigned)dev;
+	} else if (sim_dev_cfg(s, dev)->bus == BUS_NVME) {
 		*maj = 259;
 		*min = (unsigned)dev;
 	} else {
@@ -20,6 +25,10 @@ void knobs_sim_bdi_name(const struct sim_kernel *s, int dev, char *buf, size_t l
 {
 	unsigned maj, min;
 
+	if (sim_dev_cfg(s, dev)->share == SHARE_CIFS) {
+		snprintf(buf, len, "cifs-%d", dev + 1); /* CIFS names its bdis by a sequence */
+		return;
+	}
 	devnum(s, dev, &maj, &min);
 	snprintf(buf, len, "%u:%u", maj, min);
 }
@@ -77,6 +86,8 @@ static int dev_stat(void *ctx, const struct knobs_dev *kd, struct knobs_stat *re
 	*ret = (struct knobs_stat){ 0 }; /* a simulated device fails no command */
 	ret->writes = st.writes;
 	ret->sectors_written = st.sectors_written;
+	if (kd->is_share)
+		return 0; /* its bdi's BdiWritten: no busy time, nothing in flight */
 	ret->io_ticks_ms = st.io_ticks_ms;
 	ret->inflight = st.inflight;
 	return 0;
@@ -112,6 +123,18 @@ static int devices(void *ctx, struct knobs_dev *out, int max)
 		o->removable = c->removable;
 		o->mounted = true;
 		o->rotational = c->rotational;
+		if (c->share) {
+			/* as sys/shares.c makes one: no disk, its file system's
+			 * type for a bus, its name (the model) for an identity */
+			static const char *const fstype[] = { "", "nfs4", "cifs", "fuse.sshfs" };
+			static const char *const family[] = { "", "nfs", "cifs", "fuse.sshfs" };
+
+			o->disk[0] = 0;
+			o->is_share = true;
+			o->is_fuse = c->share == SHARE_FUSE;
+			snprintf(o->bus, sizeof(o->bus), "%s", fstype[c->share]);
+			snprintf(o->id, sizeof(o->id), "%s:%s", family[c->share], c->model);
+		}
 	}
 	return n;
 }

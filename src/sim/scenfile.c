@@ -26,10 +26,10 @@ static const char *const machine_keys[] = {
 	"mem", "used", "kernel_mem", "reserve", "lowmem", "cpus", "hz", "bits", "kernel", NULL,
 };
 enum { D_MODEL, D_SERIAL, D_BUS, D_REMOVABLE, D_ROTATIONAL, D_KNOWN, D_BANDWIDTH, D_QUEUE, D_BIO,
-       D_LATENCY, D_IDLE, D_MAIN, D_IO_END, D_THROTTLE, D_FS, D_INFLIGHT_FILES };
+       D_LATENCY, D_IDLE, D_MAIN, D_IO_END, D_THROTTLE, D_FS, D_INFLIGHT_FILES, D_SHARE };
 static const char *const device_keys[] = {
 	"model", "serial", "bus", "removable", "rotational", "known", "bandwidth", "queue", "bio",
-	"latency", "idle", "main", "io_end", "throttle", "fs", "inflight_files", NULL,
+	"latency", "idle", "main", "io_end", "throttle", "fs", "inflight_files", "share", NULL,
 };
 enum { W_KIND, W_DEVICE, W_SIZE, W_FILE_SIZE, W_RATE, W_START, W_END, W_DELETE, W_PERIOD,
        W_BACKGROUND, W_ROLE, W_FILE_COST, W_FILE_META, W_NKEYS };
@@ -39,6 +39,7 @@ static const char *const writer_keys[] = {
 };
 static const char *const bus_names[] = { "usb", "sata", "nvme", "virtual" };
 static const char *const fs_names[] = { "ext4", "vfat" };
+static const char *const share_names[] = { "none", "nfs", "cifs", "fuse" };
 static const char *const end_names[] = { "none", "sync", "fsync" };
 static const char *const role_names[] = { "main", "fast", "main-fast", "other" };
 static const char *const kver_names[] = { "6.18", "6.12", "6.1" };
@@ -68,6 +69,7 @@ struct ctx {
 	bool had_scenario, had_machine, name_set;
 	int main_line;             /* the device main = yes's, 0 if none */
 	int dev_line[SIM_MAX_DEV];
+	unsigned dev_seen[SIM_MAX_DEV]; /* each device's keys, as `seen` */
 	int used_line;             /* [machine] used's or kernel_mem's, for the fit check */
 	struct writer w[SIM_MAX_TASK];
 	char knob_dev[SCEN_MAX_KNOBS][16];
@@ -743,6 +745,7 @@ static int device_key(struct ctx *x, const char *key, const char *v)
 	}
 	if (twice(x, &x->seen, k, key))
 		return 0;
+	x->dev_seen[x->idx] = x->seen;
 	switch (k) {
 	case D_MODEL:
 	case D_SERIAL:
@@ -764,6 +767,11 @@ static int device_key(struct ctx *x, const char *key, const char *v)
 		d->inflight_files = (uint32_t)n;
 		break;
 	}
+	case D_SHARE:
+		if ((i = word_index(share_names, 4, v)) < 0)
+			return fail(x, "share = \"%s\": want none, nfs, cifs or fuse", v);
+		d->share = (enum sim_share)i;
+		break;
 	case D_FS:
 		if ((i = word_index(fs_names, 2, v)) < 0)
 			return fail(x, "fs = \"%s\": want ext4 or vfat", v);
@@ -1096,6 +1104,13 @@ static int finish(struct ctx *x)
 			return fail_at(x, x->dev_line[d], "[device %s]: inflight_files is ext4's "
 				       "(its journal's reserved credits); vfat has no journal",
 				       sc->dev[d].name);
+		if (sc->dev[d].share &&
+		    (x->dev_seen[d] & (1u << D_BUS | 1u << D_REMOVABLE | 1u << D_ROTATIONAL |
+				       1u << D_FS | 1u << D_IO_END | 1u << D_INFLIGHT_FILES |
+				       1u << D_THROTTLE)))
+			return fail_at(x, x->dev_line[d], "[device %s]: a share has no disk: no bus, "
+				       "removable, rotational, fs, io_end, inflight_files or throttle",
+				       sc->dev[d].name);
 	}
 	if (!sc->ntask)
 		return fail_at(x, 0, "no [writer NAME] section: 1 to %d writers", SIM_MAX_TASK);
@@ -1278,9 +1293,12 @@ int scenfile_write(FILE *f, const struct scenario *sc)
 		if (dv->serial[0])
 			fprintf(f, "serial = %s\n", dv->serial);
 		fmt_bandwidth(dv, b, sizeof(b));
-		fprintf(f, "bus = %s\nremovable = %s\nrotational = %s\nknown = %s\nbandwidth = %s\n",
-			bus_names[dv->bus], dv->removable ? "yes" : "no",
-			dv->rotational ? "yes" : "no", dv->known ? "yes" : "no", b);
+		if (dv->share)
+			fprintf(f, "share = %s\n", share_names[dv->share]);
+		else
+			fprintf(f, "bus = %s\nremovable = %s\nrotational = %s\n", bus_names[dv->bus],
+				dv->removable ? "yes" : "no", dv->rotational ? "yes" : "no");
+		fprintf(f, "known = %s\nbandwidth = %s\n", dv->known ? "yes" : "no", b);
 		fmt_size(dv->queue_bytes, a, sizeof(a));
 		fprintf(f, "queue = %s\n", a);
 		fmt_size(dv->bio_bytes, a, sizeof(a));
