@@ -126,8 +126,8 @@ static int devices(void *ctx, struct knobs_dev *out, int max)
 		if (c->share) {
 			/* as sys/shares.c makes one: no disk, its file system's
 			 * type for a bus, its name (the model) for an identity */
-			static const char *const fstype[] = { "", "nfs4", "cifs", "fuse.sshfs" };
-			static const char *const family[] = { "", "nfs", "cifs", "fuse.sshfs" };
+			static const char *const fstype[] = { "", "nfs4", "cifs", "fuse.rclone" };
+			static const char *const family[] = { "", "nfs", "cifs", "fuse.rclone" };
 
 			o->disk[0] = 0;
 			o->is_share = true;

@@ -21,7 +21,7 @@ field() {
 # atmost A B / atleast A B: numbers compared
 atmost() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
 
-for n in nfs-wifi smb-vpn fuse-wbcache; do
+for n in nfs-wifi smb-vpn rclone-wbcache; do
 	f=scenarios/shares/$n.scenario
 	ok "$n.csv" run "$f" --policy linux-64 --policy wbgov --format csv
 	def=$(field linux-64 sync_after_s "$tmp/$n.csv")
@@ -30,7 +30,7 @@ for n in nfs-wifi smb-vpn fuse-wbcache; do
 	echo "$me: $n: after the last write $def s under the defaults, $gov s under wbgov (peak $peak MiB)"
 	atmost "$gov" 1.0 || fail "$n: wbgov's time after the last write is $gov s, want 1.0 at most"
 	case $n in
-	fuse-wbcache)
+	rclone-wbcache)
 		# the kernel's FUSE defaults bound it already: 1 % of the
 		# dirty threshold, strictly
 		atmost "$def" 5 || fail "$n: the defaults' FUSE bdi took $def s after the copy: no strict 1 %?"
@@ -43,7 +43,7 @@ for n in nfs-wifi smb-vpn fuse-wbcache; do
 	# at most 2 s of the link dirty (5 MB/s, 10 MB/s), or the start cap
 	# before the share is measured (4 MiB: 2 s at 2 MB/s), and a page
 	# table's worth of slack
-	case $n in nfs-wifi) lim=10 ;; smb-vpn) lim=4.5 ;; fuse-wbcache) lim=20 ;; esac
+	case $n in nfs-wifi) lim=10 ;; smb-vpn) lim=4.5 ;; rclone-wbcache) lim=20 ;; esac
 	atmost "$peak" "$lim" || fail "$n: wbgov let $peak MiB be dirty, want $lim MiB at most"
 	# show prints the share as the file gives it, and reads its own output
 	ok "$n.show" show "$f"
