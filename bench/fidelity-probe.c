@@ -31,6 +31,19 @@
  *   fidelity-probe fsyncfile FILE
  *                                fsync(2) FILE (a copy's own fsync after
  *                                its last write, timed apart from it)
+ *   fidelity-probe copy FILE MIB SERVERFILE
+ *                                MIB MiB written to FILE in 1 MiB writes,
+ *                                then closed, as a copy tool does;
+ *                                SERVERFILE is the same file as its server
+ *                                stores it (bench/netfs: a share served by
+ *                                the same guest): after each write, what it
+ *                                holds (its blocks, so that a size set
+ *                                ahead of the data does not count). Prints
+ *                                "write_s W close_s C held_mib H
+ *                                max_ahead_mib A": the writes' time, the
+ *                                close's, what the server held when the
+ *                                last write returned, and the most the
+ *                                writer was ever ahead of the server
  *
  * Times are CLOCK_BOOTTIME, the clock of /proc/uptime, so that the samples
  * line up with the shell's timestamps of dd and sync.
@@ -303,6 +316,62 @@ static int fsync_file(const char *path)
 	return close(fd) ? 1 : 0;
 }
 
+/* st_blocks of PATH in bytes; 0 when it cannot be read */
+static uint64_t held_bytes(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? 0 : (uint64_t)st.st_blocks * 512;
+}
+
+static int copy(const char *path, const char *mib, const char *server)
+{
+	static char buf[1 << 20];
+	char *end;
+	unsigned long n = strtoul(mib, &end, 10);
+	uint64_t t0, tw, tc, held = 0, ahead = 0;
+	int fd;
+
+	if (*end || !n || n > 65536) {
+		fprintf(stderr, "fidelity-probe: copy: MIB \"%s\": want 1 to 65536\n", mib);
+		return 64;
+	}
+	memset(buf, 'c', sizeof(buf));
+	t0 = now_usec();
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "fidelity-probe: cannot open %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	for (unsigned long i = 1; i <= n; i++) {
+		size_t done = 0;
+
+		while (done < sizeof(buf)) {
+			ssize_t w = write(fd, buf + done, sizeof(buf) - done);
+
+			if (w <= 0) {
+				fprintf(stderr, "fidelity-probe: %s: %s\n", path,
+					w < 0 ? strerror(errno) : "short write");
+				close(fd);
+				return 1;
+			}
+			done += (size_t)w;
+		}
+		held = held_bytes(server);
+		if (((uint64_t)i << 20) > held && ((uint64_t)i << 20) - held > ahead)
+			ahead = ((uint64_t)i << 20) - held;
+	}
+	tw = now_usec();
+	if (close(fd)) {
+		fprintf(stderr, "fidelity-probe: close %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	tc = now_usec();
+	printf("write_s %.3f close_s %.3f held_mib %.1f max_ahead_mib %.1f\n", (double)(tw - t0) / 1e6,
+	       (double)(tc - tw) / 1e6, (double)held / 1048576, (double)ahead / 1048576);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_term };
@@ -329,7 +398,9 @@ int main(int argc, char **argv)
 		return files(argv[2], argv[3], argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "fsyncfile"))
 		return fsync_file(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "copy"))
+		return copy(argv[2], argv[3], argv[4]);
 	fprintf(stderr, "usage: fidelity-probe sample OUT [STATS] | fsync FILE | once [STATS] | latency FILE | "
-			"files DIR COUNT SIZE | fsyncfile FILE | now\n");
+			"files DIR COUNT SIZE | fsyncfile FILE | copy FILE MIB SERVERFILE | now\n");
 	return 64;
 }

@@ -71,6 +71,19 @@ check_running() { # STEP VERSION
 	check "$1/protect-system" $? "its / is not read-only: $(awk '$5 == "/" { print $6 }' "/proc/$pid/mountinfo")"
 }
 
+# the unit as a case's configuration wants it: stopped for "defaults",
+# else running (started, then checked, if it was not)
+unit_for() { # CONFIG STEP
+	if [ "$1" = defaults ]; then
+		systemctl stop wbgovd
+		return
+	fi
+	[ "$(systemctl is-active wbgovd)" = active ] && return
+	systemctl start wbgovd
+	sleep 1
+	check_running "$2" "$VER_A"
+}
+
 apt_do() { # STEP apt-get ARGS...
 	local step=$1 t0 rc
 	shift

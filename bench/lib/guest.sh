@@ -159,3 +159,17 @@ guest_bins() {
 		done
 	done
 }
+
+# desk_cleanup: a bench's EXIT trap: the host side ($HOSTPID) ended, qemu
+# killed if it could not end it, the work directory ($WORK) removed
+desk_cleanup() {
+	set +e
+	if [ -n "$HOSTPID" ] && kill -0 "$HOSTPID" 2>/dev/null; then
+		kill -TERM "$HOSTPID"
+		wait "$HOSTPID"
+	fi
+	if [ -n "$WORK" ] && [ -s "$WORK/qemu.pid" ]; then
+		kill -KILL "$(cat "$WORK/qemu.pid")" 2>/dev/null
+	fi
+	[ -n "$WORK" ] && rm -rf "$WORK"
+}

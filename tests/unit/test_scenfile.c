@@ -420,7 +420,7 @@ static void test_errors(void **state)
 		  "t.scenario:7: more than 6 [device] sections" },
 		{ "[device sdb]\nspeed = 5MB/s\n",
 		  "t.scenario:2: unknown key \"speed\" in [device sdb] (model, serial, bus, removable, "
-		  "rotational, known, bandwidth, queue, bio, latency, idle, main, io_end, throttle, fs, inflight_files)" },
+		  "rotational, known, bandwidth, queue, bio, latency, idle, main, io_end, throttle, fs, inflight_files, share)" },
 		{ "[device sdb]\ninflight_files = -1\n",
 		  "t.scenario:2: inflight_files = \"-1\": want 0 (no bound) to 100000" },
 		{ "[device sdb]\ninflight_files = 100001\n",
