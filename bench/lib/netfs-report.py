@@ -10,7 +10,8 @@ failed") and DIR/summary.md (the table docs/shares.md quotes).
 The goals are bench/netfs's: under wbgovd, close() + sync after the copy
 <= 1.0 s beyond the link's round trip, the writer never ahead of the
 server by more than 1 s of the link when its last write returns, an
-unlimited share as fast as under the defaults (>= 0.98), and the guest's
+unlimited share as fast as under the defaults (>= 0.98), a limited one's
+copy at 0.95 of their pace at least, and the guest's
 own checks (the unit, the servers, the dead server's)."""
 import glob
 import os
@@ -93,6 +94,15 @@ def main():
                 checks.append((name + "/progress", ahead_s <= 1.0 + rtt,
                                "the last write returned %.1f s of the link ahead of the server "
                                "(it held %.1f of %s MiB)" % (ahead_s, held, r["mib"])))
+            d = by.get((r["kernel"], r["share"], r["rate"], "defaults", r["event"]))
+            if r["event"] == "none" and d and t(d, "write_s") is not None:
+                # the copy as a whole (writes, close(), sync) at the
+                # defaults' pace: a cap that slows the link down is no fix
+                mine = ws + cs + ss
+                theirs = t(d, "write_s") + t(d, "close_s") + t(d, "sync_s")
+                checks.append((name + "/pace", theirs / mine >= 0.95,
+                               "%.2f s against the defaults' %.2f s: %.3f of their pace" %
+                               (mine, theirs, theirs / mine)))
         else:
             d = by.get((r["kernel"], r["share"], r["rate"], "defaults", r["event"]))
             if d and t(d, "write_s") is not None:
