@@ -7,11 +7,11 @@
 # plugged again gets its remembered figure at once; two at once; a fast
 # device written lightly while a slow one drains is not capped low, and is
 # let go within a second of bulk writing; a speed drop and a rise are
-# followed within 3 s; wbgovd started in the middle of a copy. debugfs is
-# mounted for the run (as systemd does), every knob is put back and every
-# loop device detached at the end, whatever happens. bench/real-usb
-# measures the same against the defaults, with more repetitions and the
-# targets.
+# followed within two and three of the meter's windows; wbgovd started in
+# the middle of a copy. debugfs is mounted for the run (as systemd does),
+# every knob is put back and every loop device detached at the end,
+# whatever happens. bench/real-usb measures the same against the defaults,
+# with more repetitions and the targets.
 set -eu
 cd "$(dirname "$0")/../.."
 . tests/lib/system.sh
@@ -154,10 +154,17 @@ sys_slow_dev_done "$FL" "$FD" "$FM"
 sys_slow_dev_done "$1" "$2" "$3"
 stop
 
-# --- a speed drop, 40 -> 4 MB/s, and a rise back: within 25 % in 3 s
-# each (the estimate is the daemon's, from its -v window lines, timed on its
-# own clock), on a stick whose requests complete one by one (sys_stick_dev;
-# a plain throttled loop completes 8 MiB lumps every 2 s after the drop, and
+# --- a speed drop, 40 -> 4 MB/s, and a rise back: the estimate within 25 %
+# by the meter's second window closed after the drop (the first straddles
+# it, and blk-throttle's debt from the fast part can make it read low: 2.8
+# MB/s) and by its third after the rise (a rise of more than three times is
+# believed when the next window says so too), each window about a second;
+# and within 6 s of wall time each, a guard against a meter that stalls.
+# Windows, not seconds: beside two CPU-bound loops the second window after
+# the drop ended 3.05 s after it, where the test once asked for 3 s. The
+# estimate is the daemon's, from its -v window lines, timed on its own
+# clock, on a stick whose requests complete one by one (sys_stick_dev; a
+# plain throttled loop completes 8 MiB lumps every 2 s after the drop, and
 # bench/real-usb measures that too)
 set -- $(SIZE_MIB=500 sys_stick_dev "$TMPFS" 40000000)
 start
@@ -177,12 +184,18 @@ sys_stick_dev_done "$@"
 awk -v b="$2" -v ds="$DSTART" -v td="$td" -v tr="$tr" '
 	index($0, "<7>" b ": +") == 1 && /window/ {
 		t = ds + substr($2, 2); est = $(NF - 1)
-		if (t > td && t < tr && !down && est >= 3 && est <= 5) down = t - td
-		if (t > tr && !up && est >= 30 && est <= 50) up = t - tr }
-	END { printf "wbgovd_devices: speed drop 40 -> 4 MB/s: within 25 %% after %s s\n", down ? sprintf("%.2f", down) : "never"
-	      printf "wbgovd_devices: speed rise 4 -> 40 MB/s: within 25 %% after %s s\n", up ? sprintf("%.2f", up) : "never"
-	      exit !(down && down <= 3 && up && up <= 3) }' "$LOG.prev" ||
-	fail "the speed drop or rise was not followed within 3 s"
+		if (t > td && t < tr) {
+			nd++
+			if (!down && est >= 3 && est <= 5) { down = t - td; wd = nd }
+		}
+		if (t > tr) {
+			nu++
+			if (!up && est >= 30 && est <= 50) { up = t - tr; wu = nu }
+		} }
+	END { printf "wbgovd_devices: speed drop 40 -> 4 MB/s: within 25 %% after %s s, window %d after it\n", down ? sprintf("%.2f", down) : "never", wd
+	      printf "wbgovd_devices: speed rise 4 -> 40 MB/s: within 25 %% after %s s, window %d after it\n", up ? sprintf("%.2f", up) : "never", wu
+	      exit !(down && wd <= 2 && down <= 6 && up && wu <= 3 && up <= 6) }' "$LOG.prev" ||
+	fail "the speed drop or rise was not followed by the meter's second (drop) or third (rise) window, within 6 s"
 
 # --- wbgovd started 3 s into a copy at 10 MB/s to a 5 MB/s device
 set -- $(sys_slow_dev "$SYS_TMP" 5000000)
