@@ -30,6 +30,19 @@ guest_packages() {
 	done
 }
 
+# host_packages PKG...: each package not installed, installed with apt-get
+# in one call; 1 (the list said on stderr) when that fails
+host_packages() {
+	local p missing=""
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+	done
+	[ -n "$missing" ] || return 0
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null ||
+		{ echo "apt-get install$missing failed" >&2; return 1; }
+}
+
 # guest_root DIR APPLET...: DIR/root with busybox and its applets in bin/,
 # and the usual mount points
 guest_root() {
