@@ -79,60 +79,20 @@ static void list(void)
 		printf("  %-13s %-26s %s\n", proposals[i].name, proposals[i].from, proposals[i].rule);
 }
 
-struct job {
-	const struct scenario *scenario;
-	const char *policy;
-};
-
-/* Run every job; on success fill res[] and, for each, its linux-64 base. */
-static int run_jobs(const struct job *jobs, int n, const struct lab_params *p, bool series,
+/* The jobs' runs (lab_run_jobs), or the exit status of the first that
+ * failed, its message said. */
+static int run_jobs(const struct lab_job *jobs, int n, const struct lab_params *p, bool series,
 		    struct run_result *res, const struct run_result **base)
 {
-	for (int i = 0; i < n; i++) {
-		const char *sname = jobs[i].scenario->name;
-		int r = lab_run_scenario(jobs[i].scenario, jobs[i].policy, p, series, &res[i]);
-		if (r) {
-			if (res[i].refused) { /* a knob of the file's or --sysctl/--knob */
-				const struct scen_knob *kn = res[i].refused;
-				bool patched = kn->attr >= (kn->bdi ? BDI_ATTR_COUNT : VM_KNOB_COUNT);
-				char k[128];
-				scenfile_knob_text(jobs[i].scenario, kn, k, sizeof(k));
-				fprintf(stderr, "wbsim: %s under %s: %s: the kernel refused it (%s)%s\n",
-					sname, jobs[i].policy, k, strerror(-r),
-					r != -ENOENT ? ""
-					: patched ? ": only kernel = 6.12+series (kernel/'s patches) has it"
-					: jobs[i].scenario->kernel.kver == KVER_6_1
-						? ": 6.1 has no strict_limit, max_bytes, min_bytes or *_fine"
-						: "");
-				for (int k2 = 0; k2 < i; k2++)
-					run_result_free(&res[k2]);
-				return EX_USAGE;
-			}
-			if (r == -ETIMEDOUT) /* the input's doing, not the simulator's */
-				fprintf(stderr, "wbsim: %s under %s: still writing after %d h of simulated "
-						"time; is the device too slow for the data (--param speed)?\n",
-					sname, jobs[i].policy,
-					p->sim.limit_hours ? (int)p->sim.limit_hours : RUN_LIMIT_HOURS);
-			else if (r == -ENOTRECOVERABLE)
-				fprintf(stderr, "wbsim: %s under %s: a bdi's knob was left changed when "
-						"the run ended (the governor did not give it back)\n",
-					sname, jobs[i].policy);
-			else
-				fprintf(stderr, "wbsim: %s under %s: %s\n", sname,
-					jobs[i].policy, strerror(-r));
-			for (int k = 0; k < i; k++)
-				run_result_free(&res[k]);
-			return r == -ETIMEDOUT ? EX_DATAERR : r == -ENOMEM ? EX_OSERR : EX_SOFTWARE;
-		}
-	}
-	for (int i = 0; i < n; i++) {
-		base[i] = NULL;
-		for (int k = 0; k < n; k++)
-			if (jobs[k].scenario == jobs[i].scenario &&
-			    !strcmp(res[k].policy, "linux-64"))
-				base[i] = &res[k];
-	}
-	return 0;
+	struct lab_failure f;
+	int r = lab_run_jobs(jobs, n, p, series, res, base, &f);
+
+	if (!r)
+		return 0;
+	fprintf(stderr, "wbsim: %s\n", f.msg);
+	if (f.refused)
+		return EX_USAGE;
+	return r == -ETIMEDOUT ? EX_DATAERR : r == -ENOMEM ? EX_OSERR : EX_SOFTWARE;
 }
 
 /* The scenario of run or show (a FILE or a built-in name; `arg`), or
@@ -301,7 +261,7 @@ static int run(const struct args *a, const struct lab_params *p, struct scenario
 {
 	const char *policies[MAX_POLICIES];
 	int npol = a->npol, n, rc;
-	struct job *jobs;
+	struct lab_job *jobs;
 	struct run_result *res;
 	const struct run_result **base;
 

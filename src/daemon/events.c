@@ -36,7 +36,7 @@ void events_decided(struct daemon *dm, const struct gov_dev *d)
 		  (double)(daemon_now_usec() - dm->start_usec) / 1e6, bw, cap);
 	if (i < dm->nlogged) {
 		if (dm->logged[i].err == d->err && dm->logged[i].above_global == d->above_global &&
-		    !gov_decision_moved(&dm->logged[i].dec, &d->dec))
+		    !gov_decision_moved(&dm->logged[i].dec, &d->dec, GOV_MOVED_NEWS))
 			return;
 	} else if (room_for(&dm->logged, &dm->logged_room, dm->nlogged + 1, sizeof(*dm->logged))) {
 		i = dm->nlogged++;

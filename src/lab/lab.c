@@ -147,3 +147,49 @@ int lab_run(const char *scenario, const char *policy, const struct lab_params *l
 		return r;
 	return lab_run_scenario(&sc, policy, lp, want_series, ret);
 }
+
+int lab_run_jobs(const struct lab_job *jobs, int n, const struct lab_params *p, bool series,
+		 struct run_result *res, const struct run_result **base, struct lab_failure *f)
+{
+	memset(f, 0, sizeof(*f));
+	for (int i = 0; i < n; i++) {
+		const char *sname = jobs[i].scenario->name, *pol = jobs[i].policy;
+		int r = lab_run_scenario(jobs[i].scenario, pol, p, series, &res[i]);
+		if (!r)
+			continue;
+		if (res[i].refused) { /* a knob of the file's or --sysctl/--knob */
+			const struct scen_knob *kn = res[i].refused;
+			bool patched = kn->attr >= (kn->bdi ? BDI_ATTR_COUNT : VM_KNOB_COUNT);
+			char k[128];
+			scenfile_knob_text(jobs[i].scenario, kn, k, sizeof(k));
+			f->refused = true;
+			snprintf(f->msg, sizeof(f->msg), "%s under %s: %s: the kernel refused it (%s)%s",
+				 sname, pol, k, strerror(-r),
+				 r != -ENOENT ? ""
+				 : patched ? ": only kernel = 6.12+series (kernel/'s patches) has it"
+				 : jobs[i].scenario->kernel.kver == KVER_6_1
+					 ? ": 6.1 has no strict_limit, max_bytes, min_bytes or *_fine"
+					 : "");
+		} else if (r == -ETIMEDOUT) { /* the input's doing, not the simulator's */
+			snprintf(f->msg, sizeof(f->msg), "%s under %s: still writing after %d h of "
+				 "simulated time; is the device too slow for the data (--param speed)?",
+				 sname, pol, p->sim.limit_hours ? (int)p->sim.limit_hours : RUN_LIMIT_HOURS);
+		} else if (r == -ENOTRECOVERABLE) {
+			snprintf(f->msg, sizeof(f->msg), "%s under %s: a bdi's knob was left changed "
+				 "when the run ended (the governor did not give it back)", sname, pol);
+		} else {
+			snprintf(f->msg, sizeof(f->msg), "%s under %s: %s", sname, pol, strerror(-r));
+		}
+		for (int k = 0; k < i; k++)
+			run_result_free(&res[k]);
+		return r;
+	}
+	/* the base: the kernel's defaults on the same scenario */
+	for (int i = 0; i < n; i++) {
+		base[i] = NULL;
+		for (int k = 0; k < n; k++)
+			if (jobs[k].scenario == jobs[i].scenario && !strcmp(res[k].policy, "linux-64"))
+				base[i] = &res[k];
+	}
+	return 0;
+}

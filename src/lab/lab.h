@@ -36,4 +36,24 @@ int lab_run_scenario(const struct scenario *sc, const char *policy, const struct
 int lab_run(const char *scenario, const char *policy, const struct lab_params *lp,
 	    bool want_series, struct run_result *ret);
 
+/* One run of many: a scenario under a policy. */
+struct lab_job {
+	const struct scenario *scenario;
+	const char *policy;
+};
+
+/* Why a run of lab_run_jobs failed. */
+struct lab_failure {
+	bool refused;  /* the kernel refused a knob of the file's or --sysctl/--knob */
+	char msg[640]; /* "SCENARIO under POLICY: what", for its user */
+};
+
+/* Run every job into res[] and, for each, the base it is compared with:
+ * its scenario's run under linux-64, the kernel's defaults (NULL where
+ * that was not run). 0; or -errno of the first run that failed (the runs
+ * before it freed), with what to tell in *f: -ETIMEDOUT still writing at
+ * the time limit, -ENOTRECOVERABLE a bdi's knob left changed at the end. */
+int lab_run_jobs(const struct lab_job *jobs, int n, const struct lab_params *p, bool series,
+		 struct run_result *res, const struct run_result **base, struct lab_failure *f);
+
 #endif

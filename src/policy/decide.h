@@ -183,9 +183,21 @@ bool gov_outruns(const struct gov_settings *s, uint64_t cap_bytes, uint64_t over
 uint64_t gov_ramp_step(const struct gov_settings *s, const struct gov_ramp *r, unsigned *polls,
 		       uint64_t boost_bytes);
 
-/* Is `b` a material change from `a` (what gets logged, and what a status
- * shows as news): another reason, or a cap more than 1/4 away. */
-bool gov_decision_moved(const struct gov_decision *a, const struct gov_decision *b);
+/* How far a decision must move to matter (gov_decision_moved). */
+enum gov_moved {
+	/* worth writing the knobs again: another reason, or a cap more than
+	 * 1/8 away (the estimate wobbles by a few per cent) */
+	GOV_MOVED_WRITE,
+	/* worth a log line, and what a status shows as news: another class
+	 * of reason (FLOOR is MEASURED at the floor, RAMP is UNMEASURED
+	 * growing), or a cap more than 1/4 away */
+	GOV_MOVED_NEWS,
+};
+
+/* Is `b` a change from `a` that matters `by` that measure: the one rule
+ * of when a decision has moved. Another govern or strict always is. */
+bool gov_decision_moved(const struct gov_decision *a, const struct gov_decision *b,
+			enum gov_moved by);
 
 /* While a device under a strict cap below the ceiling holds dirty data
  * (Linux 6.2+), the global background threshold is at most this share of
@@ -201,6 +213,44 @@ static inline uint64_t gov_pair_background(uint64_t cap)
 {
 	return cap / GOV_BG_SHARE_DIV > PAGE_SIZE ? cap / GOV_BG_SHARE_DIV : PAGE_SIZE;
 }
+
+/* --- Before 6.2: the global pair. A cap is global there: every disk's
+ * writers live under it. */
+
+/* How long no slow device may hold dirty data before the global pair (pre-6.2
+ * route) or the background threshold (6.2+) goes back. */
+#define GOV_VM_QUIET_USEC 5000000ULL
+
+/* A kind of device that is often slow: USB, removable, rotational, or an
+ * SD/MMC card (which says neither: it is not removable, the slot is). */
+bool gov_slow_kind(const struct knobs_dev *k);
+
+/* Does a device under decision `dec` (settings `s`; `known`: measured)
+ * call for the global pair while it holds dirty data: a strict cap below
+ * the ceiling, on a device known to be slow, or not yet measured but of a
+ * slow kind (an unknown internal SSD would put the whole machine at the
+ * start cap until measured). */
+bool gov_global_candidate(const struct gov_settings *s, const struct gov_decision *dec, bool known,
+			  const struct knobs_dev *info);
+
+/* The pair's dirty_bytes for `smallest`, the smallest cap among the
+ * candidates holding dirty data: that cap, floor included (a slow
+ * device's sync after a copy is as short as under a per-device cap), and
+ * at least two pages twice over (the kernel's least dirty_bytes). Its
+ * background is gov_pair_background's. */
+uint64_t gov_global_cap(uint64_t smallest);
+
+/* Does the pair (before 6.2) or the lowered background threshold (6.2+)
+ * go back, none having held dirty data for `quiet_usec`? */
+bool gov_global_release(uint64_t quiet_usec);
+
+/* --- The start cap's growth: held by its cap, not by the device? A
+ * quarter of the threshold the kernel stops its writers at, or more, waits
+ * dirty while next to nothing is being written back: the device idles with
+ * work at hand. `c`: the bdi's counters (debugfs; NULL: not known), under
+ * decision `dec`, measured by `m`. */
+bool gov_held(const struct gov_decision *dec, const struct knobs_bdi_counters *c,
+	      const struct bwmeter *m);
 
 /* What the global background threshold should be now. */
 struct gov_background {

@@ -376,23 +376,16 @@ static int vm_save(struct governor *g)
 	return r;
 }
 
-/* A kind of device that is often slow: USB, removable, rotational, or an
- * SD/MMC card (which says neither: it is not removable, the slot is). */
-static bool slow_kind(const struct knobs_dev *k)
-{
-	return !strcmp(k->bus, "usb") || !strcmp(k->bus, "mmc") || k->removable || k->rotational;
-}
-
-/* Before 6.2 a cap is global: every disk's writers live under it. So only a
- * device known to be slow, or not yet measured but USB, removable,
- * rotational or an SD/MMC card (which says neither: it is not removable,
- * the slot is), calls for it; an unknown internal SSD would put the whole
- * machine at the start cap until measured. */
+/* gov_global_candidate of a device as the governor has it. */
 static bool global_candidate(const struct gov_dev *d)
 {
-	if (!d->dec.govern || !d->dec.strict || d->dec.max_bytes >= d->set.ceiling_bytes)
-		return false;
-	return d->meter.known || slow_kind(&d->info);
+	return gov_global_candidate(&d->set, &d->dec, d->meter.known, &d->info);
+}
+
+/* gov_held of a device as the governor has it. */
+static bool held(const struct gov_dev *d)
+{
+	return gov_held(&d->dec, d->have_counters ? &d->counters : NULL, &d->meter);
 }
 
 /* Never a share's: the watch marks its file system through a path on it
@@ -405,9 +398,10 @@ bool gov_watch_writes(const struct governor *g, const struct gov_dev *d)
 	       !d->info.is_share && global_candidate(d);
 }
 
-/* Linux < 6.2 has no per-device caps: while a slow device holds dirty data,
- * the global pair is set to the smallest cap among them (background at
- * half), and given back once none has held any for GOV_VM_QUIET_USEC. */
+/* Linux < 6.2 has no per-device caps: while a candidate device
+ * (gov_global_candidate) holds dirty data, the global pair is set as
+ * gov_global_cap says from the smallest cap among them (background as
+ * gov_pair_background), and given back when gov_global_release says. */
 static void global_step(struct governor *g, uint64_t now_usec)
 {
 	uint64_t cap = 0;
@@ -422,18 +416,12 @@ static void global_step(struct governor *g, uint64_t now_usec)
 	if (!cap) {
 		if (!g->vm_quiet_since)
 			g->vm_quiet_since = now_usec;
-		if (g->vm_cap && now_usec - g->vm_quiet_since >= GOV_VM_QUIET_USEC)
+		if (g->vm_cap && gov_global_release(now_usec - g->vm_quiet_since))
 			vm_give_back(g);
 		return;
 	}
 	g->vm_quiet_since = 0;
-	/* the device's own cap, floor included: the slow device's sync
-	 * after a copy is as short as under a per-device cap. It throttles
-	 * every writer on the machine while the slow device holds dirty data
-	 * (bench/zoo measures what a fast disk's writers pay meanwhile); a
-	 * cap held at the start cap (4 MiB) left a 1 MB/s card 4 s of sync */
-	if (cap < 2 * PAGE_SIZE * 2)
-		cap = 2 * PAGE_SIZE * 2; /* dirty_bytes must be at least two pages */
+	cap = gov_global_cap(cap);
 	if (cap == g->vm_cap)
 		return;
 	r = vm_save(g);
@@ -479,7 +467,7 @@ static void background_step(struct governor *g, uint64_t now_usec)
 	if (!dirty) {
 		if (!g->vm_quiet_since)
 			g->vm_quiet_since = now_usec;
-		if (now_usec - g->vm_quiet_since >= GOV_VM_QUIET_USEC)
+		if (gov_global_release(now_usec - g->vm_quiet_since))
 			vm_give_back(g);
 		return;
 	}
@@ -526,18 +514,6 @@ static uint64_t min_cap(const struct governor *g, uint64_t thresh)
 	if (g->features & KNOBS_WB_FLOOR)
 		return 0;
 	return thresh / 1000 + PAGE_SIZE;
-}
-
-/* Re-apply only on a change worth a write: another kind of decision, or a
- * cap more than 1/8 away (the estimate wobbles by a few per cent). */
-static bool worth_applying(const struct gov_decision *a, const struct gov_decision *b)
-{
-	uint64_t d;
-
-	if (a->govern != b->govern || a->strict != b->strict || a->why != b->why)
-		return true;
-	d = a->max_bytes > b->max_bytes ? a->max_bytes - b->max_bytes : b->max_bytes - a->max_bytes;
-	return d > a->max_bytes / 8;
 }
 
 /* One device's counters into its meter. Returns true when a measurement
@@ -627,34 +603,6 @@ static bool ramping(const struct gov_dev *d)
 	return gov_outruns(&d->set, d->dec.max_bytes, beyond_cap_bps(d) * d->set.target_ms / 1000);
 }
 
-/* Held by its cap, not by the device: a quarter of the threshold the kernel
- * stops its writers at, or more, waits dirty while next to nothing is being
- * written back (debugfs): the device idles with work at hand. A device
- * lightly used (4 KiB fdatasyncs) beside a busy one has a small writeout
- * share and a trickle for the kernel's own
- * bandwidth estimate; under a strict cap the kernel then stops a bulk
- * writer at a threshold far below the cap and paces it at that estimate,
- * the device idles, and what it completes says nothing of what it can do
- * (measured: a tmpfs-backed loop crept at 13-20 MB/s under 8-19 MiB). */
-static bool held(const struct gov_dev *d)
-{
-	const struct knobs_bdi_counters *c = &d->counters;
-	uint64_t t = c->thresh && c->thresh < d->dec.max_bytes ? c->thresh : d->dec.max_bytes;
-	const struct bwmeter *m = &d->meter;
-
-	/* and it has been so: its queue empty at four polls in five of the
-	 * window, or holding an eighth of a second of work at the window's
-	 * pace on average (a slow device's pile waits dirty too, but its queue
-	 * holds a good part of a second; a fast disk whose writer the kernel
-	 * paces at its dirty ratelimit under the cap is fed small chunks it
-	 * does at once: measured, a 2 GB/s root disk crept 8.5, 98, 163 MB/s
-	 * under caps made of its own lower bounds) */
-	if (!d->have_counters || c->dirty + c->writeback < t / 4 || c->writeback > t / 8 ||
-	    !m->win_open || m->win_polls < 3)
-		return false;
-	return m->win_empty * 5 >= m->win_polls * 4 || bwmeter_queued_ms(m) < 125;
-}
-
 /* A device not yet known at a strict start cap: this poll's figures, and
  * the start cap gov_ramp_step gives it. */
 static void grow_start(struct gov_dev *d)
@@ -668,7 +616,7 @@ static void grow_start(struct gov_dev *d)
 	r.cap_bytes = d->dec.max_bytes;
 	r.over_bytes = beyond_cap_bps(d) * d->set.target_ms / 1000;
 	r.held = held(d);
-	r.slow_kind = slow_kind(&d->info);
+	r.slow_kind = gov_slow_kind(&d->info);
 	d->boost_bytes = gov_ramp_step(&d->set, &r, &d->ramp_polls, d->boost_bytes);
 }
 
@@ -799,7 +747,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 		moving |= !d->meter.known && dec.govern && dec.strict && d->meter.interval_bps;
 		if (!(g->features & KNOBS_BDI_BYTES)) {
 			/* no per-device knobs: remember, and act globally below */
-			if (!d->decided || worth_applying(&d->dec, &dec)) {
+			if (!d->decided || gov_decision_moved(&d->dec, &dec, GOV_MOVED_WRITE)) {
 				d->dec = dec;
 				d->decided = true;
 				d->decisions++;
@@ -808,7 +756,7 @@ uint64_t gov_tick(struct governor *g, uint64_t now_usec)
 			}
 			continue;
 		}
-		if (d->decided && !worth_applying(&d->dec, &dec)) {
+		if (d->decided && !gov_decision_moved(&d->dec, &dec, GOV_MOVED_WRITE)) {
 			/* re-apply only if the kernel drifted the cap: looked at
 			 * while the device is written, and now and then while
 			 * it idles (an idle machine reads no knob each second) */

@@ -165,10 +165,6 @@ struct gov_hooks {
  * came unannounced is governed within a minute. */
 #define GOV_RESCAN_USEC 60000000ULL
 
-/* How long no slow device may hold dirty data before the global pair (pre-6.2
- * route) or the background threshold (6.2+) goes back. */
-#define GOV_VM_QUIET_USEC 5000000ULL
-
 struct governor {
 	struct gov_config cfg;
 	const struct knobs_ops *ops;

@@ -385,17 +385,111 @@ static void test_decision_moved(void **state)
 
 	(void)state;
 	b.max_bytes = 5 * MB; /* +25 %: not yet */
-	assert_false(gov_decision_moved(&a, &b));
+	assert_false(gov_decision_moved(&a, &b, GOV_MOVED_NEWS));
 	b.max_bytes = 5 * MB + 1;
-	assert_true(gov_decision_moved(&a, &b));
+	assert_true(gov_decision_moved(&a, &b, GOV_MOVED_NEWS));
 	b.max_bytes = 4 * MB - 1;
 	b.why = WHY_FLOOR;
-	assert_false(gov_decision_moved(&a, &b));
+	assert_false(gov_decision_moved(&a, &b, GOV_MOVED_NEWS));
 	b.why = WHY_FAST;
-	assert_true(gov_decision_moved(&a, &b));
+	assert_true(gov_decision_moved(&a, &b, GOV_MOVED_NEWS));
 	b = a;
 	b.strict = false;
-	assert_true(gov_decision_moved(&a, &b));
+	assert_true(gov_decision_moved(&a, &b, GOV_MOVED_NEWS));
+	assert_true(gov_decision_moved(&a, &b, GOV_MOVED_WRITE));
+}
+
+/* A decision is worth writing again when its reason changes at all (a
+ * device reaching the floor gets the floor's cap) or its cap moves by an
+ * eighth: the estimate wobbles by a few per cent. */
+static void test_decision_moved_write(void **state)
+{
+	struct gov_decision a = { .govern = true, .strict = true, .max_bytes = 8 * MB,
+				  .why = WHY_MEASURED };
+	struct gov_decision b = a;
+
+	(void)state;
+	b.max_bytes = 9 * MB; /* +12.5 %: not yet */
+	assert_false(gov_decision_moved(&a, &b, GOV_MOVED_WRITE));
+	b.max_bytes = 9 * MB + 1;
+	assert_true(gov_decision_moved(&a, &b, GOV_MOVED_WRITE));
+	assert_false(gov_decision_moved(&a, &b, GOV_MOVED_NEWS));
+	b.max_bytes = 7 * MB;
+	assert_false(gov_decision_moved(&a, &b, GOV_MOVED_WRITE));
+	b.why = WHY_FLOOR; /* one class for news, another reason to write */
+	assert_true(gov_decision_moved(&a, &b, GOV_MOVED_WRITE));
+	assert_false(gov_decision_moved(&a, &b, GOV_MOVED_NEWS));
+	b = a;
+	b.govern = false;
+	assert_true(gov_decision_moved(&a, &b, GOV_MOVED_WRITE));
+}
+
+/* Before 6.2 the global pair is called for by a strict cap below the
+ * ceiling on a device measured, or of a slow kind; set to the smallest
+ * cap, two pages twice over at least; given back after GOV_VM_QUIET_USEC. */
+static void test_global_route(void **state)
+{
+	struct gov_settings s = { .ceiling_bytes = 256 * MIB };
+	struct gov_decision d = { .govern = true, .strict = true, .max_bytes = 8 * MIB };
+	struct knobs_dev ssd = { .rotational = false }, stick = { .removable = false };
+	struct knobs_dev card = { .removable = false }, disk = { .rotational = true };
+
+	(void)state;
+	snprintf(ssd.bus, sizeof(ssd.bus), "nvme");
+	snprintf(stick.bus, sizeof(stick.bus), "usb");
+	snprintf(card.bus, sizeof(card.bus), "mmc");
+	assert_false(gov_slow_kind(&ssd));
+	assert_true(gov_slow_kind(&stick));
+	assert_true(gov_slow_kind(&card));
+	assert_true(gov_slow_kind(&disk));
+	/* an unknown internal SSD would hold the whole machine at its start cap */
+	assert_false(gov_global_candidate(&s, &d, false, &ssd));
+	assert_true(gov_global_candidate(&s, &d, true, &ssd));
+	assert_true(gov_global_candidate(&s, &d, false, &stick));
+	d.max_bytes = 256 * MIB; /* at the ceiling: no cap worth the machine's */
+	assert_false(gov_global_candidate(&s, &d, true, &stick));
+	d.max_bytes = 8 * MIB;
+	d.strict = false;
+	assert_false(gov_global_candidate(&s, &d, true, &stick));
+	assert_int_equal(gov_global_cap(8 * MIB), 8 * MIB);
+	assert_int_equal(gov_global_cap(4096), 4 * PAGE_SIZE);
+	assert_false(gov_global_release(GOV_VM_QUIET_USEC - 1));
+	assert_true(gov_global_release(GOV_VM_QUIET_USEC));
+}
+
+/* Held by its cap: a quarter of the threshold or more waits dirty, next to
+ * nothing under writeback, and the window's queue was empty four polls in
+ * five (or held under 1/8 s of work). Without counters it is never said. */
+static void test_held(void **state)
+{
+	struct gov_decision d = { .govern = true, .strict = true, .max_bytes = 8 * MIB };
+	struct knobs_bdi_counters c = { .dirty = 3 * MIB, .writeback = 0, .thresh = 0 };
+	struct bwmeter m;
+
+	(void)state;
+	bwmeter_init(&m);
+	m.win_open = true;
+	m.win_polls = 5;
+	m.win_empty = 4;
+	m.win_usec = 1000000;
+	m.win_sectors = 2048;
+	assert_true(gov_held(&d, &c, &m));
+	assert_false(gov_held(&d, NULL, &m));
+	c.dirty = 2 * MIB - 4096; /* under a quarter of the cap */
+	assert_false(gov_held(&d, &c, &m));
+	c.dirty = 3 * MIB;
+	c.writeback = 1 * MIB + 4096; /* over an eighth: the device is at work */
+	assert_false(gov_held(&d, &c, &m));
+	c.writeback = 0;
+	c.thresh = 4 * MIB; /* the kernel's threshold below the cap counts */
+	c.dirty = 1 * MIB;
+	assert_true(gov_held(&d, &c, &m));
+	m.win_empty = 3; /* its queue held work: held only if under 1/8 s of it */
+	m.win_queued_kib = 5 * 1024; /* 1 MiB queued a poll at 1 MiB/s: 1 s */
+	assert_false(gov_held(&d, &c, &m));
+	m.win_polls = 2;
+	m.win_empty = 2;
+	assert_false(gov_held(&d, &c, &m)); /* too few polls to say */
 }
 
 /* -------------------------------------------------------------- meter */
@@ -2776,6 +2870,9 @@ int main(void)
 		cmocka_unit_test(test_decide_bw_class),
 		cmocka_unit_test(test_ramp_step),
 		cmocka_unit_test(test_decision_moved),
+		cmocka_unit_test(test_decision_moved_write),
+		cmocka_unit_test(test_global_route),
+		cmocka_unit_test(test_held),
 		cmocka_unit_test(test_background_rule),
 		cmocka_unit_test(test_meter_backlog),
 		cmocka_unit_test(test_meter_short_queue),
