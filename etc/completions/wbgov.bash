@@ -111,7 +111,12 @@ _wbgov()
 		COMPREPLY=($(compgen -W "0.5 1 2 5" -- "$cur"))
 		return ;;
 	--bus)
-		COMPREPLY=($(compgen -W "system session" -- "$cur"))
+		# none: ask no bus (notify follows wbgovd on one)
+		if [[ $cmd == notify ]]; then
+			COMPREPLY=($(compgen -W "system session" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "system session none" -- "$cur"))
+		fi
 		return ;;
 	--threshold)
 		COMPREPLY=($(compgen -W "512K 8M 64M" -- "$cur"))

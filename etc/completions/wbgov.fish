@@ -86,6 +86,7 @@ complete -c wbgov -n '__wbgov_using apply' -l once -d 'required'
 complete -c wbgov -n '__wbgov_using cp' -s q -l quiet -d 'no progress'
 complete -c wbgov -n '__wbgov_using cp' -l json -d 'progress as JSON lines'
 complete -c wbgov -n '__wbgov_using cp' -F
-complete -c wbgov -n '__wbgov_using notify; or __wbgov_using status; or __wbgov_using watch; or __wbgov_using explain' -l bus -x -a 'system session' -d 'where wbgovd is'
+complete -c wbgov -n '__wbgov_using notify' -l bus -x -a 'system session' -d 'where wbgovd is'
+complete -c wbgov -n '__wbgov_using status; or __wbgov_using watch; or __wbgov_using explain' -l bus -x -a 'system session none' -d 'where wbgovd is'
 complete -c wbgov -n '__wbgov_using notify' -l threshold -x -a '512K 8M 64M' -d 'data worth a notification'
 complete -c wbgov -n '__wbgov_using sync; or __wbgov_using eject; or __wbgov_using explain' -a '(__wbgov_devices)'

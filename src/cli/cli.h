@@ -35,8 +35,9 @@ struct cli {
 	double interval;
 	bool watching;         /* status as watch shows it: under its time */
 	struct knobs_real *real; /* the machine, under root */
-	const char *bus;       /* notify, status, watch, explain: where wbgovd is (NULL: the
-				  system bus; for status, watch and explain only under root /) */
+	const char *bus;       /* notify, status, watch, explain: where wbgovd is, as
+				  bus_parse_kind reads it (NULL: the system bus; for status,
+				  watch and explain only under root /; "none": no bus) */
 	uint64_t threshold;    /* notify: data to write worth a notification */
 };
 
@@ -92,9 +93,16 @@ void cli_pending_fill(const struct cli *o, const char *const *bdi, struct cli_pe
 /* Seconds to write p's data: wbgovd's own figure, or the bytes over
  * bw_bps as status_drain_s says; -1 when not known. */
 double cli_pending_drain_s(const struct cli_pending *p, uint64_t bw_bps);
-/* Is a bus asked at all: one named with --bus, or the system bus under
- * root "/" (a fixture tree's devices are not the system's). */
+/* Is a bus asked at all: one named with --bus (not "none"), or the system
+ * bus under root "/" (a fixture tree's devices are not the system's). */
 bool cli_bus_default(const struct cli *o);
+
+struct sd_bus;
+/* The CLI's one way onto a bus, named as --bus names it (NULL: the
+ * system bus), started without waiting: sd_bus_start only connects a
+ * socket that does not block and queues the authentication and Hello.
+ * 0, or -errno (-ENOMEDIUM for "none"). */
+int cli_bus_open(const char *where, struct sd_bus **ret);
 /* Where a bandwidth figure came from (enum bw_source). */
 const char *cli_source_text(int source);
 /* What a bdi is for JSON's "kind": "disk", or "share" (a network or FUSE

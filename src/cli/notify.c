@@ -506,30 +506,6 @@ static uint64_t consider(struct agent *a, uint64_t now)
 	return next;
 }
 
-static sd_bus *open_daemon_bus(const char *where, int *ret)
-{
-	sd_bus *b = NULL;
-	int r;
-
-	if (!where || !strcmp(where, "system"))
-		r = sd_bus_open_system(&b);
-	else if (!strcmp(where, "session"))
-		r = sd_bus_open_user(&b);
-	else {
-		r = sd_bus_new(&b);
-		if (r >= 0)
-			r = sd_bus_set_address(b, where);
-		if (r >= 0)
-			r = sd_bus_set_bus_client(b, 1);
-		if (r >= 0)
-			r = sd_bus_start(b);
-	}
-	*ret = r;
-	if (r < 0)
-		b = sd_bus_unref(b);
-	return b;
-}
-
 static bool drain(sd_bus *b, const char *what)
 {
 	int r;
@@ -550,8 +526,8 @@ int cli_notify(const struct cli *o)
 
 	memset(&a, 0, sizeof(a));
 	a.threshold = o->threshold;
-	a.sys = open_daemon_bus(o->bus, &r);
-	if (!a.sys) {
+	r = cli_bus_open(o->bus, &a.sys);
+	if (r < 0) {
 		fprintf(stderr, _("wbgov notify: cannot reach the %s bus, where wbgovd is: %s\n"),
 			o->bus ? o->bus : "system", strerror(-r));
 		return EX_UNAVAILABLE;

@@ -16,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "daemon/bus.h"
+#include "daemon/buskind.h"
 #include "daemon/status.h"
 #include "knobs/room.h"
 #include "sys/debugfs.h"
@@ -129,20 +130,23 @@ static int on_managed(sd_bus_message *m, void *userdata, sd_bus_error *err)
 	return 0;
 }
 
-/* The connection, started without waiting: sd_bus_start only connects a
- * socket that does not block and queues the authentication and Hello. */
-static int open_bus(const struct cli *o, sd_bus **ret)
+int cli_bus_open(const char *where, struct sd_bus **ret)
 {
+	enum bus_kind kind;
 	sd_bus *b = NULL;
 	int r;
 
-	if (!o->bus || !strcmp(o->bus, "system"))
-		return sd_bus_open_system(ret);
-	if (!strcmp(o->bus, "session"))
-		return sd_bus_open_user(ret);
+	if (bus_parse_kind(where ? where : "system", &kind) < 0)
+		return -EINVAL;
+	switch (kind) {
+	case BUS_SYSTEM: return sd_bus_open_system(ret);
+	case BUS_SESSION: return sd_bus_open_user(ret);
+	case BUS_OFF: return -ENOMEDIUM;
+	case BUS_ADDRESS: break;
+	}
 	r = sd_bus_new(&b);
 	if (r >= 0)
-		r = sd_bus_set_address(b, o->bus);
+		r = sd_bus_set_address(b, where);
 	if (r >= 0)
 		r = sd_bus_set_bus_client(b, 1);
 	if (r >= 0)
@@ -161,7 +165,7 @@ static int ask_wbgovd(const struct cli *o, struct ask *a)
 {
 	uint64_t deadline = mono_usec() + CLI_BUS_WAIT_USEC, now;
 	sd_bus *b = NULL;
-	int r = open_bus(o, &b);
+	int r = cli_bus_open(o->bus, &b);
 
 	if (r < 0)
 		return r;
@@ -185,7 +189,7 @@ bool cli_bus_default(const struct cli *o)
 {
 	/* a fixture tree's devices are not those the system's wbgovd
 	 * governs: only a bus named with --bus is asked for them */
-	return o->bus || !strcmp(o->root, "/");
+	return o->bus ? strcmp(o->bus, "none") != 0 : !strcmp(o->root, "/");
 }
 
 void cli_pending_fill(const struct cli *o, const char *const *bdi, struct cli_pending *out, int n)

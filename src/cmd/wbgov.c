@@ -57,8 +57,8 @@ static const struct {
 	  "JSON object (wbgov(8) gives its schema). --prometheus: the same figures in\n"
 	  "Prometheus's text format, as wbgovd --metrics-file writes them (wbgov(8) lists\n"
 	  "the metrics). Needs no root: where debugfs cannot be read, dirty + writeback\n"
-	  "and the seconds to drain are wbgovd's, asked on D-Bus (--bus: system, session or\n"
-	  "an address; default the system bus, none under --root).") },
+	  "and the seconds to drain are wbgovd's, asked on D-Bus (--bus: system, session,\n"
+	  "none or an address; default the system bus, none under --root).") },
 	{ "watch", "watch [--interval SECONDS] [--json] [--bus BUS]",
 	  N_("The status table again every SECONDS (0.1 to 3600, default 1) until Ctrl-C,\n"
 	  "each under the time it was read. --json: status's object on one line each\n"
@@ -137,8 +137,9 @@ static int take_option(struct cli *o, struct given *g, const char *cmd, int c, c
 	case 'B':
 		/* checked here: status and explain would otherwise show "-" for
 		 * a misspelt bus as for a wbgovd that tells nothing */
-		if (strcmp(arg, "system") && strcmp(arg, "session") && !bus_address_ok(arg))
-			return cli_bad("--bus wants system, session or an address (unix:path=...)", arg);
+		if (bus_parse_kind(arg, &(enum bus_kind){ BUS_OFF }) < 0)
+			return cli_bad("--bus wants system, session, none or an address (unix:path=...)",
+				       arg);
 		o->bus = arg;
 		return 0;
 	case 'T':
@@ -191,6 +192,8 @@ static int options_fit(const struct cli *o, const struct given *g, const char *c
 		bad = "--bus";
 	else if (g->threshold && strcmp(cmd, "notify"))
 		bad = "--threshold";
+	else if (o->bus && !strcmp(o->bus, "none") && !strcmp(cmd, "notify"))
+		bad = "--bus none";
 	if (bad) {
 		fprintf(stderr, _("wbgov %s: %s is not an option of %s; see wbgov %s --help\n"), cmd,
 			bad, cmd, cmd);

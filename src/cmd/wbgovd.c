@@ -84,9 +84,8 @@ static const struct option opts[] = {
  * to end with at once (--help, --version; a bad value, said on stderr). */
 static int take_opt(int c, const char *arg, struct daemon_opts *o)
 {
-	char *end;
-	double sec;
 	enum bus_kind k;
+	uint64_t ms;
 
 	switch (c) {
 	case 'c': o->config_path = arg; return -1;
@@ -108,14 +107,12 @@ static int take_opt(int c, const char *arg, struct daemon_opts *o)
 			o->memory_path = arg;
 		return -1;
 	case 'I':
-		sec = strtod(arg, &end);
-		if (end == arg || *end || !(sec >= (double)METRICS_MIN_USEC / 1e6 &&
-					    sec <= (double)METRICS_MAX_USEC / 1e6)) {
-			fprintf(stderr, "wbgovd: --metrics-interval wants seconds from 1 to 3600: %s\n",
-				arg);
+		if (config_parse_interval(arg, &ms)) {
+			fprintf(stderr, "wbgovd: --metrics-interval wants 1 to 3600 seconds (10, 10s, "
+					"1500ms): %s\n", arg);
 			return EX_USAGE;
 		}
-		o->metrics_usec = (uint64_t)(sec * 1e6);
+		o->metrics_usec = ms * 1000;
 		return -1;
 	case 'B':
 		if (bus_parse_kind(arg, &k)) {

@@ -143,6 +143,11 @@ static bool file_path_ok(const char *p)
 	return true;
 }
 
+int config_parse_interval(const char *s, uint64_t *ret_ms)
+{
+	return parse_ms_in(s, METRICS_MIN_USEC / 1000, METRICS_MAX_USEC / 1000, ret_ms) ? -EINVAL : 0;
+}
+
 /* metrics, metrics_interval, bus: wbgovd's own. 1 done, 0 failed, -1 not
  * one of them. */
 static int daemon_key(struct ctx *x, const char *key, const char *val)
@@ -175,7 +180,7 @@ static int daemon_key(struct ctx *x, const char *key, const char *val)
 			     config_metrics_dirs[0], config_metrics_dirs[1], dir);
 		}
 	} else if (k == 1) {
-		if (parse_ms_in(val, METRICS_MIN_USEC / 1000, METRICS_MAX_USEC / 1000, &d->metrics_ms))
+		if (config_parse_interval(val, &d->metrics_ms))
 			return fail(x, "metrics_interval = \"%s\": want 1 to 3600 seconds (10, 10s, "
 				       "1500ms)", val);
 		d->metrics_interval_file = x->file;

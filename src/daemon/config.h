@@ -65,6 +65,11 @@ struct config_daemon {
 	unsigned bus_file, bus_line;
 };
 
+/* A metrics interval as wbgov.conf's metrics_interval and wbgovd's
+ * --metrics-interval both take it (10, 10s, 1500ms; 1 to 3600 seconds):
+ * one parser for both. 0 and *ret_ms, or -EINVAL. */
+int config_parse_interval(const char *s, uint64_t *ret_ms);
+
 /* DIR/wbgov.conf.d for DIR/FILE ("wbgov.conf.d" for a bare FILE); 0, or
  * -ENAMETOOLONG. */
 int config_dropin_dir(const char *path, char *buf, size_t len);

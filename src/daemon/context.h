@@ -35,10 +35,10 @@ struct daemon_opts {
 };
 
 struct daemon {
-	/* the configuration file, parsed at start and at each reload into
-	 * the governor (gov.cfg, its one copy: read it there) */
-	const char *config_path;
-	const struct daemon_opts *opts; /* the command line, for each reload */
+	/* the command line, for each reload: the configuration file
+	 * (opts->config_path) is parsed at start and at each reload into the
+	 * governor (gov.cfg, its one copy: read it there) */
+	const struct daemon_opts *opts;
 	/* settings.c's: the metrics file and the bus, as resolved at start */
 	struct daemon_settings settings;
 	/* record.c's: the lock and the state file of original values */

@@ -60,17 +60,6 @@ static void log_note(void *ctx, enum config_note level, const char *msg)
 		log_debug("%s", msg);
 }
 
-/* The configuration file and its drop-ins into `cfg`, what the parse
- * says besides an error to `fn`: a missing default file is the defaults,
- * a file named with -c must exist. 0, or -errno with "FILE:LINE: what is
- * wrong" in err. */
-static int load_config(const char *path, struct gov_config *cfg, struct config_daemon *cd,
-		       char *err, size_t errlen, config_note_fn fn, void *ctx)
-{
-	return config_load_daemon(path, strcmp(path, CONFIG_DEFAULT_PATH) == 0, cfg, cd, err,
-				  errlen, fn, ctx);
-}
-
 /* What settings_resolve's refusal ends wbgovd with. */
 static enum daemon_end settings_end(int r, bool check)
 {
@@ -81,11 +70,34 @@ static enum daemon_end settings_end(int r, bool check)
 	return r == -EEXIST || check ? DAEMON_BAD_CONFIG : DAEMON_NO_STATE_DIR;
 }
 
+/* The configuration file and its drop-ins into `cfg`, what the parse
+ * says besides an error to `fn` (a missing default file is the defaults,
+ * a file named with -c must exist), and wbgovd's own settings, the
+ * command line's over the file's, into `set`: at start, at reload and for
+ * -n (`check`) alike. 0, or -errno with "FILE:LINE: what is wrong" (or
+ * the option) in err and what it ends wbgovd with in *ret_end. */
+static int load_settings(const struct daemon_opts *o, struct gov_config *cfg,
+			 struct daemon_settings *set, char *err, size_t errlen, config_note_fn fn,
+			 void *ctx, bool check, enum daemon_end *ret_end)
+{
+	static struct config_daemon cd; /* its texts are copied into set */
+	int r = config_load_daemon(o->config_path, strcmp(o->config_path, CONFIG_DEFAULT_PATH) == 0,
+				   cfg, &cd, err, errlen, fn, ctx);
+
+	if (r) {
+		*ret_end = DAEMON_BAD_CONFIG;
+		return r;
+	}
+	if ((r = settings_resolve(o, cfg, &cd, set, err, errlen)))
+		*ret_end = settings_end(r, check);
+	return r;
+}
+
 enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o)
 {
 	struct gov_config cfg; /* parsed once, then the governor's alone */
-	static struct config_daemon cd;
 	char err[PATH_MAX + 256];
+	enum daemon_end end;
 	int r;
 	struct gov_hooks hooks = { .ctx = dm, .decided = hook_decided, .gone = hook_gone };
 	struct daemon_settings *set = &dm->settings;
@@ -93,15 +105,10 @@ enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o)
 	memset(dm, 0, sizeof(*dm));
 	dm->lockfd = -1;
 	dm->memory_fd = -1;
-	if (load_config(o->config_path, &cfg, &cd, err, sizeof(err), log_note, NULL)) {
+	if (load_settings(o, &cfg, set, err, sizeof(err), log_note, NULL, false, &end)) {
 		fprintf(stderr, "%s\n", err);
-		return DAEMON_BAD_CONFIG;
+		return end;
 	}
-	if ((r = settings_resolve(o, &cfg, &cd, set, err, sizeof(err)))) {
-		fprintf(stderr, "%s\n", err);
-		return settings_end(r, false);
-	}
-	dm->config_path = o->config_path;
 	dm->opts = o;
 	dm->start_usec = daemon_now_usec();
 	dm->real.root = o->root;
@@ -197,13 +204,11 @@ uint64_t daemon_step(struct daemon *dm, uint64_t now_usec)
 int daemon_reload(struct daemon *dm)
 {
 	struct gov_config cfg;
-	static struct config_daemon cd;
 	static struct daemon_settings now;
 	char err[PATH_MAX + 256];
-	int r = load_config(dm->config_path, &cfg, &cd, err, sizeof(err), log_note, NULL);
+	enum daemon_end end;
+	int r = load_settings(dm->opts, &cfg, &now, err, sizeof(err), log_note, NULL, false, &end);
 
-	if (!r)
-		r = settings_resolve(dm->opts, &cfg, &cd, &now, err, sizeof(err));
 	if (r) {
 		log_err("reload refused, keeping the running configuration: %s", err);
 		return r;
@@ -452,18 +457,13 @@ static enum daemon_end check_config(const struct daemon_opts *o)
 {
 	struct check_notes n = { .verbose = o->verbose };
 	struct gov_config cfg;
-	static struct config_daemon cd;
 	static struct daemon_settings set;
 	char err[PATH_MAX + 256];
-	int r;
+	enum daemon_end end;
 
-	if (load_config(o->config_path, &cfg, &cd, err, sizeof(err), check_note, &n)) {
+	if (load_settings(o, &cfg, &set, err, sizeof(err), check_note, &n, true, &end)) {
 		fprintf(stderr, "%s\n", err);
-		return DAEMON_BAD_CONFIG;
-	}
-	if ((r = settings_resolve(o, &cfg, &cd, &set, err, sizeof(err)))) {
-		fprintf(stderr, "%s\n", err);
-		return settings_end(r, true);
+		return end;
 	}
 	if (o->verbose)
 		fprintf(stderr, "metrics file: %s; D-Bus: %s\n",

@@ -41,6 +41,7 @@ comp() {
 comp wbgov s
 comp wbgov c
 comp wbgov notify --bus ''
+comp wbgov status --bus ''
 comp wbgov cp -
 comp wbgov --root "$FX" sync /media/user/N
 comp wbgov --root "$FX" sync '/media/user/NO\ N'
@@ -74,6 +75,9 @@ sync"
 want "wbgov c" "cp"
 want "wbgov notify --bus " "system
 session"
+want "wbgov status --bus " "system
+session
+none"
 want "wbgov cp -" "--root
 --state-dir
 --config

@@ -6,7 +6,8 @@
 #   metrics file that is one of wbgovd's own: FILE:LINE and exit 78; a
 #   metrics file outside the directories wbgovd.service may write: a
 #   warning naming the ReadWritePaths= to add, exit 0; --metrics-interval
-#   with metrics = in the file is no usage error;
+#   with metrics = in the file is no usage error, and reads 10s and 1500ms
+#   as metrics_interval = does;
 # - at start the file's metrics file is written every metrics_interval and
 #   wbgovd is on the file's bus (a private dbus-daemon); --metrics-file and
 #   --bus win over the file;
@@ -72,6 +73,14 @@ check 0
 [ "$(cat "$tmp/out")" = "configuration OK, 1 warning" ] || fail "wbgovd -n: $(cat "$tmp/out")"
 err_is "$CONF:1: warning: metrics = $MD/wbgov.prom: wbgovd.service may write only under /run/wbgov and /var/lib/prometheus/node-exporter (ProtectSystem=strict): for another directory add a drop-in (systemctl edit wbgovd) with [Service] ReadWritePaths=$MD"
 check 0 --metrics-interval 5
+# the command line reads an interval as the file does (one parser)
+for iv in 10s 1500ms 3600; do
+	check 0 --metrics-interval "$iv"
+done
+for iv in 0.5 999ms 3601 1h x; do
+	check 64 --metrics-interval "$iv"
+	err_is "wbgovd: --metrics-interval wants 1 to 3600 seconds (10, 10s, 1500ms): $iv"
+done
 conf "target = 1s"
 check 64 --metrics-interval 5
 grep -q "^--metrics-interval goes with --metrics-file, or metrics = in the configuration$" "$tmp/err" ||
