@@ -480,6 +480,14 @@ int shares_parse_mountstats(const char *text, const char *targets, size_t size,
 				return -EINVAL;
 			w.writes = v[0];
 			have_writes = true;
+		} else if ((n = numbers_after(line, "COMMIT:", v, MS_BYTES_FIELDS)) >= 0) {
+			/* the same fields; execute: from the call's start to its
+			 * reply, the server's stable write included. A line
+			 * without it counts none (the bytes stand) */
+			if (n >= 8) {
+				w.commits = v[0];
+				w.commit_ms = v[7];
+			}
 		}
 	}
 	if (!have_bytes)

@@ -89,11 +89,13 @@ bool shares_path_on_share(const char *root, const char *path);
 struct share_written {
 	uint64_t bytes;  /* written back from the page cache (see shares.c) */
 	uint64_t writes; /* WRITE calls completed */
+	uint64_t commits;   /* NFS: COMMIT calls completed, */
+	uint64_t commit_ms; /* ... and the milliseconds they took in all */
 };
 
 /* Parse mountstats text for the first mount whose mount point is one of
  * `targets` (a knobs_dev mounts list of `size` bytes): its "bytes:" line,
- * and its per-op "WRITE:" line if there is one. 0, -ENOENT (no such NFS
+ * and its per-op "WRITE:" and "COMMIT:" lines if there are. 0, -ENOENT (no such NFS
  * mount), -EINVAL (its lines malformed). */
 int shares_parse_mountstats(const char *text, const char *targets, size_t size,
 			    struct share_written *ret);

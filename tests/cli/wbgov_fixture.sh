@@ -111,7 +111,8 @@ keys = {"bdi", "kind", "disk", "model", "serial", "bus", "removable", "rotationa
         "config_line", "decided_by", "rule", "limit", "limit_bytes", "write_error",
         "kernel_strict_limit", "kernel_max_bytes", "kernel_max_ratio_fine", "usb", "wwn",
         "labels", "uuids", "config_section", "other_rule", "vm_dirty_bytes",
-        "vm_dirty_background_bytes", "dirty_writeback_bytes", "drain_s", "pending_source"}
+        "vm_dirty_background_bytes", "dirty_writeback_bytes", "drain_s", "pending_source",
+        "nfs_commits", "nfs_commit_ms", "nfs_pace_under_cap"}
 for n, p in enumerate(sys.argv[1:]):
     d = load(p)
     want(d["schema"] == 2 and d["wbgovd_running"] is bool(n), "schema or wbgovd_running: %r" % d)

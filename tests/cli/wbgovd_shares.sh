@@ -158,6 +158,21 @@ PY
 cap=$(sed -n 's/^bdi=0:53 .*max_bytes=\([0-9]*\) .*/\1/p' "$ST/status")
 [ "$(cat "$FX/sys/class/bdi/0:53/max_bytes")" = "$cap" ] || fail "0:53 max_bytes $(cat "$FX/sys/class/bdi/0:53/max_bytes"), want $cap"
 grep -q "share 0:53 (nas.local:/export, nfs4): .* -> max_bytes" "$LOG" || fail "the log does not name the share: $(grep -a 0:53 "$LOG" | head -n 3)"
+# wbgov explain says what NFS's COMMITs cost under the cap: the fixture's
+# 10 of 400 ms each, under a cap of about 0.87 s of the measured 2 MB/s: a
+# writer at 1 - 0.4/0.87 of the link. As wbgovd's user: wbgov trusts a pid
+# file of root's or its own
+$AS "$G" --root "$FX" --state-dir "$ST" explain nas.local:/export >"$tmp/ex" || fail "explain exited $?"
+$AS "$G" --root "$FX" --state-dir "$ST" explain --json nas.local:/export >"$tmp/exj" || fail "explain --json exited $?"
+untouched "wbgov explain of a measured share"
+grep -q "^  commits: *10 COMMIT calls, 400 ms each: .* about 5[0-9] % of the link" "$tmp/ex" ||
+	fail "explain does not say the COMMITs' cost: $(cat "$tmp/ex")"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["devices"][0]
+if d["nfs_commits"] != 10 or d["nfs_commit_ms"] != 400 or not 0.5 <= d["nfs_pace_under_cap"] <= 0.6:
+    sys.exit("explain --json: %r" % {k: v for k, v in d.items() if k.startswith("nfs_")})
+' "$tmp/exj" || fail "explain --json: the COMMITs"
 wbgovd_stop
 untouched "wbgovd"
 knobs >"$tmp/after"

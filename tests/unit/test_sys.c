@@ -457,6 +457,7 @@ static void fx_shares(const char *root)
 		 "\tper-op statistics\n"
 		 "\t        NULL: 1 1 0 44 24 0 0 0 0\n"
 		 "\t       WRITE: 40 40 0 41949120 7040 3 20000 20010 0\n"
+		 "\t      COMMIT: 10 10 0 1520 1040 1 3990 4000 0\n"
 		 "\n"
 		 "device oldnas:/srv/data mounted on /mnt/old with fstype nfs statvers=1.1\n"
 		 "\tbytes:\t0 1048576 0 0 0 1048576 0 256\n"
