@@ -425,6 +425,81 @@ static int take_mode(int out, const struct stat *old, const char *acl, size_t ac
 	return 0;
 }
 
+/* The data of `in` into `out`, chunk by chunk: each chunk's writeout
+ * started at once (Dilger's early writeout) and waited for WINDOW - 1
+ * chunks behind, so that what the bar shows is on the device. A source
+ * that grows or shrinks meanwhile moves j->total. 0, or the exit status
+ * with *err and *what (the path it concerns). */
+static int copy_data(struct job *j, const struct src *s, int in, int out, int *err,
+		     const char **what)
+{
+	uint64_t off = 0, done = 0, counted = s->size;
+	int status = 0;
+
+	posix_fadvise(in, 0, 0, POSIX_FADV_SEQUENTIAL);
+	while (!status) {
+		ssize_t n = read_full(in, j->buf, CHUNK_BYTES);
+		if (n < 0) {
+			*err = (int)-n, *what = s->path, status = EX_IOERR;
+			break;
+		}
+		if (n == 0)
+			break;
+		if ((*err = -write_full(out, j->buf, (size_t)n))) {
+			*what = s->dst, status = dst_status(*err);
+			break;
+		}
+		/* start this chunk's writeout now (Dilger's early writeout) */
+		if (sync_file_range(out, (off64_t)off, (off64_t)n, SYNC_FILE_RANGE_WRITE) < 0) {
+			*err = errno, *what = s->dst, status = EX_IOERR;
+			break;
+		}
+		posix_fadvise(in, (off_t)off, (off_t)n, POSIX_FADV_DONTNEED);
+		off += (uint64_t)n;
+		if (off > counted) { /* it grew while copied */
+			j->total += off - counted;
+			counted = off;
+		}
+		/* ... and wait for those before, WINDOW - 1 chunks behind */
+		if (off > (WINDOW - 1) * CHUNK_BYTES &&
+		    (*err = -wait_durable(j, out, &done, off - (WINDOW - 1) * CHUNK_BYTES))) {
+			*what = s->dst, status = EX_IOERR;
+			break;
+		}
+		if (cli_interrupted)
+			break;
+	}
+	if (off < counted) /* it shrank */
+		j->total -= counted - off;
+	if (!status && !cli_interrupted && (*err = -wait_durable(j, out, &done, off)))
+		*what = s->dst, status = EX_IOERR;
+	return status;
+}
+
+/* What became of a copy, said; its exit status. `pending`: the copy
+ * never took its name (interrupted before the rename: 130). */
+static int copy_said(struct job *j, const struct src *s, const char *dir, int status, int err,
+		     const char *what, bool pending)
+{
+	if (status == CP_NAME_NOT_DURABLE) {
+		end_line(j);
+		fprintf(stderr, _("wbgov cp: %s: %s; %s holds the whole copy, its data durable, but the "
+				"directory could not be synced: its name may not survive a crash (try sync)\n"),
+			dir, strerror(err), s->dst);
+	} else if (status) {
+		end_line(j);
+		fprintf(stderr, _("wbgov cp: %s: %s; %s not written (the partial copy is removed)\n"), what,
+			strerror(err), s->dst);
+	} else if (pending) {
+		end_line(j);
+		fprintf(stderr,
+			_("wbgov cp: interrupted%s; %s not written (the partial copy is removed)\n"),
+			signal_text(), s->dst);
+		status = 130;
+	}
+	return status;
+}
+
 /* Copy one file to a temporary name beside its destination, durable, then
  * renamed over it and the directory synced. On an error or an interrupt
  * before the rename, the temporary file is removed and the destination is
@@ -438,7 +513,6 @@ static int copy_one(struct job *j, const struct src *s, int index)
 	bool replace;
 	char *acl = NULL;
 	size_t acl_len = 0;
-	uint64_t off = 0, done = 0, counted = s->size;
 	int in, out = -1, dfd, err = 0, status = 0, r;
 
 	path_split(s->dst, dir, sizeof(dir), &base);
@@ -505,43 +579,10 @@ static int copy_one(struct job *j, const struct src *s, int index)
 	if (replace && (err = -take_owner(out, &old)))
 		what = s->dst, status = dst_status(err);
 	j->file = s->dst;
-	posix_fadvise(in, 0, 0, POSIX_FADV_SEQUENTIAL);
-	while (!status) {
-		ssize_t n = read_full(in, j->buf, CHUNK_BYTES);
-		if (n < 0) {
-			err = (int)-n, what = s->path, status = EX_IOERR;
-			break;
-		}
-		if (n == 0)
-			break;
-		if ((err = -write_full(out, j->buf, (size_t)n))) {
-			what = s->dst, status = dst_status(err);
-			break;
-		}
-		/* start this chunk's writeout now (Dilger's early writeout) */
-		if (sync_file_range(out, (off64_t)off, (off64_t)n, SYNC_FILE_RANGE_WRITE) < 0) {
-			err = errno, what = s->dst, status = EX_IOERR;
-			break;
-		}
-		posix_fadvise(in, (off_t)off, (off_t)n, POSIX_FADV_DONTNEED);
-		off += (uint64_t)n;
-		if (off > counted) { /* it grew while copied */
-			j->total += off - counted;
-			counted = off;
-		}
-		/* ... and wait for those before, WINDOW - 1 chunks behind */
-		if (off > (WINDOW - 1) * CHUNK_BYTES &&
-		    (err = -wait_durable(j, out, &done, off - (WINDOW - 1) * CHUNK_BYTES))) {
-			what = s->dst, status = EX_IOERR;
-			break;
-		}
-		if (cli_interrupted)
-			break;
-	}
-	if (off < counted) /* it shrank */
-		j->total -= counted - off;
-	if (!status && !cli_interrupted && (err = -wait_durable(j, out, &done, off)))
-		what = s->dst, status = EX_IOERR;
+	if (!status)
+		status = copy_data(j, s, in, out, &err, &what);
+	else
+		j->total -= s->size; /* none of it is copied */
 	if (!status && !cli_interrupted && replace && (err = -take_mode(out, &old, acl, acl_len)))
 		what = s->dst, status = dst_status(err);
 	/* data, the metadata to find it (size, blocks) and the inode's mode
@@ -572,23 +613,7 @@ static int copy_one(struct job *j, const struct src *s, int index)
 	close(in);
 	close(dfd);
 	free(acl);
-	if (status == CP_NAME_NOT_DURABLE) {
-		end_line(j);
-		fprintf(stderr, _("wbgov cp: %s: %s; %s holds the whole copy, its data durable, but the "
-				"directory could not be synced: its name may not survive a crash (try sync)\n"),
-			dir, strerror(err), s->dst);
-	} else if (status) {
-		end_line(j);
-		fprintf(stderr, _("wbgov cp: %s: %s; %s not written (the partial copy is removed)\n"), what,
-			strerror(err), s->dst);
-	} else if (tmp[0]) {
-		end_line(j);
-		fprintf(stderr,
-			_("wbgov cp: interrupted%s; %s not written (the partial copy is removed)\n"),
-			signal_text(), s->dst);
-		status = 130;
-	}
-	return status;
+	return copy_said(j, s, dir, status, err, what, tmp[0] != 0);
 }
 
 /* The destinations, every source checked, before anything is written: a

@@ -119,29 +119,35 @@ static int unmount_all(const struct mount_list *ml)
 	return 0;
 }
 
-int cli_eject(const struct cli *o, const char *arg, bool power_off)
-{
-	static struct knobs_dev devs[MAXDEV];
-	static struct mount_list mounts;
-	struct eject_sibling sibs[MAX_SIBLINGS];
-	char disk[KNOBS_NAME_MAX], attr[PATH_MAX], usbdir[PATH_MAX], who[2048], also[1024] = "";
-	const char *usb = "";
+/* One eject: the disk, what goes with it, and what was found of it. */
+struct eject {
+	const struct cli *o;
+	bool power_off;
+	struct knobs_dev *devs;       /* the disk's bdis (cli_resolve) */
+	int nd;
+	struct mount_list *mounts;    /* the disk's mounts */
+	char disk[KNOBS_NAME_MAX];
+	bool fuse;                    /* a FUSE server holds the node */
 	enum eject_power kind;
-	bool fuse = false;
-	int nd, ns = 0, r;
+	char attr[PATH_MAX];          /* eject_power_kind's */
+	char usbdir[PATH_MAX];
+	const char *usb;              /* the USB device ("1-2"), "" when none */
+	struct eject_sibling sibs[MAX_SIBLINGS];
+	int ns;                       /* the other disks on that USB device */
+};
 
-	if (geteuid() != 0) {
-		fprintf(stderr, _("wbgov eject: unmounting and powering off a device needs root\n"));
-		return EX_NOPERM;
-	}
-	nd = cli_resolve(o, arg, devs, MAXDEV);
-	if (nd > 0 && devs[0].is_share) {
+/* `arg` as a disk with a bdi of its own (not a share, not tmpfs). 0 or
+ * the exit status. */
+static int eject_find(struct eject *e, const char *arg)
+{
+	e->nd = cli_resolve(e->o, arg, e->devs, MAXDEV);
+	if (e->nd > 0 && e->devs[0].is_share) {
 		/* nothing to power off; and nothing of it is opened here */
 		fprintf(stderr, _("wbgov eject: %s is on no disk (tmpfs, proc, a network file "
 				"system?)\n"), arg);
 		return EX_UNAVAILABLE;
 	}
-	if (nd < 0) {
+	if (e->nd < 0) {
 		struct stat st;
 		if (stat(arg, &st) == 0)
 			fprintf(stderr, _("wbgov eject: %s is on no disk (tmpfs, proc, a network file "
@@ -150,90 +156,116 @@ int cli_eject(const struct cli *o, const char *arg, bool power_off)
 			fprintf(stderr, _("wbgov eject: %s: no such disk, partition or path\n"), arg);
 		return EX_UNAVAILABLE;
 	}
-	snprintf(disk, sizeof(disk), "%s", devs[0].disk);
-	for (int i = 0; i < nd; i++)
-		fuse |= devs[i].is_fuse; /* a fuseblk bdi: a FUSE server holds the node */
+	snprintf(e->disk, sizeof(e->disk), "%s", e->devs[0].disk);
+	for (int i = 0; i < e->nd; i++)
+		e->fuse |= e->devs[i].is_fuse; /* a fuseblk bdi: a FUSE server holds the node */
+	return 0;
+}
 
-	/* --- everything looked at first; nothing is done until all is well */
-	if (procfs_mounts(o->root, disk, &mounts) < 0 || mounts.truncated) {
-		fprintf(stderr, _("wbgov eject: %s's mounts cannot all be listed; unmount some\n"), disk);
+/* Everything looked at first; nothing is done until all is well. 0 or
+ * the exit status. */
+static int eject_check(struct eject *e)
+{
+	const struct cli *o = e->o;
+	char who[2048];
+	int r;
+
+	if (procfs_mounts(o->root, e->disk, e->mounts) < 0 || e->mounts->truncated) {
+		fprintf(stderr, _("wbgov eject: %s's mounts cannot all be listed; unmount some\n"), e->disk);
 		return EX_UNAVAILABLE;
 	}
-	for (const char *m = mount_list_next(&mounts, NULL); m; m = mount_list_next(&mounts, m)) {
+	for (const char *m = mount_list_next(e->mounts, NULL); m; m = mount_list_next(e->mounts, m)) {
 		if (!strcmp(m, "/")) {
-			fprintf(stderr, _("wbgov eject: %s holds the root file system\n"), disk);
+			fprintf(stderr, _("wbgov eject: %s holds the root file system\n"), e->disk);
 			return EX_UNAVAILABLE;
 		}
 	}
-	kind = eject_power_kind(o->root, disk, attr, sizeof(attr));
-	if (power_off && kind == EJECT_POWER_NONE) {
+	e->kind = eject_power_kind(o->root, e->disk, e->attr, sizeof(e->attr));
+	if (e->power_off && e->kind == EJECT_POWER_NONE) {
 		fprintf(stderr, _("wbgov eject: wbgov cannot power off %s (bus %s: NVMe, MMC and virtio "
-				"disks cannot be); --no-power-off unmounts and flushes it\n"), disk,
-			devs[0].bus[0] ? devs[0].bus : _("unknown"));
+				"disks cannot be); --no-power-off unmounts and flushes it\n"), e->disk,
+			e->devs[0].bus[0] ? e->devs[0].bus : _("unknown"));
 		return EX_UNAVAILABLE;
 	}
-	if (power_off && kind == EJECT_POWER_USB &&
-	    eject_usb_device(o->root, disk, usbdir, sizeof(usbdir)) == 0) {
-		usb = strrchr(usbdir, '/') ? strrchr(usbdir, '/') + 1 : usbdir;
-		ns = eject_siblings(o->root, disk, sibs, MAX_SIBLINGS);
-		if (ns == MAX_SIBLINGS) {
+	if (e->power_off && e->kind == EJECT_POWER_USB &&
+	    eject_usb_device(o->root, e->disk, e->usbdir, sizeof(e->usbdir)) == 0) {
+		e->usb = strrchr(e->usbdir, '/') ? strrchr(e->usbdir, '/') + 1 : e->usbdir;
+		e->ns = eject_siblings(o->root, e->disk, e->sibs, MAX_SIBLINGS);
+		if (e->ns == MAX_SIBLINGS) {
 			fprintf(stderr, _("wbgov eject: USB device %s has more disks than wbgov looks at; "
-					"--no-power-off unmounts and flushes %s\n"), usb, disk);
+					"--no-power-off unmounts and flushes %s\n"), e->usb, e->disk);
 			return EX_UNAVAILABLE;
 		}
-		if ((r = siblings_in_use(o, usb, sibs, ns, _("unmount it first; nothing was done"))))
+		if ((r = siblings_in_use(o, e->usb, e->sibs, e->ns,
+					 _("unmount it first; nothing was done"))))
 			return r;
 	}
-	if ((r = mounts_free(o, &mounts)))
+	if ((r = mounts_free(o, e->mounts)))
 		return r;
-	if (eject_stacked(o->root, disk, who, sizeof(who)) > 0) {
+	if (eject_stacked(o->root, e->disk, who, sizeof(who)) > 0) {
 		fprintf(stderr, _("wbgov eject: %s is in use by %s, stacked on it; close that first\n"),
-			disk, who);
+			e->disk, who);
 		return EX_TEMPFAIL;
 	}
 	/* a process with the node open (a dd to it, a partitioning tool) may
 	 * write after us. A FUSE file system's server (mount.exfat-fuse)
 	 * holds it until its mount goes, then exits: looked at after */
-	if (!fuse && eject_node_holders(o->root, disk, who, sizeof(who)) > 0) {
+	if (!e->fuse && eject_node_holders(o->root, e->disk, who, sizeof(who)) > 0) {
 		fprintf(stderr, _("wbgov eject: /dev/%s is open in %s: not safe to remove; close it and "
-				"eject again\n"), disk, who);
+				"eject again\n"), e->disk, who);
 		return EX_TEMPFAIL;
 	}
+	return 0;
+}
 
-	/* --- synced, unmounted */
-	if (mounts.n && (r = cli_sync_watch(o, devs, nd, &mounts, "eject")))
+/* Synced with progress, unmounted, and the node let go of. 0 or the exit
+ * status. */
+static int eject_unmount(struct eject *e)
+{
+	const struct cli *o = e->o;
+	char who[2048];
+	int r;
+
+	if (e->mounts->n && (r = cli_sync_watch(o, e->devs, e->nd, e->mounts, "eject")))
 		return r;
-	if ((r = unmount_all(&mounts)))
+	if ((r = unmount_all(e->mounts)))
 		return r;
-	if ((r = procfs_mounts(o->root, disk, &mounts)) < 0) {
+	if ((r = procfs_mounts(o->root, e->disk, e->mounts)) < 0) {
 		fprintf(stderr, _("wbgov eject: reading the mount table: %s; %s was not powered off\n"),
-			strerror(-r), disk);
+			strerror(-r), e->disk);
 		return EX_OSERR;
 	}
 	if (r > 0) {
-		mount_list_join(&mounts, ", ", who, sizeof(who));
-		fprintf(stderr, _("wbgov eject: %s is mounted again on %s: not safe to remove\n"), disk,
+		mount_list_join(e->mounts, ", ", who, sizeof(who));
+		fprintf(stderr, _("wbgov eject: %s is mounted again on %s: not safe to remove\n"), e->disk,
 			who);
 		return EX_TEMPFAIL;
 	}
-	for (int i = 0; eject_node_holders(o->root, disk, who, sizeof(who)) > 0; i++) {
+	for (int i = 0; eject_node_holders(o->root, e->disk, who, sizeof(who)) > 0; i++) {
 		struct timespec nap = { 0, 100000000 };
 		if (i == 30) {
 			fprintf(stderr, _("wbgov eject: %s is unmounted, but /dev/%s is open in %s: not "
-					"safe to remove; close it and eject again\n"), disk, disk, who);
+					"safe to remove; close it and eject again\n"), e->disk, e->disk, who);
 			return EX_TEMPFAIL;
 		}
 		nanosleep(&nap, NULL);
 	}
 	/* the sync took a while: a card put in the reader meanwhile may have
 	 * been mounted */
-	if (ns && (r = siblings_in_use(o, usb, sibs, ns, _("it was not powered off"))))
+	if (e->ns && (r = siblings_in_use(o, e->usb, e->sibs, e->ns, _("it was not powered off"))))
 		return r;
+	return 0;
+}
 
-	/* --- flushed: the disk, and those that go with it. The kernel may
-	 * let go of a disk a moment after its last unmount returned (a loop
-	 * device in a loaded CI run, once): a claim is looked at for 2 s */
-	for (int i = 0; (r = eject_flush(o->root, disk)) == -EBUSY && i < 20; i++) {
+/* Flushed: the disk, and those that go with it. The kernel may let go of
+ * a disk a moment after its last unmount returned (a loop device in a
+ * loaded CI run, once): a claim is looked at for 2 s. 0 or the exit
+ * status. */
+static int eject_flush_all(const struct eject *e)
+{
+	int r;
+
+	for (int i = 0; (r = eject_flush(e->o->root, e->disk)) == -EBUSY && i < 20; i++) {
 		struct timespec nap = { 0, 100000000 };
 		nanosleep(&nap, NULL);
 	}
@@ -241,54 +273,87 @@ int cli_eject(const struct cli *o, const char *arg, bool power_off)
 		if (r == -EBUSY)
 			fprintf(stderr, _("wbgov eject: %s is unmounted, but the kernel still holds it "
 					"(swap, a mount in another mount namespace, a file system on several "
-					"disks): not safe to remove\n"), disk);
+					"disks): not safe to remove\n"), e->disk);
 		else
-			fprintf(stderr, _("wbgov eject: flushing /dev/%s: %s\n"), disk, strerror(-r));
+			fprintf(stderr, _("wbgov eject: flushing /dev/%s: %s\n"), e->disk, strerror(-r));
 		return r == -EBUSY ? EX_TEMPFAIL : EX_IOERR;
 	}
-	if (!power_off) {
-		fprintf(stderr, _("wbgov eject: %s is unmounted and flushed: safe to remove\n"), disk);
+	if (!e->power_off)
 		return 0;
-	}
-	for (int i = 0; i < ns; i++) {
-		if ((r = eject_flush(o->root, sibs[i].disk))) {
+	for (int i = 0; i < e->ns; i++) {
+		if ((r = eject_flush(e->o->root, e->sibs[i].disk))) {
 			fprintf(stderr, _("wbgov eject: flushing /dev/%s: %s; %s was not powered off\n"),
-				sibs[i].disk, strerror(-r), usb);
+				e->sibs[i].disk, strerror(-r), e->usb);
 			return r == -EBUSY ? EX_TEMPFAIL : EX_IOERR;
 		}
 	}
+	return 0;
+}
 
-	/* --- the drive's own cache written and the drive stopped, then off.
-	 * A bridge that refuses the SCSI commands is powered off all the same,
-	 * as udisks does: the flush above already asked for the cache */
-	for (int i = -1; kind != EJECT_POWER_LOOP && i < ns; i++) {
-		const char *d = i < 0 ? disk : sibs[i].disk;
+/* The drive's own cache written and the drive stopped, then off. A
+ * bridge that refuses the SCSI commands is powered off all the same, as
+ * udisks does: the flush before already asked for the cache. 0 or the
+ * exit status. */
+static int eject_off(const struct eject *e)
+{
+	char also[1024] = "";
+	int r;
+
+	for (int i = -1; e->kind != EJECT_POWER_LOOP && i < e->ns; i++) {
+		const char *d = i < 0 ? e->disk : e->sibs[i].disk;
 		if (strncmp(d, "sd", 2))
 			continue;
-		if ((r = eject_scsi_stop(o->root, d)))
+		if ((r = eject_scsi_stop(e->o->root, d)))
 			fprintf(stderr, _("wbgov eject: %s did not take SCSI SYNCHRONIZE CACHE or START "
 					"STOP UNIT (%s); going on\n"), d, strerror(-r));
 		else
 			fprintf(stderr, _("wbgov eject: %s wrote its cache and stopped (SCSI SYNCHRONIZE "
 					"CACHE, START STOP UNIT)\n"), d);
 	}
-	if ((r = eject_power_off(o->root, disk, kind, attr))) {
+	if ((r = eject_power_off(e->o->root, e->disk, e->kind, e->attr))) {
 		fprintf(stderr, _("wbgov eject: powering off %s: %s (it is unmounted and flushed)\n"),
-			disk, strerror(-r));
+			e->disk, strerror(-r));
 		return EX_OSERR;
 	}
-	for (int i = 0; i < ns; i++) {
+	for (int i = 0; i < e->ns; i++) {
 		size_t l = strlen(also);
 		snprintf(also + l, sizeof(also) - l, "%s%.31s", i ? ", " : _(", and with it "),
-			 sibs[i].disk);
+			 e->sibs[i].disk);
 	}
-	if (kind == EJECT_POWER_USB)
+	if (e->kind == EJECT_POWER_USB)
 		fprintf(stderr, _("wbgov eject: %s is powered off (USB device %s%s): safe to remove\n"),
-			disk, usb, also);
-	else if (kind == EJECT_POWER_SCSI)
+			e->disk, e->usb, also);
+	else if (e->kind == EJECT_POWER_SCSI)
 		fprintf(stderr, _("wbgov eject: %s is stopped and deleted from the system (SCSI delete): "
-				"safe to remove\n"), disk);
+				"safe to remove\n"), e->disk);
 	else
-		fprintf(stderr, _("wbgov eject: %s is detached: safe to remove\n"), disk);
+		fprintf(stderr, _("wbgov eject: %s is detached: safe to remove\n"), e->disk);
 	return 0;
+}
+
+int cli_eject(const struct cli *o, const char *arg, bool power_off)
+{
+	static struct knobs_dev devs[MAXDEV];
+	static struct mount_list mounts;
+	static struct eject e; /* 9 KiB: not on the stack */
+	int r;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, _("wbgov eject: unmounting and powering off a device needs root\n"));
+		return EX_NOPERM;
+	}
+	memset(&e, 0, sizeof(e));
+	e.o = o;
+	e.power_off = power_off;
+	e.devs = devs;
+	e.mounts = &mounts;
+	e.usb = "";
+	if ((r = eject_find(&e, arg)) || (r = eject_check(&e)) || (r = eject_unmount(&e)) ||
+	    (r = eject_flush_all(&e)))
+		return r;
+	if (!power_off) {
+		fprintf(stderr, _("wbgov eject: %s is unmounted and flushed: safe to remove\n"), e.disk);
+		return 0;
+	}
+	return eject_off(&e);
 }

@@ -198,134 +198,126 @@ static void put_row(FILE *f, char cell[NCOL][CELL_MAX], const int *w)
 	fprintf(f, " %s\n", cell[C_MOUNTS]);
 }
 
-int cli_status(const struct cli *o, FILE *f)
+/* What wbgovd's --metrics-file holds, from the same writer. */
+static int status_prometheus(FILE *f, const struct row *rows, int n, bool running)
+{
+	static struct metrics_dev *m;
+	static int m_room;
+	if (!room_for(&m, &m_room, n, sizeof(*m))) {
+		fprintf(stderr, "wbgov status: %s\n", strerror(ENOMEM));
+		return EX_OSERR;
+	}
+	for (int i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		m[i] = (struct metrics_dev){ .info = r->d, .has_record = r->has_st, .rec = r->st,
+					     .has_knobs = r->has_knobs, .strict = r->strict != 0,
+					     .max_bytes = r->max_bytes, .has_pending = r->has_pending,
+					     .pending_bytes = r->pending };
+	}
+	return metrics_write(f, running, m, n) ? EX_IOERR : 0;
+}
+
+/* Schema 1, in wbgov(8): every key always there, null for unknown;
+ * watch's on one line. `mem_err`: /proc/meminfo's figures unknown. */
+static int status_json(const struct cli *o, FILE *f, const struct row *rows, int n, bool running,
+		       const char *when, int mem_err, uint64_t dirty, uint64_t writeback)
 {
 	static struct features fs;
-	struct row *rows = NULL;
-	uint64_t dirty = 0, writeback = 0;
-	int n = collect(o, &rows), mem_err;
-	bool running = cli_daemon_running(o);
-	char when[32];
-	const char *daemon;
-	time_t now = time(NULL);
-	struct tm tm;
+	json_t *devs = json_array(), *doc;
+	int rc;
 
-	/* when it was read: UTC for JSON, local time for people */
-	if (!(o->json ? gmtime_r(&now, &tm) : localtime_r(&now, &tm)) ||
-	    !strftime(when, sizeof(when), o->json ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%d %H:%M:%S %Z", &tm))
-		snprintf(when, sizeof(when), "?");
+	for (int i = 0; devs && i < n; i++) {
+		const struct row *r = &rows[i];
+		bool bw = r->has_st && r->st.bw_bps;
+		double drain = cli_pending_drain_s(&r->pend, bw ? r->st.bw_bps : 0);
+		json_t *dev = json_pack(
+			"{s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+			"bdi", cli_json_text(r->d.bdi), "kind", cli_kind_key(&r->d),
+			"disk", cli_json_text(r->d.disk),
+			"model", cli_json_text_or_null(r->d.model),
+			"bus", cli_json_text_or_null(r->d.bus), "mounts", cli_json_mounts(&r->mounts),
+			"bandwidth_bps", cli_json_u64(bw, r->st.bw_bps),
+			"bandwidth_source", bw ? json_string(bw_source_key(r->st.source)) : json_null(),
+			"strict_limit", r->has_knobs ? json_boolean(r->strict) : json_null(),
+			"max_bytes", cli_json_u64(r->has_knobs, r->max_bytes),
+			"max_ratio_fine", cli_json_u64(r->has_knobs, r->ratio),
+			"dirty_writeback_bytes", cli_json_u64(r->has_pending, r->pending),
+			"pending_source", r->has_pending ? json_string(cli_pending_key[r->pend.source])
+							 : json_null(),
+			"drain_s", cli_json_real(drain >= 0, drain, 2));
+		if (json_array_append_new(devs, dev)) {
+			json_decref(devs);
+			devs = NULL;
+		}
+	}
+	read_features(o, running, &fs);
+	doc = json_pack("{s:i, s:s, s:b, s:o, s:o, s:o, s:o}", "schema", 1, "time", when,
+			"wbgovd_running", running, "dirty_bytes", cli_json_u64(!mem_err, dirty),
+			"writeback_bytes", cli_json_u64(!mem_err, writeback), "devices", devs,
+			"features", features_json(&fs));
+	rc = cli_json_print(f, doc, o->watching);
+	if (rc == -ENOMEM)
+		fprintf(stderr, "wbgov status: %s\n", strerror(ENOMEM));
+	return rc == -ENOMEM ? EX_OSERR : rc ? EX_IOERR : 0;
+}
 
-	if (n < 0) {
-		fprintf(stderr, _("wbgov status: cannot list devices under %s: %s\n"), o->root,
-			strerror(-n));
-		return EX_OSFILE;
-	}
-	if (o->prometheus) {
-		/* what wbgovd's --metrics-file holds, from the same writer */
-		static struct metrics_dev *m;
-		static int m_room;
-		if (!room_for(&m, &m_room, n, sizeof(*m))) {
-			fprintf(stderr, "wbgov status: %s\n", strerror(ENOMEM));
-			return EX_OSERR;
-		}
-		for (int i = 0; i < n; i++) {
-			struct row *r = &rows[i];
-			m[i] = (struct metrics_dev){ .info = r->d, .has_record = r->has_st, .rec = r->st,
-						     .has_knobs = r->has_knobs, .strict = r->strict != 0,
-						     .max_bytes = r->max_bytes, .has_pending = r->has_pending,
-						     .pending_bytes = r->pending };
-		}
-		return metrics_write(f, running, m, n) ? EX_IOERR : 0;
-	}
-	/* a meminfo that cannot be read or parsed is unknown, not 0: "-" and
-	 * null, as every other figure */
-	mem_err = procfs_meminfo(o->root, &dirty, &writeback);
-	if (o->json) {
-		/* schema 1, in wbgov(8): every key always there, null for unknown;
-		 * watch's on one line */
-		json_t *devs = json_array(), *doc;
-		int rc;
-		for (int i = 0; devs && i < n; i++) {
-			struct row *r = &rows[i];
-			bool bw = r->has_st && r->st.bw_bps;
-			double drain = cli_pending_drain_s(&r->pend, bw ? r->st.bw_bps : 0);
-			json_t *dev = json_pack(
-				"{s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-				"bdi", cli_json_text(r->d.bdi), "kind", cli_kind_key(&r->d),
-				"disk", cli_json_text(r->d.disk),
-				"model", cli_json_text_or_null(r->d.model),
-				"bus", cli_json_text_or_null(r->d.bus), "mounts", cli_json_mounts(&r->mounts),
-				"bandwidth_bps", cli_json_u64(bw, r->st.bw_bps),
-				"bandwidth_source", bw ? json_string(bw_source_key(r->st.source)) : json_null(),
-				"strict_limit", r->has_knobs ? json_boolean(r->strict) : json_null(),
-				"max_bytes", cli_json_u64(r->has_knobs, r->max_bytes),
-				"max_ratio_fine", cli_json_u64(r->has_knobs, r->ratio),
-				"dirty_writeback_bytes", cli_json_u64(r->has_pending, r->pending),
-				"pending_source", r->has_pending ? json_string(cli_pending_key[r->pend.source])
-								 : json_null(),
-				"drain_s", cli_json_real(drain >= 0, drain, 2));
-			if (json_array_append_new(devs, dev)) {
-				json_decref(devs);
-				devs = NULL;
-			}
-		}
-		read_features(o, running, &fs);
-		doc = json_pack("{s:i, s:s, s:b, s:o, s:o, s:o, s:o}", "schema", 1, "time", when,
-				"wbgovd_running", running, "dirty_bytes", cli_json_u64(!mem_err, dirty),
-				"writeback_bytes", cli_json_u64(!mem_err, writeback), "devices", devs,
-				"features", features_json(&fs));
-		rc = cli_json_print(f, doc, o->watching);
-		if (rc == -ENOMEM)
-			fprintf(stderr, "wbgov status: %s\n", strerror(ENOMEM));
-		return rc == -ENOMEM ? EX_OSERR : rc ? EX_IOERR : 0;
-	}
-	{
-		bool no_bw = false, no_pend = false, from_bus = false;
-		int w[NCOL];
-		char cell[NCOL][CELL_MAX];
+/* The table: every column as wide as its longest entry, its header's in
+ * this language too, as lsblk does; what a "-" means below it. */
+static void status_table(const struct cli *o, FILE *f, const struct row *rows, int n,
+			 bool running, const char *when)
+{
+	bool no_bw = false, no_pend = false, from_bus = false;
+	int w[NCOL];
+	char cell[NCOL][CELL_MAX];
 
-		/* every column as wide as its longest entry, its header's in this
-		 * language too, as lsblk does */
+	for (int c = 0; c < NCOL; c++)
+		w[c] = col_min[c] > cli_text_width(_(col_head[c])) ? col_min[c] :
+								  cli_text_width(_(col_head[c]));
+	for (int i = 0; i < n; i++) {
+		row_cells(&rows[i], cell);
 		for (int c = 0; c < NCOL; c++)
-			w[c] = col_min[c] > cli_text_width(_(col_head[c])) ? col_min[c] :
-									  cli_text_width(_(col_head[c]));
-		for (int i = 0; i < n; i++) {
-			row_cells(&rows[i], cell);
-			for (int c = 0; c < NCOL; c++)
-				if (cli_text_width(cell[c]) > w[c])
-					w[c] = cli_text_width(cell[c]);
-		}
-		if (o->watching) {
-			fprintf(f, _("%s, every %.1f s"), when, o->interval);
-			fputs("\n\n", f);
-		}
-		for (int c = 0; c < NCOL; c++)
-			snprintf(cell[c], CELL_MAX, "%s", _(col_head[c]));
+			if (cli_text_width(cell[c]) > w[c])
+				w[c] = cli_text_width(cell[c]);
+	}
+	if (o->watching) {
+		fprintf(f, _("%s, every %.1f s"), when, o->interval);
+		fputs("\n\n", f);
+	}
+	for (int c = 0; c < NCOL; c++)
+		snprintf(cell[c], CELL_MAX, "%s", _(col_head[c]));
+	put_row(f, cell, w);
+	for (int i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+
+		row_cells(r, cell);
 		put_row(f, cell, w);
-		for (int i = 0; i < n; i++) {
-			struct row *r = &rows[i];
-
-			row_cells(r, cell);
-			put_row(f, cell, w);
-			no_bw |= !(r->has_st && r->st.bw_bps);
-			no_pend |= !r->has_pending;
-			from_bus |= r->has_pending && r->pend.source == PENDING_WBGOVD;
-		}
-		if (no_bw)
-			fprintf(f, "\n%s\n",
-				running ? _("MEASURED, DRAIN: - until wbgovd has measured the device") :
-					  _("MEASURED, DRAIN: - until wbgovd has measured the device (it "
-					    "is not running)"));
-		if (no_pend)
-			fprintf(f, "%s%s\n", no_bw ? "" : "\n",
-				_("DIRTY+WB, DRAIN: - where the bdi's own counters are not readable "
-				  "(debugfs at /sys/kernel/debug, as root) and wbgovd does not tell them "
-				  "on D-Bus"));
-		if (from_bus)
-			fprintf(f, "%s%s\n", no_bw || no_pend ? "" : "\n",
-				_("DIRTY+WB, DRAIN: from wbgovd on D-Bus where debugfs is not readable "
-				  "here"));
+		no_bw |= !(r->has_st && r->st.bw_bps);
+		no_pend |= !r->has_pending;
+		from_bus |= r->has_pending && r->pend.source == PENDING_WBGOVD;
 	}
+	if (no_bw)
+		fprintf(f, "\n%s\n",
+			running ? _("MEASURED, DRAIN: - until wbgovd has measured the device") :
+				  _("MEASURED, DRAIN: - until wbgovd has measured the device (it "
+				    "is not running)"));
+	if (no_pend)
+		fprintf(f, "%s%s\n", no_bw ? "" : "\n",
+			_("DIRTY+WB, DRAIN: - where the bdi's own counters are not readable "
+			  "(debugfs at /sys/kernel/debug, as root) and wbgovd does not tell them "
+			  "on D-Bus"));
+	if (from_bus)
+		fprintf(f, "%s%s\n", no_bw || no_pend ? "" : "\n",
+			_("DIRTY+WB, DRAIN: from wbgovd on D-Bus where debugfs is not readable "
+			  "here"));
+}
+
+/* The system's line: /proc/meminfo's Dirty and Writeback, and whether
+ * wbgovd runs. */
+static void status_system(const struct cli *o, FILE *f, int mem_err, uint64_t dirty,
+			  uint64_t writeback, bool running)
+{
+	const char *daemon;
+
 	/* TRANSLATORS: after "system: Dirty 4.0 MiB, Writeback 1.0 MiB; " */
 	daemon = running ? _("wbgovd running") : _("wbgovd not running");
 	if (mem_err) {
@@ -348,6 +340,38 @@ int cli_status(const struct cli *o, FILE *f)
 		fprintf(f, _("system: Dirty %s, Writeback %s; %s"), d, wb, daemon);
 		fputc('\n', f);
 	}
+}
+
+int cli_status(const struct cli *o, FILE *f)
+{
+	static struct features fs;
+	struct row *rows = NULL;
+	uint64_t dirty = 0, writeback = 0;
+	int n = collect(o, &rows), mem_err;
+	bool running = cli_daemon_running(o);
+	char when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	/* when it was read: UTC for JSON, local time for people */
+	if (!(o->json ? gmtime_r(&now, &tm) : localtime_r(&now, &tm)) ||
+	    !strftime(when, sizeof(when), o->json ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%d %H:%M:%S %Z", &tm))
+		snprintf(when, sizeof(when), "?");
+
+	if (n < 0) {
+		fprintf(stderr, _("wbgov status: cannot list devices under %s: %s\n"), o->root,
+			strerror(-n));
+		return EX_OSFILE;
+	}
+	if (o->prometheus)
+		return status_prometheus(f, rows, n, running);
+	/* a meminfo that cannot be read or parsed is unknown, not 0: "-" and
+	 * null, as every other figure */
+	mem_err = procfs_meminfo(o->root, &dirty, &writeback);
+	if (o->json)
+		return status_json(o, f, rows, n, running, when, mem_err, dirty, writeback);
+	status_table(o, f, rows, n, running, when);
+	status_system(o, f, mem_err, dirty, writeback, running);
 	/* once a second in watch is too much of them */
 	if (!o->watching) {
 		read_features(o, running, &fs);

@@ -16,8 +16,6 @@
 #include "sys/procfs.h"
 #include "sys/syncmounts.h"
 
-
-
 /* A share's server that took nothing for this long may not answer: said
  * once, so that a user who waits knows what for. A link that drops out
  * (Wi-Fi, a VPN) comes back within seconds; five are already longer than
@@ -44,6 +42,55 @@ static uint64_t left_bytes(const struct cli *o, const struct knobs_dev *d, int n
 	return dirty + wb;
 }
 
+/* What is said of a share's server while `wbgov sync` waits for it. */
+enum share_news { SHARE_WAITING, SHARE_STALLED, SHARE_GIVEN_UP };
+
+/* ... `left` bytes still to write (per_dev: the share's own, else the
+ * system's), `quiet_s` seconds without a byte taken (SHARE_STALLED). */
+static void share_said(enum share_news what, const char *cmd, const struct knobs_dev *share,
+		       bool per_dev, uint64_t left, double quiet_s)
+{
+	char h[24];
+
+	bytes_text(h, sizeof(h), left, BYTES_KIB_DOWN);
+	switch (what) {
+	case SHARE_WAITING:
+		/* TRANSLATORS: "wbgov sync: waiting for the server of
+		 * nas:/export (nfs4) to take 12.0 MiB; Ctrl-C stops waiting" */
+		fprintf(stderr, per_dev ? _("wbgov %s: waiting for the server of %s (%s) to take %s; "
+					    "Ctrl-C stops waiting\n") :
+					  _("wbgov %s: waiting for the server of %s (%s) to take its part of "
+					    "the %s the system has to write; Ctrl-C stops waiting\n"),
+			cmd, share->model, share->bus, h);
+		break;
+	case SHARE_STALLED:
+		/* TRANSLATORS: "... for 5 s: the server of nas:/export
+		 * (nfs4) may not answer; 12.0 MiB still to write ..." */
+		fprintf(stderr, per_dev ? _("wbgov %s: nothing written for %.0f s: the server of %s (%s) "
+					    "may not answer; %s still to write; Ctrl-C stops "
+					    "waiting\n") :
+					  _("wbgov %s: nothing written for %.0f s: the server of %s (%s) "
+					    "may not answer; %s (system) still to write; Ctrl-C "
+					    "stops waiting\n"),
+			cmd, quiet_s, share->model, share->bus, h);
+		break;
+	case SHARE_GIVEN_UP:
+		/* TRANSLATORS: "... of nas:/export (nfs4); 12.0 MiB still to
+		 * write to it ..."; "(system)": the system's, when the
+		 * kernel does not tell the share's own */
+		fprintf(stderr, per_dev ? _("wbgov %s: stopped waiting for the server of %s (%s); %s "
+					    "still to write to it, which the kernel goes on "
+					    "writing while it answers (wbgov status shows what "
+					    "is left)\n") :
+					  _("wbgov %s: stopped waiting for the server of %s (%s); %s "
+					    "(system) still to write, which the kernel goes on "
+					    "writing while it answers (wbgov status shows what "
+					    "is left)\n"),
+			cmd, share->model, share->bus, h);
+		break;
+	}
+}
+
 int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 		   const struct mount_list *mounts, const char *cmd)
 {
@@ -64,17 +111,8 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 	 * the wait (the child sets them back to their defaults) */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (share) {
-		char h[24];
-		bytes_text(h, sizeof(h), start_left, BYTES_KIB_DOWN);
-		/* TRANSLATORS: "wbgov sync: waiting for the server of
-		 * nas:/export (nfs4) to take 12.0 MiB; Ctrl-C stops waiting" */
-		fprintf(stderr, per_dev ? _("wbgov %s: waiting for the server of %s (%s) to take %s; "
-					    "Ctrl-C stops waiting\n") :
-					  _("wbgov %s: waiting for the server of %s (%s) to take its part of "
-					    "the %s the system has to write; Ctrl-C stops waiting\n"),
-			cmd, share->model, share->bus, h);
-	}
+	if (share)
+		share_said(SHARE_WAITING, cmd, share, per_dev, start_left, 0);
 	/* the writing, which Ctrl-C does not stop: it stops the watching */
 	snprintf(prefix, sizeof(prefix), "%swbgov %s: ", tty ? "\n" : "", cmd);
 	res = sync_mounts_start(mounts, STDERR_FILENO, prefix, SYNC_MOUNTS_KEEP_ON_INT, &child);
@@ -92,7 +130,6 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 		if ((res = sync_mounts_reap(child, false)) != -EAGAIN)
 			break;
 		if (cli_interrupted && share) {
-			char h[24];
 			/* the child only waits for the server, which the kernel
 			 * writes to all the same: ended, it is not left waiting
 			 * (in state D on a hard mount) for a server that may
@@ -100,20 +137,9 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 			 * uninterruptible one ends it when it returns */
 			kill(child, SIGKILL);
 			sync_mounts_reap(child, false);
-			bytes_text(h, sizeof(h), left_bytes(o, devs, nd, &per_dev), BYTES_KIB_DOWN);
+			left = left_bytes(o, devs, nd, &per_dev);
 			fputs(tty && shown ? "\n" : "", stderr);
-			/* TRANSLATORS: "... of nas:/export (nfs4); 12.0 MiB still to
-			 * write to it ..."; "(system)": the system's, when the
-			 * kernel does not tell the share's own */
-			fprintf(stderr, per_dev ? _("wbgov %s: stopped waiting for the server of %s (%s); %s "
-						    "still to write to it, which the kernel goes on "
-						    "writing while it answers (wbgov status shows what "
-						    "is left)\n") :
-						  _("wbgov %s: stopped waiting for the server of %s (%s); %s "
-						    "(system) still to write, which the kernel goes on "
-						    "writing while it answers (wbgov status shows what "
-						    "is left)\n"),
-				cmd, share->model, share->bus, h);
+			share_said(SHARE_GIVEN_UP, cmd, share, per_dev, left, 0);
 			return 130;
 		}
 		if (cli_interrupted) {
@@ -138,18 +164,8 @@ int cli_sync_watch(const struct cli *o, struct knobs_dev *devs, int nd,
 		prev_left = left;
 		tp = now;
 		if (share && !stall_said && elapsed - moved >= SHARE_STALL_S) {
-			char h[24];
-			bytes_text(h, sizeof(h), left, BYTES_KIB_DOWN);
 			fputs(tty && shown ? "\n" : "", stderr);
-			/* TRANSLATORS: "... for 5 s: the server of nas:/export
-			 * (nfs4) may not answer; 12.0 MiB still to write ..." */
-			fprintf(stderr, per_dev ? _("wbgov %s: nothing written for %.0f s: the server of %s (%s) "
-						    "may not answer; %s still to write; Ctrl-C stops "
-						    "waiting\n") :
-						  _("wbgov %s: nothing written for %.0f s: the server of %s (%s) "
-						    "may not answer; %s (system) still to write; Ctrl-C "
-						    "stops waiting\n"),
-				cmd, elapsed - moved, share->model, share->bus, h);
+			share_said(SHARE_STALLED, cmd, share, per_dev, left, elapsed - moved);
 			stall_said = true;
 		}
 		{

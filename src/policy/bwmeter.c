@@ -290,49 +290,132 @@ static bool window_done(const struct bwmeter *m, uint64_t ds)
 	return m->win_moves >= BWMETER_WIN_MOVES && m->win_sectors >= 4 * m->win_max_step;
 }
 
+/* One poll's interval, as bwmeter_sample reads it. */
+struct step {
+	uint64_t dt, ds, dios, dticks; /* us, sectors, ios, io_ticks ms since the last poll */
+	uint64_t queued;               /* bytes queued at its start (debugfs) */
+	bool moved;                    /* sectors completed */
+	bool backlog;                  /* work queued (debugfs) or in flight at both ends */
+	bool debugfs;                  /* ... told by debugfs at both ends */
+	bool p_empty;                  /* nothing queued at its start */
+};
+
+/* The interval into the open window. */
+static void window_add(struct bwmeter *m, const struct step *st)
+{
+	m->win_usec += st->dt;
+	m->win_sectors += st->ds;
+	m->win_ios += st->dios;
+	m->win_ticks_ms += st->dticks;
+	m->win_moves += st->moved;
+	if (st->ds > m->win_max_step)
+		m->win_max_step = st->ds;
+	if (st->debugfs) {
+		m->win_polls++;
+		m->win_empty += !st->backlog;
+		m->win_queued_kib += st->queued / 1024;
+	} else {
+		m->win_backlog = m->win_backlog && st->backlog;
+		if (m->win_polls) {
+			/* a poll without debugfs in a window judged by it:
+			 * the caller skipped the read while the device
+			 * idled; an interval begun with nothing queued is
+			 * an empty poll, or idle time would count as a
+			 * backlog at a crawl */
+			m->win_polls++;
+			m->win_empty += st->p_empty || !st->backlog;
+		}
+	}
+	m->pre.backlog = m->pre.backlog && (st->moved || st->backlog);
+	if (st->moved && !m->last_moved) {
+		stall_end(m, st->ds);
+		m->win_lone += st->ds * 4 < m->win_max_step;
+	}
+	if (!st->moved && !st->backlog) {
+		/* idle: a window over long idle time measures nothing */
+		m->win_idle_usec += st->dt;
+		if (m->win_idle_usec >= BWMETER_IDLE_USEC)
+			m->win_open = false;
+	} else {
+		m->win_idle_usec = 0;
+	}
+}
+
+/* The window judged where it ends, if it ends at this poll, and one
+ * opened at a poll that moved; true when the estimate changed. */
+static bool window_end(struct bwmeter *m, const struct bw_sample *s, const struct step *st)
+{
+	bool changed = false;
+
+	if (!st->moved && m->win_open && m->last_moved && !s->inflight &&
+	    !(s->have_wb && s->wb_bytes >= BWMETER_STEP_BYTES) && m->win_moves >= BWMETER_WIN_MOVES &&
+	    !window_backlog(m) && m->win_usec > st->dt) {
+		/* it stopped, nothing in flight (a journal page under
+		 * writeback aside): what the window holds was done within it,
+		 * but for the largest step, which may have begun before; at
+		 * least that fast. A fast disk written once, at sync, in a few
+		 * polls' big steps is measured so, or never */
+		uint64_t bytes = (m->win_sectors - m->win_max_step) * 512;
+		if (bytes >= BWMETER_WIN_BYTES) {
+			changed |= judge(m, bytes, m->win_usec - st->dt, false, s->cap_bytes);
+			m->win_open = false;
+		}
+	}
+	if (st->moved && m->win_open && window_done(m, st->ds)) {
+		changed |= judge(m, m->win_sectors * 512, m->win_usec, window_backlog(m),
+				 s->cap_bytes);
+		m->win_open = false;
+	}
+	if (st->moved && !m->win_open) {
+		/* anchor here: the window holds only what completes after */
+		open_window(m);
+	}
+	return changed;
+}
+
 bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 {
 	const struct bw_sample *p = &m->last;
-	uint64_t dt, ds, dios, dticks, queued;
-	bool moved, backlog, debugfs, p_empty, changed = false;
+	struct step st;
+	bool changed = false;
 
 	if (!m->primed || s->now_usec <= p->now_usec || s->sectors < p->sectors ||
 	    s->ios < p->ios || s->io_ticks_ms < p->io_ticks_ms) {
 		reprime(m, s);
 		return false;
 	}
-	dt = s->now_usec - p->now_usec;
-	ds = s->sectors - p->sectors;
-	dios = s->ios - p->ios;
-	dticks = s->io_ticks_ms - p->io_ticks_ms;
+	st.dt = s->now_usec - p->now_usec;
+	st.ds = s->sectors - p->sectors;
+	st.dios = s->ios - p->ios;
+	st.dticks = s->io_ticks_ms - p->io_ticks_ms;
 	/* a counter that jumps (a driver bug, a forged tree) would give any
 	 * bandwidth: ds x 512 above BWMETER_MAX_BPS x dt is not a device */
-	if (ds > BWMETER_MAX_BPS / 512 * dt / 1000000 + 8) {
+	if (st.ds > BWMETER_MAX_BPS / 512 * st.dt / 1000000 + 8) {
 		reprime(m, s);
 		return false;
 	}
-	moved = ds > 0;
-	queued = p->wb_bytes;
+	st.moved = st.ds > 0;
+	st.queued = p->wb_bytes;
 	/* nothing queued at the last poll, as the kernel said then or last */
-	p_empty = (p->have_wb ? !p->wb_bytes : m->wb_empty) && !p->inflight;
-	m->interval_bps = rate(ds * 512, dt);
-	if (ds * 512 >= BWMETER_WIN_BYTES && p_empty) {
+	st.p_empty = (p->have_wb ? !p->wb_bytes : m->wb_empty) && !p->inflight;
+	m->interval_bps = rate(st.ds * 512, st.dt);
+	if (st.ds * 512 >= BWMETER_WIN_BYTES && st.p_empty) {
 		/* nothing was queued at the last poll (the kernel said so): all
 		 * that completed since was submitted since, so this interval is
 		 * a lower bound already, if more than a device buffer; a device
 		 * coming out of idle need not wait for a window to be let go */
-		changed |= judge(m, ds * 512, dt, false, s->cap_bytes);
+		changed |= judge(m, st.ds * 512, st.dt, false, s->cap_bytes);
 	}
-	debugfs = s->have_wb && p->have_wb;
-	if (debugfs)
+	st.debugfs = s->have_wb && p->have_wb;
+	if (st.debugfs)
 		/* work queued at both ends; how much, the window judges */
-		backlog = p->wb_bytes > 0 && s->wb_bytes > 0;
+		st.backlog = p->wb_bytes > 0 && s->wb_bytes > 0;
 	else
 		/* requests in flight at both ends; how busy, the window judges */
-		backlog = p->inflight > 0 && s->inflight > 0;
+		st.backlog = p->inflight > 0 && s->inflight > 0;
 
-	if (p_empty && m->quiet_usec >= BWMETER_QUIET_USEC &&
-	    (moved || (s->have_wb && s->wb_bytes)) &&
+	if (st.p_empty && m->quiet_usec >= BWMETER_QUIET_USEC &&
+	    (st.moved || (s->have_wb && s->wb_bytes)) &&
 	    (!m->win_open || !window_backlog(m) || m->win_sectors * 512 < BWMETER_STEP_BYTES)) {
 		/* busy again after a second of quiet that ended with nothing
 		 * queued (the kernel said so), and no backlog window of weight
@@ -345,10 +428,10 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		 * device has had work since it came (at most this interval's
 		 * idle start is lost) */
 		open_window(m);
-		backlog = s->have_wb && s->wb_bytes > 0;
-		queued = s->wb_bytes;
-	} else if (m->win_open && moved && m->last_moved && m->win_usec &&
-		   (ds * 512 >= BWMETER_WIN_BYTES || (s->cap_bytes && ds * 512 > s->cap_bytes)) &&
+		st.backlog = s->have_wb && s->wb_bytes > 0;
+		st.queued = s->wb_bytes;
+	} else if (m->win_open && st.moved && m->last_moved && m->win_usec &&
+		   (st.ds * 512 >= BWMETER_WIN_BYTES || (s->cap_bytes && st.ds * 512 > s->cap_bytes)) &&
 		   m->interval_bps / 4 > rate(m->win_sectors * 512, m->win_usec)) {
 		/* a bulk write after light use: 32 MiB in one poll, or more than
 		 * its strict cap lets be dirty or in flight at once (so written
@@ -358,78 +441,20 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		 * start cap it outruns for a dozen polls */
 		open_window(m);
 	}
-	if (m->win_open && m->last_moved && !moved)
+	if (m->win_open && m->last_moved && !st.moved)
 		stall_begin(m);
-	if (m->win_open) {
-		m->win_usec += dt;
-		m->win_sectors += ds;
-		m->win_ios += dios;
-		m->win_ticks_ms += dticks;
-		m->win_moves += moved;
-		if (ds > m->win_max_step)
-			m->win_max_step = ds;
-		if (debugfs) {
-			m->win_polls++;
-			m->win_empty += !backlog;
-			m->win_queued_kib += queued / 1024;
-		} else {
-			m->win_backlog = m->win_backlog && backlog;
-			if (m->win_polls) {
-				/* a poll without debugfs in a window judged by it:
-				 * the caller skipped the read while the device
-				 * idled; an interval begun with nothing queued is
-				 * an empty poll, or idle time would count as a
-				 * backlog at a crawl */
-				m->win_polls++;
-				m->win_empty += p_empty || !backlog;
-			}
-		}
-		m->pre.backlog = m->pre.backlog && (moved || backlog);
-		if (moved && !m->last_moved) {
-			stall_end(m, ds);
-			m->win_lone += ds * 4 < m->win_max_step;
-		}
-		if (!moved && !backlog) {
-			/* idle: a window over long idle time measures nothing */
-			m->win_idle_usec += dt;
-			if (m->win_idle_usec >= BWMETER_IDLE_USEC)
-				m->win_open = false;
-		} else {
-			m->win_idle_usec = 0;
-		}
-	}
-	if (!moved && m->win_open && m->last_moved && !s->inflight &&
-	    !(s->have_wb && s->wb_bytes >= BWMETER_STEP_BYTES) && m->win_moves >= BWMETER_WIN_MOVES &&
-	    !window_backlog(m) && m->win_usec > dt) {
-		/* it stopped, nothing in flight (a journal page under
-		 * writeback aside): what the window holds was done within it,
-		 * but for the largest step, which may have begun before; at
-		 * least that fast. A fast disk written once, at sync, in a few
-		 * polls' big steps is measured so, or never */
-		uint64_t bytes = (m->win_sectors - m->win_max_step) * 512;
-		if (bytes >= BWMETER_WIN_BYTES) {
-			changed |= judge(m, bytes, m->win_usec - dt, false, s->cap_bytes);
-			m->win_open = false;
-		}
-	}
-	if (moved && m->win_open && window_done(m, ds)) {
-		changed |= judge(m, m->win_sectors * 512, m->win_usec, window_backlog(m),
-				 s->cap_bytes);
-		m->win_open = false;
-	}
-	if (moved && !m->win_open) {
-		/* anchor here: the window holds only what completes after */
-		open_window(m);
-	}
-	m->last_moved = moved;
+	if (m->win_open)
+		window_add(m, &st);
+	changed |= window_end(m, s, &st);
+	m->last_moved = st.moved;
 	if (s->have_wb)
 		m->wb_empty = !s->wb_bytes;
-	else if (moved || s->inflight)
+	else if (st.moved || s->inflight)
 		m->wb_empty = false;
-	if (moved || (s->have_wb && s->wb_bytes) || s->inflight)
+	if (st.moved || (s->have_wb && s->wb_bytes) || s->inflight)
 		m->quiet_usec = 0;
 	else
-		m->quiet_usec += dt;
+		m->quiet_usec += st.dt;
 	m->last = *s;
 	return changed;
 }
