@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # 0001's bug on the running kernel, as anyone can see it: a strict_limit
 # bdi's write-bandwidth estimate after the device idled. A loop device over
-# a file in /dev/shm, its writes throttled to SPEED bytes/s (cgroup v1's
-# blkio.throttle.write_bps_device or v2's io.max, in the root group, where
-# the flusher writes), ext4 on it, strict_limit 1 and max_bytes one second
+# a file in /dev/shm, its writes throttled to SPEED bytes/s (as the
+# project's real-kernel tests do, tests/lib/throttle.sh: cgroup v1's
+# blkio.throttle.write_bps_device in the root group, or v2's io.max in a
+# group of the script's own, which the writeback of its dirty pages is
+# charged to), ext4 on it, strict_limit 1 and max_bytes one second
 # of SPEED (as wbgovd sets them: the writer is throttled, so
 # balance_dirty_pages() updates the estimate):
 #   1. 32 MiB written and synced: the estimate learns the device's speed;
@@ -34,20 +36,23 @@ case $IDLE in *[!0-9]* | '') echo "$0: IDLE '$IDLE': whole seconds" >&2; exit 64
 case $MIB in *[!0-9]* | '' | 0) echo "$0: MIB '$MIB': MiB to write, 1 or more" >&2; exit 64 ;; esac
 [ "$(id -u)" = 0 ] || { echo "$0: needs root (a loop device, a throttle, debugfs)" >&2; exit 77; }
 [ -d /sys/kernel/debug/bdi ] || { echo "$0: debugfs is not mounted at /sys/kernel/debug" >&2; exit 77; }
+# shellcheck source=tests/lib/throttle.sh
+. "$(dirname "$0")/../tests/lib/throttle.sh"
 for c in losetup mkfs.ext4 dd; do
 	command -v $c >/dev/null || { echo "$0: no $c" >&2; exit 77; }
 done
 img=$(mktemp /dev/shm/repro-idle.XXXXXX)
 mnt=$(mktemp -d /tmp/repro-idle.XXXXXX)
-loop="" rule="" bdi="" strict="" fine=""
+loop="" throttled="" bdi="" strict="" fine=""
 cleanup() {
 	set +e
 	mountpoint -q "$mnt" && umount "$mnt"
-	[ -n "$rule" ] && echo "$rule" >"$rfile"
+	[ -n "$throttled" ] && sys_throttle "$throttled" 0
+	sys_throttle_done
 	[ -n "$bdi" ] && [ -n "$fine" ] && echo "$fine" >"/sys/class/bdi/$bdi/max_ratio_fine"
 	[ -n "$bdi" ] && [ -n "$strict" ] && echo "$strict" >"/sys/class/bdi/$bdi/strict_limit"
 	[ -n "$loop" ] && losetup -d "$loop"
-	rm -f "$img"
+	rm -f "$img" "$mnt.dd" "$mnt.sync"
 	rmdir "$mnt"
 }
 trap cleanup EXIT
@@ -57,19 +62,11 @@ loop=$(losetup -f --show "$img")
 mm=$(cat "/sys/class/block/${loop#/dev/}/dev")
 bdi=$mm
 mkfs.ext4 -q -F "$loop"
-# the throttle, where the flusher's writes are counted: v1's blkio, else v2's io.max
-if [ -w /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device ]; then
-	rfile=/sys/fs/cgroup/blkio/blkio.throttle.write_bps_device
-	echo "$mm $SPEED" >"$rfile"
-	rule="$mm 0"
-elif [ -w /sys/fs/cgroup/io.max ]; then
-	rfile=/sys/fs/cgroup/io.max
-	echo "$mm wbps=$SPEED" >"$rfile"
-	rule="$mm wbps=max"
-else
-	echo "$0: no write throttle (blkio.throttle.write_bps_device or io.max)" >&2
-	exit 77
-fi
+# the throttle (v2: this shell and every writer it starts in a group of
+# its own)
+sys_throttle_init || exit 77
+sys_throttle "$mm" "$SPEED"
+throttled=$mm
 mount "$loop" "$mnt"
 strict=$(cat "/sys/class/bdi/$bdi/strict_limit")
 echo 1 >"/sys/class/bdi/$bdi/strict_limit"
@@ -109,4 +106,3 @@ echo "kernel $(uname -r): before idle $before kB/s, lowest after $low kB/s" \
 	"dd $(awk -v a="$t0" -v b="$(cat "$mnt.dd")" 'BEGIN { printf "%.2f", b - a }') s," \
 	"sync $(awk -v a="$(cat "$mnt.dd")" -v b="$(cat "$mnt.sync")" 'BEGIN { printf "%.2f", b - a }') s" \
 	"($MIB MiB at $SPEED B/s: $(awk -v s="$SPEED" -v m="$MIB" 'BEGIN { printf "%.2f", m * 1048576 / s }') s)"
-rm -f "$mnt.dd" "$mnt.sync"
