@@ -189,7 +189,7 @@ bool cli_bus_default(const struct cli *o)
 {
 	/* a fixture tree's devices are not those the system's wbgovd
 	 * governs: only a bus named with --bus is asked for them */
-	return o->bus ? strcmp(o->bus, "none") != 0 : !strcmp(o->root, "/");
+	return o->bus ? !bus_named_off(o->bus) : !strcmp(o->root, "/");
 }
 
 void cli_pending_fill(const struct cli *o, const char *const *bdi, struct cli_pending *out, int n)

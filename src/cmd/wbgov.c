@@ -192,7 +192,7 @@ static int options_fit(const struct cli *o, const struct given *g, const char *c
 		bad = "--bus";
 	else if (g->threshold && strcmp(cmd, "notify"))
 		bad = "--threshold";
-	else if (o->bus && !strcmp(o->bus, "none") && !strcmp(cmd, "notify"))
+	else if (bus_named_off(o->bus) && !strcmp(cmd, "notify"))
 		bad = "--bus none";
 	if (bad) {
 		fprintf(stderr, _("wbgov %s: %s is not an option of %s; see wbgov %s --help\n"), cmd,

@@ -44,3 +44,10 @@ int bus_parse_kind(const char *arg, enum bus_kind *ret_kind)
 		return -EINVAL;
 	return 0;
 }
+
+bool bus_named_off(const char *arg)
+{
+	enum bus_kind k;
+
+	return arg && bus_parse_kind(arg, &k) == 0 && k == BUS_OFF;
+}

@@ -18,6 +18,9 @@ enum bus_kind { BUS_OFF, BUS_SYSTEM, BUS_SESSION, BUS_ADDRESS };
  * DBUS_SYSTEM_BUS_ADDRESS says where it is), else none. */
 int bus_parse_kind(const char *arg, enum bus_kind *ret_kind);
 
+/* Does `arg`, as given (not NULL), name no bus at all ("none")? */
+bool bus_named_off(const char *arg);
+
 /* Is `a` one address of the unix transport ("unix:path=/run/x")? */
 bool bus_address_ok(const char *a);
 
