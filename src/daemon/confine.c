@@ -176,12 +176,16 @@ void confine_probe(struct daemon *dm, const struct daemon_opts *o)
 			    "%s not writable (%s): nothing can be governed",
 			    per_dev ? "the bdis' knobs" : "vm.dirty_bytes", strerror(-r));
 	else
-		feature_set(&dm->features, FEATURE_KNOBS, FEATURE_ON, NULL, "%s",
+		feature_set(&dm->features, FEATURE_KNOBS, FEATURE_ON, NULL, "%s%s",
 			    per_dev ? "per device: strict_limit and max_bytes (Linux 6.2 and later); the "
 				      "global background threshold at an eighth of the dirty one while a "
 				      "capped device holds dirty data" :
 				      "the global vm.dirty_bytes pair while a slow device holds dirty "
-				      "data (Linux before 6.2)");
+				      "data (Linux before 6.2)",
+			    per_dev && (knobs_real_ops.features(&dm->real) & KNOBS_BDP_NO_START) ?
+				    "; but this kernel (7.0-rc1 to rc6) starts no writeback for a "
+				    "capped writer until the flusher's periodic wakeup" :
+				    "");
 	if (per_dev) {
 		feature_set(&dm->features, FEATURE_WAKEUP, FEATURE_NOT_NEEDED, NULL,
 			    "a device's cap is there before its first write (per-device caps)");

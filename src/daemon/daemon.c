@@ -167,6 +167,11 @@ enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o)
 	if (!(knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES))
 		log_warn("this kernel has no per-device strict_limit/max_bytes (Linux < 6.2): "
 			 "the global dirty_bytes pair is used while a slow device holds dirty data");
+	else if (knobs_real_ops.features(&dm->real) & KNOBS_BDP_NO_START)
+		log_warn("this kernel (7.0-rc1 to rc6) starts no writeback for a writer held at a "
+			 "device's strict_limit until the flusher's periodic wakeup (put back by "
+			 "cece9dc61daa in 7.0-rc7): a copy to a capped device can take several times "
+			 "the device's time (wbsim, kernel = 7.0-rc1); a released kernel has the fix");
 	confine_caps(dm);
 	events_sysctls(dm, knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES);
 	log_info("started: target %.1f s, floor %.1f MiB, ceiling %.1f MiB, %d [device] sections",

@@ -34,7 +34,7 @@ enum feature_state {
 	FEATURE_REFUSED,    /* refused by a service manager's setting (refused_by) */
 };
 
-#define FEATURE_HOW_MAX 240
+#define FEATURE_HOW_MAX 320
 
 struct feature_report {
 	enum feature_state state;

@@ -118,6 +118,12 @@ enum knobs_feature {
 	 * Before, max_prop_frac = 1024 x ratio / 10^6 truncates to 0 there and
 	 * the bdi's completions are never credited: its threshold stays 0. */
 	KNOBS_WB_FLOOR = 1 << 1,
+	/* Linux 7.0-rc1 to rc6: balance_dirty_pages() starts no writeback for
+	 * a strict-limited writer below the global background threshold
+	 * (64dd89ae01f2 removed it with laptop_mode; cece9dc61daa, 7.0-rc7,
+	 * put it back): a writer held at a device's cap waits for the
+	 * flusher's periodic wakeup. wbgovd says so; wbsim's kernel 7.0-rc1. */
+	KNOBS_BDP_NO_START = 1 << 2,
 };
 
 struct knobs_ops {

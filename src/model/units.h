@@ -45,6 +45,19 @@ void bytes_text(char *buf, size_t len, uint64_t bytes, unsigned flags);
  * strict_limit or max_bytes. */
 enum sim_kver { KVER_6_18 = 0, KVER_6_12, KVER_6_1 };
 
+/* Where balance_dirty_pages() starts background writeback, which changed
+ * after 6.18 (docs/kernel-notes.md, "After 6.18"):
+ * - BDP_START_BOTH: when the global dirty count is above the background
+ *   threshold, and whenever the writer is not free-running (6.1-6.18 with
+ *   laptop_mode 0; 7.0, where cece9dc61daa put the second back);
+ * - BDP_START_GLOBAL: the first alone (64dd89ae01f2 removed laptop_mode
+ *   and the second with it: 7.0-rc1 to rc6). A strictlimit or memcg
+ *   writer throttled below the global background threshold then waits
+ *   for the flusher's periodic wakeup;
+ * - BDP_START_WB: both, and a strictlimit wb above its own background
+ *   threshold before it is throttled (0437906841d0, 7.1). */
+enum bdp_start { BDP_START_BOTH = 0, BDP_START_GLOBAL, BDP_START_WB };
+
 /* What differs between kernels the model runs as: HZ (a build option;
  * Debian's amd64 kernels use 250), the width of `unsigned long` (32-bit
  * kernels wrap some products, KERNEL-NOTES §10.18), the number of CPUs,
@@ -55,6 +68,7 @@ struct kcfg {
 	unsigned long_bits; /* 64 or 32 */
 	unsigned ncpus;
 	enum sim_kver kver;
+	enum bdp_start bdp_start;
 	bool bw_idle_restart; /* the series' first patch: an update after more
 				 than 1 s with nothing written and no inode
 				 under writeback restarts the estimator's

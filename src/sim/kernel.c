@@ -1120,7 +1120,8 @@ static uint64_t balance_dirty_pages(struct sim_kernel *s, struct task *t, struct
 	if (strict)
 		wb_dirty_limits(s, w, &d);
 	d.freerun = domain_dirty_freerun(&d, strict);
-	if (s->nr_dirty > d.bg_thresh && !w->running)
+	if (!w->running && (s->nr_dirty > d.bg_thresh ||
+			    (s->k.bdp_start == BDP_START_WB && strict && d.wb_dirty > d.wb_bg_thresh)))
 		wb_wakeup(w); /* wb_start_background_writeback() */
 	if (wb_writethrough(s, w) && w->reclaimable && !w->running)
 		wb_wakeup(w); /* writethrough: I/O starts at once */
@@ -1130,7 +1131,7 @@ static uint64_t balance_dirty_pages(struct sim_kernel *s, struct task *t, struct
 					: dirty_poll_interval(d.dirty, d.thresh));
 		return 0;
 	}
-	if (!w->running)
+	if (!w->running && s->k.bdp_start != BDP_START_GLOBAL)
 		wb_wakeup(w);
 	/* balance_wb_limits() */
 	if (!strict)
@@ -1836,6 +1837,7 @@ void sim_kernel_free(struct sim_kernel *s)
 /* ------------------------------------------------------------ accessors */
 
 enum sim_kver sim_kver(const struct sim_kernel *s) { return s->k.kver; }
+enum bdp_start sim_bdp_start(const struct sim_kernel *s) { return s->k.bdp_start; }
 int sim_ndev(const struct sim_kernel *s) { return s->ndev; }
 int sim_ntask(const struct sim_kernel *s) { return s->ntask; }
 const struct sim_dev_cfg *sim_dev_cfg(const struct sim_kernel *s, int dev) { return &s->dev[dev].cfg; }

@@ -124,6 +124,9 @@ struct sim_kernel_cfg {
 	struct kcfg k;
 	enum sim_kver kver;
 	bool series;             /* 6.12 with kernel/'s patches: their knobs exist */
+	int later;               /* 0, or a kernel after 6.18 (1 + its index in
+				    scenfile.c's later_names): 6.18's arithmetic,
+				    its own k.bdp_start */
 	uint64_t mem_bytes;
 	uint64_t kernel_bytes;   /* kernel memory: neither free nor file LRU */
 	uint64_t anon_bytes;     /* applications */
@@ -210,6 +213,7 @@ bool sim_done(const struct sim_kernel *s, bool until_clean);
 
 int sim_ndev(const struct sim_kernel *s);
 enum sim_kver sim_kver(const struct sim_kernel *s);
+enum bdp_start sim_bdp_start(const struct sim_kernel *s);
 int sim_ntask(const struct sim_kernel *s);
 const struct sim_dev_cfg *sim_dev_cfg(const struct sim_kernel *s, int dev);
 const struct sim_task_stats *sim_task_stats(const struct sim_kernel *s, int task);

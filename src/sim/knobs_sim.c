@@ -152,7 +152,8 @@ static int bdi_counters(void *ctx, const char *bdi, struct knobs_bdi_counters *r
 }
 
 /* What knobs_real's features() finds on the kernel the scenario describes:
- * 6.1 has no per-bdi byte knobs, 6.12 no idle floor. */
+ * 6.1 has no per-bdi byte knobs, 6.12 no idle floor, 7.0-rc1 no writeback
+ * start for a strict-limited writer. */
 static int features(void *ctx)
 {
 	switch (sim_kver(ctx)) {
@@ -161,7 +162,8 @@ static int features(void *ctx)
 	case KVER_6_12:
 		return KNOBS_BDI_BYTES;
 	default:
-		return KNOBS_BDI_BYTES | KNOBS_WB_FLOOR;
+		return KNOBS_BDI_BYTES | KNOBS_WB_FLOOR |
+		       (sim_bdp_start(ctx) == BDP_START_GLOBAL ? KNOBS_BDP_NO_START : 0);
 	}
 }
 

@@ -43,6 +43,11 @@ static const char *const share_names[] = { "none", "nfs", "cifs", "fuse" };
 static const char *const end_names[] = { "none", "sync", "fsync" };
 static const char *const role_names[] = { "main", "fast", "main-fast", "other" };
 static const char *const kver_names[] = { "6.18", "6.12", "6.1" };
+/* Kernels after 6.18 whose arithmetic the model takes as 6.18's but whose
+ * balance_dirty_pages() starts writeback otherwise (enum bdp_start), in
+ * the order of sim_kernel_cfg.later - 1 */
+static const char *const later_names[] = { "7.0-rc1", "7.0", "7.1" };
+static const enum bdp_start later_start[] = { BDP_START_GLOBAL, BDP_START_BOTH, BDP_START_WB };
 /* 6.12 with kernel/'s patch series: its knobs exist */
 #define SERIES_KERNEL "6.12+series"
 
@@ -715,13 +720,17 @@ static int machine_key(struct ctx *x, const char *key, const char *v)
 		kc->k.long_bits = (unsigned)n;
 		break;
 	case M_KERNEL: {
-		int i = word_index(kver_names, 3, v);
+		int i = word_index(kver_names, 3, v), l = word_index(later_names, 3, v);
 		kc->series = i < 0 && !strcmp(v, SERIES_KERNEL);
 		if (kc->series)
 			i = KVER_6_12;
+		kc->later = l + 1;
+		kc->k.bdp_start = l < 0 ? BDP_START_BOTH : later_start[l];
+		if (l >= 0)
+			i = KVER_6_18;
 		if (i < 0)
-			return fail(x, "kernel = \"%s\": want 6.1, 6.12, 6.18 (the kernel's "
-				       "version, for what differs) or " SERIES_KERNEL
+			return fail(x, "kernel = \"%s\": want 6.1, 6.12, 6.18, 7.0-rc1, 7.0, 7.1 (the "
+				       "kernel's version, for what differs) or " SERIES_KERNEL
 				       " (6.12 with kernel/'s patches)", v);
 		kc->kver = (enum sim_kver)i;
 		break;
@@ -1284,7 +1293,7 @@ int scenfile_write(FILE *f, const struct scenario *sc)
 	fprintf(f, "reserve = %s\n", a);
 	fmt_size(kc->lowmem_bytes, a, sizeof(a));
 	fprintf(f, "lowmem = %s\ncpus = %u\nhz = %u\nbits = %u\nkernel = %s\n", a, kc->k.ncpus,
-		kc->k.hz, kc->k.long_bits, kc->series ? SERIES_KERNEL : kver_names[kc->kver]);
+		kc->k.hz, kc->k.long_bits, kc->series ? SERIES_KERNEL : kc->later ? later_names[kc->later - 1] : kver_names[kc->kver]);
 	for (int d = 0; d < sc->ndev; d++) {
 		const struct sim_dev_cfg *dv = &sc->dev[d];
 		fprintf(f, "\n[device %s]\n", dv->name);

@@ -185,6 +185,8 @@ static int features(void *ctx)
 		f |= KNOBS_BDI_BYTES;
 	if (procfs_kernel_at_least(root(ctx), 6, 14))
 		f |= KNOBS_WB_FLOOR;
+	if (procfs_kernel_stalls_strict(root(ctx)))
+		f |= KNOBS_BDP_NO_START;
 	return f;
 }
 

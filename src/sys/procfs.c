@@ -115,6 +115,20 @@ bool procfs_kernel_at_least(const char *root, unsigned maj, unsigned min)
 	return a > maj || (a == maj && b >= min);
 }
 
+bool procfs_kernel_stalls_strict(const char *root)
+{
+	char p[PATH_MAX], buf[128];
+	unsigned a, b, c, rc;
+
+	if (path_at(p, sizeof(p), root, "/proc/sys/kernel/osrelease") || read_text(p, buf, sizeof(buf)))
+		return false;
+	/* "7.0.0-rc3" (Debian, kernel.org) or "7.0-rc3" (the Makefile's own) */
+	if (!(sscanf(buf, "%u.%u.%u-rc%u", &a, &b, &c, &rc) == 4 ||
+	      (sscanf(buf, "%u.%u-rc%u", &a, &b, &rc) == 3 && (c = 0, true))))
+		return false;
+	return a == 7 && b == 0 && c == 0 && rc >= 1 && rc <= 6;
+}
+
 int procfs_vm_read(const char *root, enum vm_knob k, uint64_t *ret)
 {
 	char p[PATH_MAX];

@@ -30,6 +30,10 @@ int procfs_vm_write(const char *root, enum vm_knob k, uint64_t v);
 /* Is the running kernel (/proc/sys/kernel/osrelease) at least maj.min?
  * False when it cannot be read. */
 bool procfs_kernel_at_least(const char *root, unsigned maj, unsigned min);
+/* Is the running kernel (ROOT/proc/sys/kernel/osrelease) 7.0-rc1 to rc6,
+ * whose balance_dirty_pages() starts no writeback for a strict-limited
+ * writer (KNOBS_BDP_NO_START)? */
+bool procfs_kernel_stalls_strict(const char *root);
 
 /* Mount points, one after another, each ended by a NUL: a mount point may
  * hold blanks ("/media/user/NO NAME"), and only a NUL cannot be in one.

@@ -405,9 +405,9 @@ static void test_errors(void **state)
 		{ "[machine]\ncpus = 65\n", "t.scenario:2: cpus = \"65\": want 1 to 64" },
 		{ "[machine]\nhz = 200\n", "t.scenario:2: hz = \"200\": want 100, 250, 300 or 1000" },
 		{ "[machine]\nbits = 16\n", "t.scenario:2: bits = \"16\": want 32 or 64" },
-		{ "[machine]\nkernel = 5.15\n", "t.scenario:2: kernel = \"5.15\": want 6.1, 6.12, 6.18 (the "
-						"kernel's version, for what differs) or 6.12+series (6.12 with "
-						"kernel/'s patches)" },
+		{ "[machine]\nkernel = 5.15\n", "t.scenario:2: kernel = \"5.15\": want 6.1, 6.12, 6.18, 7.0-rc1, 7.0, "
+						"7.1 (the kernel's version, for what differs) or 6.12+series "
+						"(6.12 with kernel/'s patches)" },
 		{ "[machine]\nmem = 1G\nused = 1G\n" MINIMAL,
 		  "t.scenario:3: used (1024 MiB) and kernel_mem (64 MiB) do not fit in mem (1024 MiB)" },
 		/* [device] */

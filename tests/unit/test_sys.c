@@ -1383,6 +1383,36 @@ static void test_knobs_real_root_wb_only(void **state)
 	}
 }
 
+/* 7.0-rc1 to rc6, and no other release, is the kernel whose
+ * balance_dirty_pages() starts no writeback for a strict-limited writer:
+ * knobs_real's features() says KNOBS_BDP_NO_START there alone. */
+static void test_kernel_stalls_strict(void **state)
+{
+	static const struct {
+		const char *release;
+		bool stalls;
+	} cases[] = {
+		{ "7.0.0-rc1\n", true },	   { "7.0.0-rc6-amd64\n", true }, { "7.0-rc3\n", true },
+		{ "7.0.0-rc7\n", false },	   { "7.0.0\n", false },	    { "7.0.0-1-amd64\n", false },
+		{ "7.0.0-rc10\n", false },  { "7.1.0-rc2\n", false },	    { "6.18.44\n", false },
+		{ "6.0.0-rc3\n", false },   { "7.0.1-rc1\n", false },	    { "garbage\n", false },
+	};
+	char root[PATH_MAX];
+	struct knobs_real kr = { 0 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fx_root(root, sizeof(root), "stalls-strict");
+		kr.root = root;
+		fx_write(root, "/proc/sys/kernel/osrelease", cases[i].release);
+		if (procfs_kernel_stalls_strict(root) != cases[i].stalls ||
+		    !!(knobs_real_ops.features(&kr) & KNOBS_BDP_NO_START) != cases[i].stalls)
+			fail_msg("osrelease %s: stalls %d", cases[i].release, procfs_kernel_stalls_strict(root));
+	}
+	fx_root(root, sizeof(root), "stalls-strict-none");
+	assert_false(procfs_kernel_stalls_strict(root));
+}
+
 /* A debugfs mount of wbgovd's own is read through its descriptor, not
  * through ROOT/sys/kernel/debug (where nothing is mounted): a directory's
  * descriptor stands for the detached mount here. */
@@ -3916,6 +3946,7 @@ int main(void)
 		cmocka_unit_test(test_knobs_real_root_wb_only),
 		cmocka_unit_test(test_fsid_source),
 		cmocka_unit_test(test_knobs_real_own_debugfs),
+		cmocka_unit_test(test_kernel_stalls_strict),
 		cmocka_unit_test(test_iolimit_parse),
 		cmocka_unit_test(test_iolimit_read),
 		cmocka_unit_test(test_knobs_real_mounted),
