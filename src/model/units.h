@@ -46,7 +46,7 @@ void bytes_text(char *buf, size_t len, uint64_t bytes, unsigned flags);
 enum sim_kver { KVER_6_18 = 0, KVER_6_12, KVER_6_1 };
 
 /* Where balance_dirty_pages() starts background writeback, which changed
- * after 6.18 (docs/kernel-notes.md, "After 6.18"):
+ * after 6.18 (docs/kernel-notes.md §0.2):
  * - BDP_START_BOTH: when the global dirty count is above the background
  *   threshold, and whenever the writer is not free-running (6.1-6.18 with
  *   laptop_mode 0; 7.0, where cece9dc61daa put the second back);
