@@ -165,7 +165,8 @@ void confine_caps(struct daemon *dm)
 
 void confine_probe(struct daemon *dm, const struct daemon_opts *o)
 {
-	bool per_dev = knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES;
+	int feat = knobs_real_ops.features(&dm->real);
+	bool per_dev = feat & KNOBS_BDI_BYTES;
 	int r = sysfs_knobs_writable(o->root);
 	const char *by = r == -EROFS && secure_getenv("INVOCATION_ID") ? "ProtectKernelTunables=" :
 			 r == -EROFS					 ? "a read-only mount" :
@@ -182,7 +183,7 @@ void confine_probe(struct daemon *dm, const struct daemon_opts *o)
 				      "capped device holds dirty data" :
 				      "the global vm.dirty_bytes pair while a slow device holds dirty "
 				      "data (Linux before 6.2)",
-			    per_dev && (knobs_real_ops.features(&dm->real) & KNOBS_BDP_NO_START) ?
+			    per_dev && (feat & KNOBS_BDP_NO_START) ?
 				    "; but this kernel (7.0-rc1 to rc6) starts no writeback for a "
 				    "capped writer until the flusher's periodic wakeup" :
 				    "");

@@ -98,7 +98,7 @@ enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o)
 	struct gov_config cfg; /* parsed once, then the governor's alone */
 	char err[PATH_MAX + 256];
 	enum daemon_end end;
-	int r;
+	int r, feat;
 	struct gov_hooks hooks = { .ctx = dm, .decided = hook_decided, .gone = hook_gone };
 	struct daemon_settings *set = &dm->settings;
 
@@ -164,16 +164,17 @@ enum daemon_end daemon_start(struct daemon *dm, const struct daemon_opts *o)
 	memory_hooks(&hooks);
 	events_hooks(&hooks);
 	gov_init(&dm->gov, &cfg, &knobs_real_ops, &dm->real, &hooks);
-	if (!(knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES))
+	feat = knobs_real_ops.features(&dm->real);
+	if (!(feat & KNOBS_BDI_BYTES))
 		log_warn("this kernel has no per-device strict_limit/max_bytes (Linux < 6.2): "
 			 "the global dirty_bytes pair is used while a slow device holds dirty data");
-	else if (knobs_real_ops.features(&dm->real) & KNOBS_BDP_NO_START)
+	else if (feat & KNOBS_BDP_NO_START)
 		log_warn("this kernel (7.0-rc1 to rc6) starts no writeback for a writer held at a "
 			 "device's strict_limit until the flusher's periodic wakeup (put back by "
 			 "cece9dc61daa in 7.0-rc7): a copy to a capped device can take several times "
 			 "the device's time (wbsim, kernel = 7.0-rc1); a released kernel has the fix");
 	confine_caps(dm);
-	events_sysctls(dm, knobs_real_ops.features(&dm->real) & KNOBS_BDI_BYTES);
+	events_sysctls(dm, feat & KNOBS_BDI_BYTES);
 	log_info("started: target %.1f s, floor %.1f MiB, ceiling %.1f MiB, %d [device] sections",
 		 (double)dm->gov.cfg.target_ms / 1000, (double)dm->gov.cfg.floor_bytes / MIB,
 		 (double)dm->gov.cfg.ceiling_bytes / MIB, dm->gov.cfg.nrules);

@@ -104,23 +104,33 @@ int procfs_vmstat(const char *root, int *fd1, struct knobs_vmstat *ret)
 	return procfs_parse_vmstat(buf, (size_t)sysconf(_SC_PAGESIZE), ret);
 }
 
+/* ROOT/proc/sys/kernel/osrelease into buf: 0, or -errno */
+static int osrelease(const char *root, char *buf, size_t len)
+{
+	char p[PATH_MAX];
+	int r;
+
+	if ((r = path_at(p, sizeof(p), root, "/proc/sys/kernel/osrelease")))
+		return r;
+	return read_text(p, buf, len);
+}
+
 bool procfs_kernel_at_least(const char *root, unsigned maj, unsigned min)
 {
-	char p[PATH_MAX], buf[128];
+	char buf[128];
 	unsigned a, b;
 
-	if (path_at(p, sizeof(p), root, "/proc/sys/kernel/osrelease") || read_text(p, buf, sizeof(buf)) ||
-	    sscanf(buf, "%u.%u", &a, &b) != 2)
+	if (osrelease(root, buf, sizeof(buf)) || sscanf(buf, "%u.%u", &a, &b) != 2)
 		return false;
 	return a > maj || (a == maj && b >= min);
 }
 
 bool procfs_kernel_stalls_strict(const char *root)
 {
-	char p[PATH_MAX], buf[128];
+	char buf[128];
 	unsigned a, b, c, rc;
 
-	if (path_at(p, sizeof(p), root, "/proc/sys/kernel/osrelease") || read_text(p, buf, sizeof(buf)))
+	if (osrelease(root, buf, sizeof(buf)))
 		return false;
 	/* "7.0.0-rc3" (Debian, kernel.org) or "7.0-rc3" (the Makefile's own) */
 	if (!(sscanf(buf, "%u.%u.%u-rc%u", &a, &b, &c, &rc) == 4 ||
