@@ -85,6 +85,8 @@ struct gov_dev {
 	bool holds_dirty;      /* under a cap that calls for a global knob (before 6.2 the
 				  global pair, from 6.2 the background threshold), it
 				  holds dirty data now */
+	uint64_t dirty_usec;   /* before 6.2: when it was last seen holding dirty
+				  data; 0 never */
 	/* pre-6.2 route, for a device whose own figures the kernel does not
 	 * tell: when a write to its file systems woke the caller
 	 * (gov_written), and when its disk was last seen writing (its

@@ -2479,6 +2479,56 @@ static void test_governor_pre_62_global_pair(void **state)
 	assert_int_equal(f.writes, 0);
 }
 
+/* Linux < 6.2, two slow devices: a stick held at 256 KiB and a rotational
+ * disk not measured yet, at its 4 MiB start cap. The pair is the smaller
+ * cap while the stick holds dirty data, and stays so through a poll that
+ * reads none on it (the kernel's per-CPU counters read a few pages as 0):
+ * it goes up to the disk's cap only once the stick has been quiet for
+ * GOV_VM_QUIET_USEC, and back as found 5 s after neither holds any. */
+static void test_governor_pre_62_pair_holds_smallest(void **state)
+{
+	struct gov_config c;
+	struct fake f;
+	uint64_t t = 0;
+
+	(void)state;
+	fake_init(&f);
+	f.features = 0;
+	f.bdi[1].info.rotational = true;
+	gov_config_defaults(&c);
+	memset(&c.rules[0], 0, sizeof(c.rules[0]));
+	strcpy(c.rules[0].match[MATCH_BUS], "usb");
+	c.rules[0].mode = MODE_FIXED;
+	c.rules[0].fixed_bytes = 256 * KIB;
+	c.nrules = 1;
+	gov_init(&G, &c, &fake_ops, &f, NULL);
+	gov_tick(&G, t); /* both decided, nothing dirty: no pair */
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 0);
+	f.bdi_dirty[0] = 128 * KIB;
+	f.bdi_dirty[1] = 2 * MIB;
+	f.dirty = f.dirtied = 2 * MIB + 128 * KIB;
+	gov_tick(&G, t += 250000);
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 256 * KIB);
+	f.bdi_dirty[0] = 0; /* a poll that reads nothing on the stick */
+	gov_tick(&G, t += 250000);
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 256 * KIB);
+	f.bdi_dirty[0] = 64 * KIB;
+	gov_tick(&G, t += 250000);
+	f.bdi_dirty[0] = 0;
+	gov_tick(&G, t += 4000000); /* 4 s quiet: still the stick's */
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 256 * KIB);
+	gov_tick(&G, t += 1000000); /* 5 s quiet: the disk's start cap */
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 4 * MIB);
+	f.bdi_dirty[1] = 0;
+	gov_tick(&G, t += 250000);
+	gov_tick(&G, t += 4900000);
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 4 * MIB);
+	gov_tick(&G, t += 100000); /* 5 s since neither held any: given back */
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 0);
+	assert_int_equal(f.vm[VM_DIRTY_RATIO], 20);
+	assert_int_equal(gov_restore(&G), 0);
+}
+
 /* The rule for the global background threshold (Linux 6.2+): an eighth of
  * the dirty threshold while a device under a strict cap holds dirty data,
  * in the pair's own unit; never raised; a mixed pair left alone. */
@@ -2905,6 +2955,7 @@ int main(void)
 		cmocka_unit_test(test_governor_errors_say_what_failed),
 		cmocka_unit_test(test_governor_many_devices),
 		cmocka_unit_test(test_governor_pre_62_global_pair),
+		cmocka_unit_test(test_governor_pre_62_pair_holds_smallest),
 		cmocka_unit_test(test_governor_background),
 		cmocka_unit_test(test_governor_pre_62_card),
 		cmocka_unit_test(test_governor_io_errors),
