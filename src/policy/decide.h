@@ -115,8 +115,9 @@ struct gov_input {
 	uint64_t min_cap_bytes; /* the smallest cap this kernel honours (0: the floor) */
 	uint64_t start_bytes;   /* the start cap now, if above `initial` (a ramp);
 				   UINT64_MAX: none (it held the writer, not the device) */
-	bool failing;           /* it failed commands lately (its ioerr_cnt), and the
-				   cap would be the global pair (before Linux 6.2) */
+	bool failing;           /* it failed commands lately (its ioerr_cnt), or holds
+				   dirty data since, and the cap would be the global
+				   pair (before Linux 6.2) */
 	uint64_t bound_bps;     /* its speed is at most this (a write throttle on its
 				   disk that holds its writers); 0: no bound */
 };

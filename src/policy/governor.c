@@ -411,13 +411,15 @@ bool gov_watch_writes(const struct governor *g, const struct gov_dev *d)
 static void global_step(struct governor *g, uint64_t now_usec)
 {
 	uint64_t cap = 0;
-	bool any = false;
+	bool any = false, stuck = false;
 	int r = 0;
 
 	for (int i = 0; i < g->ndev; i++) {
 		struct gov_dev *d = &g->dev[i];
 		bool cand = d->decided && global_candidate(d);
 
+		d->failed_dirty = !cand && d->failed_usec && holds_dirty(g, d, now_usec);
+		stuck |= d->failed_dirty;
 		d->holds_dirty = cand && holds_dirty(g, d, now_usec);
 		if (d->holds_dirty)
 			d->dirty_usec = now_usec ? now_usec : 1;
@@ -425,6 +427,18 @@ static void global_step(struct governor *g, uint64_t now_usec)
 		if (cand && d->dirty_usec && now_usec >= d->dirty_usec &&
 		    !gov_global_release(now_usec - d->dirty_usec) && (!cap || d->dec.max_bytes < cap))
 			cap = d->dec.max_bytes;
+	}
+	if (stuck) {
+		/* what a failing device holds may never be written (ext4 on
+		 * 6.1 keeps a file's pages dirty once its journal aborted), and
+		 * under a pair of a few MiB the pages its writer adds hold that
+		 * writer, and every other of the machine, for good (bench/zoo,
+		 * shipped, 6.1, usb:error: cp held over 12 min beside a rotational
+		 * root disk's start cap); as found, the writer gets its error */
+		g->vm_quiet_since = 0;
+		if (g->vm_cap)
+			vm_give_back(g);
+		return;
 	}
 	if (!any) {
 		if (!g->vm_quiet_since)
@@ -648,7 +662,7 @@ static void input_of(struct governor *g, const struct gov_dev *d, uint64_t now_u
 	 * it); the global pair, a few MiB for the whole machine, held
 	 * the writer until the guest's timeout (6.1) */
 	in->failing = !(g->features & KNOBS_BDI_BYTES) && d->failed_usec &&
-		      now_usec - d->failed_usec < GOV_FAILING_USEC;
+		      (now_usec - d->failed_usec < GOV_FAILING_USEC || d->failed_dirty);
 	in->bound_bps = d->limit_beaten ? 0 : d->limit_bps;
 	/* the threshold matters to a fast device, and before 6.14 to a slow
 	 * one; gov_decide makes the rule */

@@ -96,6 +96,8 @@ struct gov_dev {
 	bool have_io_errors;   /* ... and the device counts them */
 	uint64_t io_errors_unsaid, io_errors_said_usec; /* hooks.io_errors */
 	uint64_t failed_usec;  /* when it last failed a command; 0 never */
+	bool failed_dirty;     /* before 6.2: it failed a command and holds dirty
+				  data (global_step): failing until it holds none */
 	/* A cgroup's write throttle on its disk bounds its speed: without
 	 * debugfs a throttled disk's backlog waits above its queue, where its
 	 * stat does not count it, and the limit is all that tells its pace.
@@ -152,8 +154,9 @@ struct gov_hooks {
 	void (*limited)(void *ctx, const struct gov_dev *d);
 };
 
-/* Failed commands of a device are said at most this often; and it has no
- * cap until this long after its last. */
+/* Failed commands of a device are said at most this often; and before 6.2
+ * it has no cap until this long after its last, and while it holds dirty
+ * data since. */
 #define GOV_IO_ERRORS_USEC 10000000ULL
 #define GOV_FAILING_USEC 30000000ULL
 
