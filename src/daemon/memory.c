@@ -40,11 +40,11 @@ static void hook_measured(void *ctx, const struct gov_dev *d)
 			  (double)m->last_bps / 1e6, m->last_backlog ? "with" : "without",
 			  m->last_empty, m->last_polls, m->last_queued_ms, bw);
 	else /* judged by its stat alone (no debugfs) */
-		log_debug("%s: +%.3f s: window %.1f MB/s (%s backlog: busy %u %% of it, requests "
-			  "in flight at %s poll) -> %s",
+		log_debug("%s: +%.3f s: window %.1f MB/s (%s backlog: busy %u %% of it, no request "
+			  "in flight at an end of %u of %u polls) -> %s",
 			  d->info.bdi, (double)(daemon_now_usec() - dm->start_usec) / 1e6,
 			  (double)m->last_bps / 1e6, m->last_backlog ? "with" : "without",
-			  m->last_busy_pct, m->last_inflight ? "every" : "not every", bw);
+			  m->last_busy_pct, m->last_gaps, m->last_steps, bw);
 	if (!dm->memory_path[0] || !d->info.id[0] || d->bw_class == GOV_BW_NONE)
 		return;
 	memory_put(&dm->memory, d->info.id, m->est_bps, mark[d->bw_class], (uint64_t)time(NULL));

@@ -54,12 +54,12 @@ static void reprime(struct bwmeter *m, const struct bw_sample *s)
 static void open_window(struct bwmeter *m)
 {
 	m->win_open = true;
-	m->win_backlog = true;
 	m->win_usec = m->win_sectors = m->win_ios = m->win_ticks_ms = 0;
 	m->win_moves = 0;
 	m->win_max_step = 0;
 	m->win_lone = 0;
 	m->win_polls = m->win_empty = 0;
+	m->win_steps = m->win_gaps = 0;
 	m->win_queued_kib = 0;
 	m->win_idle_usec = 0;
 	memset(&m->pre, 0, sizeof(m->pre));
@@ -74,6 +74,8 @@ static void stall_begin(struct bwmeter *m)
 	m->pre.moves = m->win_moves;
 	m->pre.polls = m->win_polls;
 	m->pre.empty = m->win_empty;
+	m->pre.steps = m->win_steps;
+	m->pre.gaps = m->win_gaps;
 	m->pre.queued_kib = m->win_queued_kib;
 	m->pre.ticks_ms = m->win_ticks_ms;
 	m->pre.backlog = true;
@@ -99,6 +101,8 @@ static void stall_end(struct bwmeter *m, uint64_t ds)
 	m->win_moves -= m->pre.moves;
 	m->win_polls -= m->pre.polls;
 	m->win_empty -= m->pre.empty;
+	m->win_steps -= m->pre.steps;
+	m->win_gaps -= m->pre.gaps;
 	m->win_queued_kib -= m->pre.queued_kib;
 	m->win_ticks_ms -= m->pre.ticks_ms;
 	m->win_max_step = ds;
@@ -129,7 +133,8 @@ static bool judge(struct bwmeter *m, uint64_t bytes, uint64_t usec, bool backlog
 	m->last_empty = m->win_empty;
 	m->last_queued_ms = bwmeter_queued_ms(m);
 	m->last_busy_pct = m->win_usec ? (unsigned)(m->win_ticks_ms * 1000 * 100 / m->win_usec) : 0;
-	m->last_inflight = m->win_backlog;
+	m->last_steps = m->win_steps;
+	m->last_gaps = m->win_gaps;
 	m->nmeasure++;
 	if (!backlog) {
 		if (bps <= m->est_bps)
@@ -216,16 +221,20 @@ uint64_t bwmeter_queued_ms(const struct bwmeter *m)
 }
 
 /* Did the device have a backlog of its own through the window? Without
- * debugfs: requests in flight at every poll, and the disk busy 90 % of the
- * window (a bio-based device such as dm-linear moves io_ticks only when a
- * bio starts or ends: one 4 MiB bio in service for 0.8 s shows no busy
- * time until it completes, so no single interval between two completions
- * can be judged by it, and the window is, ending at a completion). With it: its
- * writeback queue empty at no more than one poll in five (under a 1 s cap a
- * 5 MB/s device runs dry for an instant now and then), and on average half
- * a second of work at the pace it went: a fast disk fed 4 MB/s by a loop's
- * backing file always has a little in flight, and was taken for a 6.5 MB/s
- * one. */
+ * debugfs: a request in flight at both ends of four intervals in five at
+ * least, and the disk busy 90 % of the window. A USB stick serves one
+ * command at a time and a poll may fall between two: at 0.5 MB/s in 1 MiB
+ * requests (6.1 under systemd, whose debugfs tells the root cgroup's
+ * writeback alone) the first window ended busy 90 % with one such poll,
+ * and the stick went unmeasured for 15 s of a copy. A bio-based device such
+ * as dm-linear moves io_ticks only when a bio starts or ends: one 4 MiB bio
+ * in service for 0.8 s shows no busy time until it completes, so no single
+ * interval between two completions can be judged by it, and the window is,
+ * ending at a completion. With debugfs: its writeback queue empty at no
+ * more than one poll in five (under a 1 s cap a 5 MB/s device runs dry for
+ * an instant now and then), and on average half a second of work at the
+ * pace it went: a fast disk fed 4 MB/s by a loop's backing file always has
+ * a little in flight, and was taken for a 6.5 MB/s one. */
 bool bwmeter_busy(const struct bwmeter *m)
 {
 	return m->win_usec && m->win_ticks_ms * 1000 * 100 >= m->win_usec * BWMETER_BUSY_PCT;
@@ -239,7 +248,7 @@ bool bwmeter_busy(const struct bwmeter *m)
 static bool window_backlog(const struct bwmeter *m)
 {
 	if (!m->win_polls)
-		return m->win_backlog && bwmeter_busy(m);
+		return m->win_steps && m->win_gaps * 5 <= m->win_steps && bwmeter_busy(m);
 	if (m->win_empty * 5 > m->win_polls)
 		return false;
 	return bwmeter_queued_ms(m) >= BWMETER_QUEUE_USEC / 1000 ||
@@ -315,7 +324,8 @@ static void window_add(struct bwmeter *m, const struct step *st)
 		m->win_empty += !st->backlog;
 		m->win_queued_kib += st->queued / 1024;
 	} else {
-		m->win_backlog = m->win_backlog && st->backlog;
+		m->win_steps++;
+		m->win_gaps += !st->backlog;
 		if (m->win_polls) {
 			/* a poll without debugfs in a window judged by it:
 			 * the caller skipped the read while the device

@@ -73,7 +73,8 @@ struct bwmeter {
 	struct bw_sample last;
 	/* the window being accumulated; it starts at a poll where sectors moved */
 	bool win_open;
-	bool win_backlog;     /* without debugfs: every interval had a backlog */
+	unsigned win_steps;   /* intervals seen without debugfs */
+	unsigned win_gaps;    /* ... of them without a request in flight at an end */
 	uint64_t win_usec;
 	uint64_t win_sectors;
 	uint64_t win_ios;
@@ -88,7 +89,7 @@ struct bwmeter {
 	/* the window as it was at its last completion, while a stall follows */
 	struct {
 		uint64_t usec, sectors, ios, queued_kib, ticks_ms;
-		unsigned moves, polls, empty;
+		unsigned moves, polls, empty, steps, gaps;
 		bool backlog; /* the stall has had a backlog all along */
 	} pre;
 	bool last_moved;      /* sectors moved in the last interval */
@@ -112,7 +113,8 @@ struct bwmeter {
 	unsigned last_polls, last_empty; /* its debugfs polls, empty ones */
 	uint64_t last_queued_ms; /* its queue on average, in ms of work */
 	unsigned last_busy_pct; /* without debugfs: io_ticks over its time */
-	bool last_inflight;   /* ... and requests were in flight at every poll */
+	unsigned last_steps, last_gaps; /* ... its intervals, and those without a
+					   request in flight at an end */
 	uint64_t interval_bps; /* the latest interval's rate, 0 if it was idle */
 	unsigned nmeasure;
 };

@@ -772,6 +772,50 @@ static void test_meter_slow_big_bios(void **state)
 	assert_in_range(m.est_bps, MB / 2 - MB / 20, MB / 2 + MB / 20);
 }
 
+/* Without debugfs, a USB stick at 0.5 MB/s serving one 1 MiB command at a
+ * time: a request in flight at every poll but one in ten, the one that
+ * falls between two commands (100 ms lost to it). A backlog all the same:
+ * measured by its second completion. A stick fed only every other poll
+ * (busy half the time) is not. */
+static void test_meter_stick_between_commands(void **state)
+{
+	struct bwmeter m;
+
+	(void)state;
+	for (int fed = 0; fed < 2; fed++) {
+		struct bw_sample s = { 0 };
+		uint64_t served = 0, ticks = 0, known_at = 0;
+
+		bwmeter_init(&m);
+		for (int i = 1; i <= 120; i++) {
+			bool gap = fed ? i % 2 == 0 : i % 10 == 0;
+
+			s.now_usec = (uint64_t)i * 100000;
+			s.inflight = gap ? 0 : 1;
+			if (!gap) {
+				served += MB / 2 / 10;
+				ticks += 100;
+			}
+			if (served >= MIB) { /* a command completes */
+				served -= MIB;
+				s.sectors += MIB / 512;
+				s.ios++;
+				s.io_ticks_ms = ticks;
+			}
+			bwmeter_sample(&m, &s);
+			if (m.known && !known_at)
+				known_at = s.now_usec;
+		}
+		if (fed) {
+			assert_false(m.known);
+			continue;
+		}
+		assert_true(m.known);
+		assert_true(known_at <= 7000000);
+		assert_in_range(m.est_bps, MB / 2 - MB / 10, MB / 2 + MB / 20);
+	}
+}
+
 /* A fast disk fed 4 MB/s (a loop's backing file): always 300 KiB in
  * flight, never half a second of work. Not a backlog: known as 2 GB/s, it
  * stays so; unknown, it gets only a lower bound. */
@@ -2941,6 +2985,7 @@ int main(void)
 	cmocka_unit_test(test_meter_big_bios),
 		cmocka_unit_test(test_meter_burst_under_cap),
 		cmocka_unit_test(test_meter_slow_big_bios),
+		cmocka_unit_test(test_meter_stick_between_commands),
 		cmocka_unit_test(test_meter_fed_slowly),
 		cmocka_unit_test(test_meter_light_use),
 		cmocka_unit_test(test_meter_speed_change),
