@@ -450,6 +450,14 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		 * or the light part would hide what the device does, and hold a
 		 * start cap it outruns for a dozen polls */
 		open_window(m);
+	} else if (!s->have_wb && !p->have_wb && !p->inflight && s->inflight &&
+		   m->quiet_usec >= BWMETER_QUIET_USEC && (!m->win_open || !window_backlog(m))) {
+		/* without debugfs: busy again after a second with nothing in
+		 * flight nor completed. A window holding that idle time is no
+		 * backlog; the one that starts here may be (a stick written
+		 * at the mount, then copied to 3 s later, went unmeasured for
+		 * 12 s of the copy: 6.1 under systemd) */
+		open_window(m);
 	}
 	if (m->win_open && m->last_moved && !st.moved)
 		stall_begin(m);

@@ -816,6 +816,54 @@ static void test_meter_stick_between_commands(void **state)
 	}
 }
 
+/* Without debugfs, a USB stick at 1 MB/s: a journal block at the mount,
+ * 3 s idle (nothing in flight), then a copy, one 1 MiB command at a time.
+ * The window opened at the journal block holds idle time and can only be
+ * a lower bound; the copy's own window starts as the stick goes busy, and
+ * it is measured by its second completion (it took 12 s: 6.1 under
+ * systemd). */
+static void test_meter_stick_after_mount(void **state)
+{
+	struct bwmeter m;
+	struct bw_sample s = { 0 };
+	uint64_t served = 0, ticks = 0, known_at = 0, t = 0;
+
+	(void)state;
+	bwmeter_init(&m);
+	for (int i = 0; i < 10; i++) { /* idle */
+		s.now_usec = t += 100000;
+		bwmeter_sample(&m, &s);
+	}
+	s.now_usec = t += 100000; /* the mount's journal block */
+	s.sectors += 8;
+	s.ios++;
+	s.io_ticks_ms += 2;
+	bwmeter_sample(&m, &s);
+	ticks = s.io_ticks_ms;
+	for (int i = 0; i < 30; i++) {
+		s.now_usec = t += 100000;
+		bwmeter_sample(&m, &s);
+	}
+	for (int i = 0; i < 100; i++) { /* the copy, from t = 4.2 s */
+		s.now_usec = t += 100000;
+		s.inflight = 1;
+		served += MB / 10;
+		ticks += 100;
+		if (served >= MIB) {
+			served -= MIB;
+			s.sectors += MIB / 512;
+			s.ios++;
+			s.io_ticks_ms = ticks;
+		}
+		bwmeter_sample(&m, &s);
+		if (m.known && !known_at)
+			known_at = t;
+	}
+	assert_true(m.known);
+	assert_true(known_at <= 4200000 + 3000000);
+	assert_in_range(m.est_bps, MB - MB / 10, MB + MB / 20);
+}
+
 /* A fast disk fed 4 MB/s (a loop's backing file): always 300 KiB in
  * flight, never half a second of work. Not a backlog: known as 2 GB/s, it
  * stays so; unknown, it gets only a lower bound. */
@@ -2986,6 +3034,7 @@ int main(void)
 		cmocka_unit_test(test_meter_burst_under_cap),
 		cmocka_unit_test(test_meter_slow_big_bios),
 		cmocka_unit_test(test_meter_stick_between_commands),
+		cmocka_unit_test(test_meter_stick_after_mount),
 		cmocka_unit_test(test_meter_fed_slowly),
 		cmocka_unit_test(test_meter_light_use),
 		cmocka_unit_test(test_meter_speed_change),
