@@ -113,7 +113,7 @@ static int hook_save(void *ctx, const struct gov_dev *d)
 	struct apply_ctx *a = ctx;
 
 	return state_record_bdi(&a->st, a->path, d->info.bdi, d->orig.strict_limit,
-				d->orig.max_ratio_fine);
+				d->orig.max_ratio_fine, d->orig.min_ratio_fine);
 }
 
 /* The global knobs are not apply's: from 6.2 wbgovd lowers the background

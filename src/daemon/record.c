@@ -29,7 +29,7 @@ static int hook_save(void *ctx, const struct gov_dev *d)
 	if (state_bdi_held(&dm->state, d->info.bdi))
 		return -EEXIST;
 	r = state_record_bdi(&dm->state, dm->state_path, d->info.bdi, d->orig.strict_limit,
-			     d->orig.max_ratio_fine);
+			     d->orig.max_ratio_fine, d->orig.min_ratio_fine);
 	if (r)
 		log_err("%s: cannot record the original values in %s: %s; not changing it",
 			d->info.bdi, dm->state_path, strerror(-r));
@@ -46,8 +46,9 @@ static void hook_restored(void *ctx, const struct gov_dev *d)
 	 * an fsync per device is seconds for hundreds on a busy disk */
 	if (!dm->stopping)
 		state_save(dm->state_path, &dm->state);
-	log_info("%s: knobs given back (strict_limit %llu, max_ratio_fine %llu)", d->info.bdi,
-		 (unsigned long long)d->orig.strict_limit, (unsigned long long)d->orig.max_ratio_fine);
+	log_info("%s: knobs given back (strict_limit %llu, max_ratio_fine %llu, min_ratio_fine %llu)",
+		 d->info.bdi, (unsigned long long)d->orig.strict_limit,
+		 (unsigned long long)d->orig.max_ratio_fine, (unsigned long long)d->orig.min_ratio_fine);
 }
 
 static int hook_save_vm(void *ctx, const uint64_t vm[VM_KNOB_COUNT])

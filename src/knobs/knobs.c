@@ -23,11 +23,18 @@ int knobs_bdi_set(const struct knobs_ops *ops, void *ctx, const char *bdi, enum 
 static bool gone(int r) { return r == -ENOENT || r == -ENODEV; }
 
 int knobs_bdi_restore(const struct knobs_ops *ops, void *ctx, const char *bdi,
-		      uint64_t strict_limit, uint64_t max_ratio_fine, enum bdi_attr *ret_attr)
+		      uint64_t strict_limit, uint64_t max_ratio_fine, uint64_t min_ratio_fine,
+		      enum bdi_attr *ret_attr)
 {
+	int r0 = min_ratio_fine == KNOBS_KEEP ? 0 :
+						knobs_bdi_set(ops, ctx, bdi, BDI_MIN_RATIO_FINE, min_ratio_fine);
 	int r1 = knobs_bdi_set(ops, ctx, bdi, BDI_MAX_RATIO_FINE, max_ratio_fine);
 	int r2 = knobs_bdi_set(ops, ctx, bdi, BDI_STRICT_LIMIT, strict_limit);
 
+	if (r0 < 0 && !gone(r0)) {
+		*ret_attr = BDI_MIN_RATIO_FINE;
+		return r0;
+	}
 	if (r1 < 0 && !gone(r1)) {
 		*ret_attr = BDI_MAX_RATIO_FINE;
 		return r1;

@@ -164,12 +164,18 @@ static inline bool knobs_bdi_default(bool is_fuse, uint64_t strict_limit, uint64
 int knobs_bdi_set(const struct knobs_ops *ops, void *ctx, const char *bdi, enum bdi_attr a,
 		  uint64_t v);
 
-/* Give a bdi's governed knobs back as they were found: max_ratio_fine (the
- * cap goes), then strict_limit, both tried. 0 when both hold their values
- * again or the bdi has gone (a stick pulled out); else the first -errno,
- * with *ret_attr naming its knob. */
+/* A knob's original that was not recorded (a state file of an older
+ * wbgovd has no min_ratio_fine): it is left as it is. */
+#define KNOBS_KEEP UINT64_MAX
+
+/* Give a bdi's governed knobs back as they were found: min_ratio_fine (the
+ * floor goes first: a cap cannot go below it), max_ratio_fine (the cap
+ * goes), then strict_limit, all tried. 0 when all hold their values again
+ * or the bdi has gone (a stick pulled out); else the first -errno, with
+ * *ret_attr naming its knob. min_ratio_fine KNOBS_KEEP: not touched. */
 int knobs_bdi_restore(const struct knobs_ops *ops, void *ctx, const char *bdi,
-		      uint64_t strict_limit, uint64_t max_ratio_fine, enum bdi_attr *ret_attr);
+		      uint64_t strict_limit, uint64_t max_ratio_fine, uint64_t min_ratio_fine,
+		      enum bdi_attr *ret_attr);
 int knobs_vm_set(const struct knobs_ops *ops, void *ctx, enum vm_knob k, uint64_t v);
 
 /* Give the dirty and background pairs back as `vm` (all six values as read

@@ -428,6 +428,14 @@ uint64_t gov_ramp_step(const struct gov_settings *s, const struct gov_ramp *r, u
 	return b < GOV_BOOST_MAX_BYTES ? b : GOV_BOOST_MAX_BYTES;
 }
 
+uint64_t gov_floor_bytes(const struct gov_decision *dec, int features)
+{
+	if (!(features & KNOBS_BDI_BYTES) || (features & KNOBS_WB_FLOOR) || !dec->govern ||
+	    !dec->strict)
+		return 0;
+	return dec->max_bytes / 4 * 3;
+}
+
 bool gov_slow_kind(const struct knobs_dev *k)
 {
 	return !strcmp(k->bus, "usb") || !strcmp(k->bus, "mmc") || k->removable || k->rotational;

@@ -215,6 +215,16 @@ static inline uint64_t gov_pair_background(uint64_t cap)
 	return cap / GOV_BG_SHARE_DIV > PAGE_SIZE ? cap / GOV_BG_SHARE_DIV : PAGE_SIZE;
 }
 
+/* The floor a strict cap gets on its bdi (min_bytes), 0 for none. Before
+ * 6.14 (no KNOBS_WB_FLOOR in `features`) a strict wb's threshold is its
+ * share of the global threshold by its writeout fraction, with no floor:
+ * a new bdi's fraction is 0, and a wb that has no cgroup writeback of its
+ * own (vfat, exFAT, NTFS) stayed near it through a whole copy, its writer
+ * stopped at 0-184 KiB under a 4-64 MiB cap (BdiDirtyThresh on 6.12, the
+ * shipped zoo: 1.30 x the device's time, against 1.03 for ext4). The bdi's
+ * min_ratio is added to that share: three quarters of the cap. */
+uint64_t gov_floor_bytes(const struct gov_decision *dec, int features);
+
 /* --- Before 6.2: the global pair. A cap is global there: every disk's
  * writers live under it. */
 

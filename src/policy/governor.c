@@ -218,6 +218,12 @@ static int save_orig(struct governor *g, struct gov_dev *d)
 	r = g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_RATIO_FINE, &d->orig.max_ratio_fine);
 	if (r)
 		return fail(d, BDI_MAX_RATIO_FINE, r, GOV_ERR_READ);
+	/* min_ratio_fine since 6.2, where the floor is set (apply_floor) */
+	d->orig.min_ratio_fine = KNOBS_KEEP;
+	r = !(g->features & KNOBS_BDI_BYTES) ? 0 :
+		g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MIN_RATIO_FINE, &d->orig.min_ratio_fine);
+	if (r)
+		return fail(d, BDI_MIN_RATIO_FINE, r, GOV_ERR_READ);
 	if (g->hooks.save && (r = g->hooks.save(g->hooks.ctx, d)))
 		return fail(d, BDI_STRICT_LIMIT, r, GOV_ERR_RECORD);
 	d->saved = true;
@@ -233,7 +239,7 @@ static int restore_dev(struct governor *g, struct gov_dev *d, enum bdi_attr *fai
 	if (!d->changed)
 		return 0;
 	r = knobs_bdi_restore(g->ops, g->kctx, d->info.bdi, d->orig.strict_limit,
-			      d->orig.max_ratio_fine, failed);
+			      d->orig.max_ratio_fine, d->orig.min_ratio_fine, failed);
 	if (r)
 		return r;
 	d->changed = false;
@@ -251,6 +257,27 @@ static bool close_enough(uint64_t have, uint64_t want)
 	return diff <= want / 64 + PAGE_SIZE;
 }
 
+/* The floor (min_bytes) as gov_floor_bytes has it, where it differs from
+ * what the kernel holds; `first`: only if the floor now held is above the
+ * cap to come, which the kernel would refuse (a cap below the floor is
+ * EINVAL), so it goes down before the cap does. */
+static int apply_floor(struct governor *g, struct gov_dev *d, bool first)
+{
+	uint64_t want = gov_floor_bytes(&d->dec, g->features), have;
+	int r;
+
+	if (!(g->features & KNOBS_BDI_BYTES) || (g->features & KNOBS_WB_FLOOR))
+		return 0;
+	r = g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MIN_BYTES, &have);
+	if (r)
+		return fail(d, BDI_MIN_BYTES, r, GOV_ERR_READ);
+	if ((first && have <= d->dec.max_bytes) || close_enough(have, want))
+		return 0;
+	d->changed = true;
+	r = g->ops->bdi_write(g->kctx, d->info.bdi, BDI_MIN_BYTES, want);
+	return r ? fail(d, BDI_MIN_BYTES, r, GOV_ERR_WRITE) : 0;
+}
+
 static void apply(struct governor *g, struct gov_dev *d)
 {
 	const struct gov_decision *dec = &d->dec;
@@ -266,7 +293,7 @@ static void apply(struct governor *g, struct gov_dev *d)
 			fail(d, a, r, GOV_ERR_WRITE);
 		return;
 	}
-	if (save_orig(g, d))
+	if (save_orig(g, d) || apply_floor(g, d, true))
 		return;
 	/* the cap first: strict_limit without a cap bounds nothing */
 	r = g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MAX_BYTES, &d->max_bytes);
@@ -304,7 +331,11 @@ static void apply(struct governor *g, struct gov_dev *d)
 		/* a cap without strict_limit is half a limit: the cap goes too */
 		fail(d, BDI_STRICT_LIMIT, r, GOV_ERR_WRITE);
 		restore_dev(g, d, &a);
+		return;
 	}
+	/* a floor it cannot have (the bdis' floors together reach the whole
+	 * threshold) is said; the cap stays */
+	apply_floor(g, d, false);
 }
 
 /* Does this (limited) device hold dirty data? The kernel says so in

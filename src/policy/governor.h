@@ -58,6 +58,7 @@
 struct gov_orig {
 	uint64_t strict_limit;
 	uint64_t max_ratio_fine;
+	uint64_t min_ratio_fine;
 };
 
 enum gov_err_op { GOV_ERR_WRITE, GOV_ERR_READ, GOV_ERR_RECORD };

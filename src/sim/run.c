@@ -178,7 +178,7 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 	const struct proposal *pr = proposal_find(policy);
 	struct sim_kernel_cfg kc = sc->kernel;
 	struct sim_kernel *s;
-	uint64_t peak = 0, peak_dirty = 0, next_ctl = 0, found[SIM_MAX_DEV][2] = { { 0 } };
+	uint64_t peak = 0, peak_dirty = 0, next_ctl = 0, found[SIM_MAX_DEV][3] = { { 0 } };
 	bool returned = false; /* the main writer's last write, in the series */
 	int err = 0;
 
@@ -219,6 +219,7 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 	for (int d = 0; d < sc->ndev; d++) {
 		found[d][0] = sim_bdi_read(s, d, BDI_STRICT_LIMIT);
 		found[d][1] = sim_bdi_read(s, d, BDI_MAX_RATIO_FINE);
+		found[d][2] = sim_bdi_read(s, d, BDI_MIN_RATIO_FINE);
 	}
 	if (!err && pr->governor)
 		err = ctl->attach(ctl->ctx, s, p);
@@ -257,7 +258,8 @@ int sim_run(const struct scenario *sc, const char *policy, const struct sim_para
 		/* every knob back as it was found, or the run is not a result */
 		for (int d = 0; d < sc->ndev && !err; d++)
 			if (sim_bdi_read(s, d, BDI_STRICT_LIMIT) != found[d][0] ||
-			    sim_bdi_read(s, d, BDI_MAX_RATIO_FINE) != found[d][1])
+			    sim_bdi_read(s, d, BDI_MAX_RATIO_FINE) != found[d][1] ||
+			    sim_bdi_read(s, d, BDI_MIN_RATIO_FINE) != found[d][2])
 				err = -ENOTRECOVERABLE;
 	}
 	if (!err) {

@@ -48,19 +48,25 @@ static int parse_lines(char *text, struct state *st)
 	char *buf = text;
 
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char bdi[KNOBS_NAME_MAX], na[24], nb[24], end;
-		uint64_t a, b;
+		char bdi[KNOBS_NAME_MAX], na[24], nb[24], nc[24], end;
+		uint64_t a, b, c = KNOBS_KEEP;
+		int n;
 
 		if (line[0] == '#')
 			continue;
-		if (sscanf(line, "bdi %63s strict_limit %20s max_ratio_fine %20s %c", bdi, na, nb,
-			   &end) == 3) {
+		/* min_ratio_fine: recorded since wbgovd sets a floor (before 6.14);
+		 * a line without it is an older wbgovd's, which left it alone */
+		n = sscanf(line, "bdi %63s strict_limit %20s max_ratio_fine %20s min_ratio_fine %20s %c",
+			   bdi, na, nb, nc, &end);
+		if (n == 4 || (n == 3 && sscanf(line, "bdi %*s strict_limit %*s max_ratio_fine %*s %c",
+						 &end) != 1)) {
 			/* parse_u64, not %llu: that would take a sign; a name that
 			 * is not one entry of /sys/class/bdi would lead the write
 			 * anywhere ("../../../tmp/x") */
-			if (parse_u64(na, &a) || parse_u64(nb, &b) || !sysfs_bdi_name_ok(bdi))
+			if (parse_u64(na, &a) || parse_u64(nb, &b) ||
+			    (n == 4 && (parse_u64(nc, &c) || c == KNOBS_KEEP)) || !sysfs_bdi_name_ok(bdi))
 				return -EINVAL;
-			if (state_put_bdi(st, bdi, a, b))
+			if (state_put_bdi(st, bdi, a, b, c))
 				return -ENOMEM;
 		} else if (!strncmp(line, "vm ", 3)) {
 			char *tok, *tsave = NULL;
@@ -105,9 +111,15 @@ static int fill_state(FILE *f, const void *ctx)
 
 	fprintf(f, "# wbgov: the values found on the knobs wbgovd changed; `wbgov restore` gives them back\n");
 	for (int i = 0; i < st->n; i++)
-		fprintf(f, "bdi %s strict_limit %llu max_ratio_fine %llu\n", st->bdi[i].bdi,
-			(unsigned long long)st->bdi[i].strict_limit,
-			(unsigned long long)st->bdi[i].max_ratio_fine);
+		if (st->bdi[i].min_ratio_fine == KNOBS_KEEP)
+			fprintf(f, "bdi %s strict_limit %llu max_ratio_fine %llu\n", st->bdi[i].bdi,
+				(unsigned long long)st->bdi[i].strict_limit,
+				(unsigned long long)st->bdi[i].max_ratio_fine);
+		else
+			fprintf(f, "bdi %s strict_limit %llu max_ratio_fine %llu min_ratio_fine %llu\n",
+				st->bdi[i].bdi, (unsigned long long)st->bdi[i].strict_limit,
+				(unsigned long long)st->bdi[i].max_ratio_fine,
+				(unsigned long long)st->bdi[i].min_ratio_fine);
 	if (st->vm_saved) {
 		fputs("vm", f);
 		for (int k = 0; k < VM_KNOB_COUNT; k++)
@@ -127,7 +139,8 @@ int state_save(const char *path, const struct state *st)
 	return file_replace(path, fill_state, st);
 }
 
-int state_put_bdi(struct state *st, const char *bdi, uint64_t strict_limit, uint64_t max_ratio_fine)
+int state_put_bdi(struct state *st, const char *bdi, uint64_t strict_limit, uint64_t max_ratio_fine,
+		  uint64_t min_ratio_fine)
 {
 	int i;
 
@@ -139,15 +152,16 @@ int state_put_bdi(struct state *st, const char *bdi, uint64_t strict_limit, uint
 	snprintf(st->bdi[i].bdi, sizeof(st->bdi[i].bdi), "%s", bdi);
 	st->bdi[i].strict_limit = strict_limit;
 	st->bdi[i].max_ratio_fine = max_ratio_fine;
+	st->bdi[i].min_ratio_fine = min_ratio_fine;
 	st->bdi[i].held = false;
 	st->n++;
 	return 0;
 }
 
 int state_record_bdi(struct state *st, const char *path, const char *bdi, uint64_t strict_limit,
-		     uint64_t max_ratio_fine)
+		     uint64_t max_ratio_fine, uint64_t min_ratio_fine)
 {
-	int r = state_put_bdi(st, bdi, strict_limit, max_ratio_fine);
+	int r = state_put_bdi(st, bdi, strict_limit, max_ratio_fine, min_ratio_fine);
 
 	return r ? r : state_save(path, st);
 }
@@ -169,7 +183,8 @@ int state_restore(const struct knobs_ops *ops, void *kctx, struct state *st,
 	for (int i = 0; i < st->n;) {
 		struct state_bdi *b = &st->bdi[i];
 		enum bdi_attr a;
-		int r = knobs_bdi_restore(ops, kctx, b->bdi, b->strict_limit, b->max_ratio_fine, &a);
+		int r = knobs_bdi_restore(ops, kctx, b->bdi, b->strict_limit, b->max_ratio_fine,
+					  b->min_ratio_fine, &a);
 
 		if (!r) {
 			*b = st->bdi[--st->n];

@@ -2,7 +2,8 @@
 /* /run/wbgov/state: the values wbgovd found on every knob it changed,
  * written before the change, so a restore works after a crash or SIGKILL
  * (`wbgov restore`, or the next start). Text, one knob owner per line:
- *   bdi 8:16 strict_limit 0 max_ratio_fine 1000000
+ *   bdi 8:16 strict_limit 0 max_ratio_fine 1000000 min_ratio_fine 0
+ * (min_ratio_fine absent: not recorded, an older wbgovd's line; left alone)
  *   vm dirty_bytes 0 ... (pre-6.2 kernels: the global pair)
  * Written atomically (a temporary file renamed over it). */
 #ifndef WBGOV_SYS_STATE_H
@@ -21,6 +22,7 @@ struct state_bdi {
 	char bdi[KNOBS_NAME_MAX];
 	uint64_t strict_limit;
 	uint64_t max_ratio_fine;
+	uint64_t min_ratio_fine; /* KNOBS_KEEP: not recorded */
 	/* the last state_restore could not give it back: its knobs are not
 	 * what was found, and this record is all that knows the originals
 	 * (not written to the file) */
@@ -48,12 +50,12 @@ void state_free(struct state *st);
 /* An empty state removes the file. */
 int state_save(const char *path, const struct state *st);
 int state_put_bdi(struct state *st, const char *bdi, uint64_t strict_limit,
-		  uint64_t max_ratio_fine);
+		  uint64_t max_ratio_fine, uint64_t min_ratio_fine);
 void state_del_bdi(struct state *st, const char *bdi);
 /* Record a bdi's originals and write the file at once, before any knob of
  * it changes: 0 or -errno (then nothing may be changed). */
 int state_record_bdi(struct state *st, const char *path, const char *bdi, uint64_t strict_limit,
-		     uint64_t max_ratio_fine);
+		     uint64_t max_ratio_fine, uint64_t min_ratio_fine);
 
 /* Give every recorded knob back (read-compare-write) and drop what was
  * given back or is gone. `report(ctx, owner, knob, err)` is called for each

@@ -161,7 +161,7 @@ knobs | diff "$tmp/before" - >&2 || fail "knobs a killed run left not given back
 start
 kill -KILL "$PID"
 wait "$PID" 2>/dev/null || true
-grep -q "^bdi 8:16 strict_limit 0 max_ratio_fine 1000000$" "$ST/state" || fail "the killed run recorded no 8:16"
+grep -q "^bdi 8:16 strict_limit 0 max_ratio_fine 1000000 min_ratio_fine 0$" "$ST/state" || fail "the killed run recorded no 8:16"
 [ "$(cat "$BDI/strict_limit")" = 1 ] || fail "the killed run left 8:16 as found"
 chmod 444 "$BDI/strict_limit"
 start
@@ -174,7 +174,7 @@ wait_for 5 env LC_ALL=C grep -aq "^<4>sdb bdi 8:16 .*: left as it is: a previous
 	fail "8:16 not said to be left alone: $(grep -a 8:16 "$LOG")"
 LC_ALL=C grep -aq "^<5>sdb (8:16): .* before wbgovd: set by another rule" "$LOG" &&
 	fail "what a previous run left taken for another rule's: $(grep -a 8:16 "$LOG")"
-grep -q "^bdi 8:16 strict_limit 0 max_ratio_fine 1000000$" "$ST/state" || fail "8:16's record lost or changed: $(cat "$ST/state")"
+grep -q "^bdi 8:16 strict_limit 0 max_ratio_fine 1000000 min_ratio_fine 0$" "$ST/state" || fail "8:16's record lost or changed: $(cat "$ST/state")"
 [ "$(grep -c "^bdi 8:16 " "$ST/state")" = 1 ] || fail "8:16 recorded twice: $(cat "$ST/state")"
 # the others given back, then governed again (strict over a cap)
 [ "$(cat "$FX/sys/class/bdi/259:0/strict_limit")" = 1 ] || fail "the NVMe disk is not governed"
@@ -183,7 +183,7 @@ kill -TERM "$PID"
 rc=0
 wait "$PID" || rc=$?
 [ "$rc" -eq 71 ] || fail "wbgovd stopped with 8:16 still changed: exit $rc, want 71"
-grep -q "^bdi 8:16 strict_limit 0 max_ratio_fine 1000000$" "$ST/state" ||
+grep -q "^bdi 8:16 strict_limit 0 max_ratio_fine 1000000 min_ratio_fine 0$" "$ST/state" ||
 	fail "at stop 8:16's record was lost: $(cat "$ST/state")"
 chmod 644 "$BDI/strict_limit"
 $AS "${W%/*}/wbgov" --root "$FX" --state-dir "$ST" restore >"$tmp/restore" 2>&1 || fail "wbgov restore exited $?: $(cat "$tmp/restore")"
@@ -366,10 +366,11 @@ wait
 cat "$tmp"/rc.* | sort | uniq -c >"$tmp/rcs"
 grep -qv " \(0\|75\)$" "$tmp/rcs" && fail "concurrent applies exited: $(cat "$tmp/rcs") $(cat "$tmp"/many.*)"
 grep -q " 0$" "$tmp/rcs" || fail "no concurrent apply ran: $(cat "$tmp/rcs")"
-grep '^bdi' "$ST/state" | while read -r _ b _ sl _ mr; do
+grep '^bdi' "$ST/state" | while read -r _ b _ sl _ mr _ mn; do
 	grep -qx "$FX/sys/class/bdi/$b/strict_limit $sl" "$tmp/before" &&
-		grep -qx "$FX/sys/class/bdi/$b/max_ratio_fine $mr" "$tmp/before" ||
-		{ echo "$b recorded as strict_limit $sl max_ratio_fine $mr" >&2; exit 1; }
+		grep -qx "$FX/sys/class/bdi/$b/max_ratio_fine $mr" "$tmp/before" &&
+		grep -qx "$FX/sys/class/bdi/$b/min_ratio_fine $mn" "$tmp/before" ||
+		{ echo "$b recorded as strict_limit $sl max_ratio_fine $mr min_ratio_fine $mn" >&2; exit 1; }
 done || fail "concurrent applies recorded a value they set as an original"
 wbgov restore >"$tmp/restore" 2>&1 || fail "wbgov restore after concurrent applies exited $?: $(cat "$tmp/restore")"
 knobs | diff "$tmp/before" - >&2 || fail "knobs not given back after concurrent applies"

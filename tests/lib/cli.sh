@@ -77,10 +77,12 @@ wbgovd_stop() {
 	[ "$rc" -eq 0 ] || fail "wbgovd exited $rc on SIGTERM: $(tail -n 5 "$LOG")"
 }
 
-# knobs: every bdi's strict_limit and max_ratio_fine in the fixture at $FX,
-# a line each (compared before and after a daemon or a command ran)
+# knobs: every bdi's strict_limit, max_ratio_fine and min_ratio_fine in the
+# fixture at $FX, a line each (compared before and after a daemon or a
+# command ran)
 knobs() {
-	for f in "$FX"/sys/class/bdi/*/strict_limit "$FX"/sys/class/bdi/*/max_ratio_fine; do
+	for f in "$FX"/sys/class/bdi/*/strict_limit "$FX"/sys/class/bdi/*/max_ratio_fine \
+		"$FX"/sys/class/bdi/*/min_ratio_fine; do
 		[ -f "$f" ] && echo "$f $(cat "$f")"
 	done
 }

@@ -1426,6 +1426,15 @@ static int f_bdi_write(void *ctx, const char *bdi, enum bdi_attr a, uint64_t v)
 		return -ENOENT;
 	if (b->fail_write[a])
 		return b->fail_write[a];
+	/* the kernel's: a floor above the cap, or a cap below the floor, is
+	 * EINVAL (__bdi_set_min_ratio, __bdi_set_max_ratio) */
+	if ((a == BDI_MIN_BYTES && v > b->val[BDI_MAX_BYTES]) ||
+	    (a == BDI_MAX_BYTES && v < b->val[BDI_MIN_BYTES]))
+		return -EINVAL;
+	if (a == BDI_MIN_BYTES)
+		b->val[BDI_MIN_RATIO_FINE] = (uint64_t)((unsigned __int128)v * RATIO_FULL / f->thresh_bytes);
+	if (a == BDI_MIN_RATIO_FINE)
+		b->val[BDI_MIN_BYTES] = (uint64_t)((unsigned __int128)f->thresh_bytes * v / RATIO_FULL);
 	if (a == BDI_MAX_BYTES) {
 		/* the kernel's: bytes -> ppm of the threshold now, read back
 		 * from it (bdi_set_max_bytes / bdi_get_bytes) */
@@ -1729,6 +1738,53 @@ static void test_governor_save_failure_changes_nothing(void **state)
 	gov_tick(&G, 0);
 	assert_int_equal(f.writes, 0);
 	assert_int_equal(gov_find(&G, "8:16")->err, -EROFS);
+}
+
+/* Before 6.14 (no idle floor: KNOBS_WB_FLOOR off) a strict cap comes with
+ * a floor of three quarters of it (min_bytes), so that a new bdi's
+ * writeout fraction of 0 does not stop its writer far below the cap; a cap
+ * lowered below the floor in force takes the floor down first (the kernel
+ * refuses a cap below it); the floor goes back with the cap. From 6.14
+ * no floor is written. */
+static void test_governor_floor_before_614(void **state)
+{
+	struct gov_config c;
+	struct fake f;
+
+	(void)state;
+	fake_init(&f);
+	f.features = KNOBS_BDI_BYTES;
+	gov_config_defaults(&c);
+	memset(&c.rules[0], 0, sizeof(c.rules[0]));
+	strcpy(c.rules[0].match[MATCH_BUS], "usb");
+	c.rules[0].mode = MODE_FIXED;
+	c.rules[0].fixed_bytes = 8 * MIB;
+	c.nrules = 1;
+	gov_init(&G, &c, &fake_ops, &f, NULL);
+	gov_tick(&G, 0);
+	assert_int_equal(f.bdi[0].val[BDI_STRICT_LIMIT], 1);
+	assert_in_range(f.bdi[0].val[BDI_MAX_BYTES], 8 * MIB - 8192, 8 * MIB);
+	assert_in_range(f.bdi[0].val[BDI_MIN_BYTES], 6 * MIB - 8192, 6 * MIB);
+	assert_int_equal(gov_find(&G, "8:16")->err, 0);
+	/* the cap down to 1 MiB: the floor first, then the cap */
+	c.rules[0].fixed_bytes = 1 * MIB;
+	gov_set_config(&G, &c);
+	gov_request_poll(&G);
+	gov_tick(&G, 1000000);
+	assert_int_equal(gov_find(&G, "8:16")->err, 0);
+	assert_in_range(f.bdi[0].val[BDI_MAX_BYTES], 1 * MIB - 8192, 1 * MIB);
+	assert_in_range(f.bdi[0].val[BDI_MIN_BYTES], 768 * KIB - 8192, 768 * KIB);
+	assert_int_equal(gov_restore(&G), 0);
+	assert_int_equal(f.bdi[0].val[BDI_MIN_RATIO_FINE], 0);
+	assert_int_equal(f.bdi[0].val[BDI_MAX_RATIO_FINE], RATIO_FULL);
+	assert_int_equal(f.bdi[0].val[BDI_STRICT_LIMIT], 0);
+	/* 6.14 and later: none */
+	fake_init(&f);
+	gov_init(&G, &c, &fake_ops, &f, NULL);
+	gov_tick(&G, 0);
+	assert_int_equal(f.bdi[0].val[BDI_STRICT_LIMIT], 1);
+	assert_int_equal(f.bdi[0].val[BDI_MIN_BYTES], 0);
+	assert_int_equal(gov_restore(&G), 0);
 }
 
 /* A cap above the global threshold is refused (EINVAL): the global limit
@@ -3061,6 +3117,7 @@ int main(void)
 		cmocka_unit_test(test_governor_many_devices),
 		cmocka_unit_test(test_governor_pre_62_global_pair),
 		cmocka_unit_test(test_governor_pre_62_pair_holds_smallest),
+		cmocka_unit_test(test_governor_floor_before_614),
 		cmocka_unit_test(test_governor_background),
 		cmocka_unit_test(test_governor_pre_62_card),
 		cmocka_unit_test(test_governor_io_errors),

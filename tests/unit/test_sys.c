@@ -2364,9 +2364,9 @@ static void test_state_round_trip(void **state)
 	memset(&st, 0, sizeof(st));
 	assert_int_equal(state_load(p, &back), -ENOENT);
 
-	assert_int_equal(state_put_bdi(&st, "8:16", 0, 1000000), 0);
-	assert_int_equal(state_put_bdi(&st, "8:17-fuseblk", 1, 10000), 0);
-	assert_int_equal(state_put_bdi(&st, "btrfs-1", 0, 500000), 0);
+	assert_int_equal(state_put_bdi(&st, "8:16", 0, 1000000, KNOBS_KEEP), 0);
+	assert_int_equal(state_put_bdi(&st, "8:17-fuseblk", 1, 10000, KNOBS_KEEP), 0);
+	assert_int_equal(state_put_bdi(&st, "btrfs-1", 0, 500000, 20000), 0);
 	st.vm_saved = true;
 	st.vm[VM_DIRTY_RATIO] = 20;
 	st.vm[VM_DIRTY_BACKGROUND_RATIO] = 10;
@@ -2380,6 +2380,9 @@ static void test_state_round_trip(void **state)
 	fx_read(root, "/run/wbgov/state", buf, sizeof(buf));
 	assert_non_null(strstr(buf, "\nbdi 8:16 strict_limit 0 max_ratio_fine 1000000\n"));
 	assert_non_null(strstr(buf, "\nbdi 8:17-fuseblk strict_limit 1 max_ratio_fine 10000\n"));
+	/* the floor's original where it was recorded; none (an older
+	 * wbgovd's line) is left alone at restore */
+	assert_non_null(strstr(buf, "\nbdi btrfs-1 strict_limit 0 max_ratio_fine 500000 min_ratio_fine 20000\n"));
 	assert_non_null(strstr(buf, "\nvm dirty_ratio 20 dirty_background_ratio 10 dirty_bytes 0 "
 				    "dirty_background_bytes 0 dirty_expire_centisecs 3000 "
 				    "dirty_writeback_centisecs 500\n"));
@@ -2398,6 +2401,7 @@ static void test_state_round_trip(void **state)
 		assert_string_equal(back.bdi[i].bdi, st.bdi[i].bdi);
 		assert_int_equal(back.bdi[i].strict_limit, st.bdi[i].strict_limit);
 		assert_int_equal(back.bdi[i].max_ratio_fine, st.bdi[i].max_ratio_fine);
+		assert_int_equal(back.bdi[i].min_ratio_fine, st.bdi[i].min_ratio_fine);
 	}
 	assert_true(back.vm_saved);
 	for (int k = 0; k < VM_KNOB_COUNT; k++)
@@ -2432,7 +2436,7 @@ static void test_state_empty_removes_file(void **state)
 	memset(&st, 0, sizeof(st));
 	assert_int_equal(state_save(p, &st), 0); /* nothing there, nothing to remove */
 	assert_int_equal(access(p, F_OK), -1);
-	assert_int_equal(state_put_bdi(&st, "8:16", 0, 1000000), 0);
+	assert_int_equal(state_put_bdi(&st, "8:16", 0, 1000000, KNOBS_KEEP), 0);
 	assert_int_equal(state_save(p, &st), 0);
 	assert_int_equal(access(p, F_OK), 0);
 	state_del_bdi(&st, "8:16");
@@ -2468,6 +2472,10 @@ static void test_state_malformed(void **state)
 		"bdi .. strict_limit 0 max_ratio_fine 1\n",
 		"bdi 8:16/../../x strict_limit 0 max_ratio_fine 1\n",
 		"bdi 8:16 strict_limit 0 max_ratio_fine 1000000 more\n",
+		"bdi 8:16 strict_limit 0 max_ratio_fine 1000000 min_ratio_fine\n",
+		"bdi 8:16 strict_limit 0 max_ratio_fine 1000000 min_ratio_fine -1\n",
+		"bdi 8:16 strict_limit 0 max_ratio_fine 1000000 min_ratio_fine 18446744073709551615\n",
+		"bdi 8:16 strict_limit 0 max_ratio_fine 1000000 min_ratio_fine 0 more\n",
 	};
 	char root[PATH_MAX], p[PATH_MAX];
 	struct state st;
@@ -2859,9 +2867,9 @@ static void test_state_put_bdi(void **state)
 
 	(void)state;
 	memset(&st, 0, sizeof(st));
-	assert_int_equal(state_put_bdi(&st, "8:16", 0, 1000000), 0);
+	assert_int_equal(state_put_bdi(&st, "8:16", 0, 1000000, KNOBS_KEEP), 0);
 	/* a later record of the same bdi is what wbgovd itself set: keep the first */
-	assert_int_equal(state_put_bdi(&st, "8:16", 1, 5000), 0);
+	assert_int_equal(state_put_bdi(&st, "8:16", 1, 5000, KNOBS_KEEP), 0);
 	assert_int_equal(st.n, 1);
 	assert_int_equal(st.bdi[0].strict_limit, 0);
 	assert_int_equal(st.bdi[0].max_ratio_fine, 1000000);
@@ -2873,9 +2881,9 @@ static void test_state_put_bdi(void **state)
 	/* as many as come: no limit of its own */
 	for (int i = 0; i < 5000; i++) {
 		fmt_path(name, sizeof(name), "%d:%d", 8 + i / 256, i % 256);
-		assert_int_equal(state_put_bdi(&st, name, 0, 1000000), 0);
+		assert_int_equal(state_put_bdi(&st, name, 0, 1000000, KNOBS_KEEP), 0);
 	}
-	assert_int_equal(state_put_bdi(&st, "8:5", 1, 1), 0); /* known: kept as it was */
+	assert_int_equal(state_put_bdi(&st, "8:5", 1, 1, KNOBS_KEEP), 0); /* known: kept as it was */
 	assert_int_equal(st.n, 5000);
 	assert_int_equal(st.bdi[5].strict_limit, 0);
 
@@ -2944,10 +2952,10 @@ static void test_state_restore_bdi(void **state)
 	kr.root = root;
 
 	memset(&st, 0, sizeof(st));
-	state_put_bdi(&st, "8:16", 0, 1000000);
-	state_put_bdi(&st, "8:99", 0, 1000000); /* unplugged since: done */
-	state_put_bdi(&st, "8:32", 0, 1000000);
-	state_put_bdi(&st, "8:48", 0, 1000000);
+	state_put_bdi(&st, "8:16", 0, 1000000, KNOBS_KEEP);
+	state_put_bdi(&st, "8:99", 0, 1000000, KNOBS_KEEP); /* unplugged since: done */
+	state_put_bdi(&st, "8:32", 0, 1000000, KNOBS_KEEP);
+	state_put_bdi(&st, "8:48", 0, 1000000, KNOBS_KEEP);
 
 	assert_int_equal(state_restore(&knobs_real_ops, &kr, &st, report, &rl), 1);
 	assert_file(root, BDI_DIR "8:16/strict_limit", "0\n");
@@ -2971,7 +2979,7 @@ static void test_state_restore_bdi(void **state)
 	assert_int_equal(st.bdi[0].strict_limit, 0);
 	assert_int_equal(st.bdi[0].max_ratio_fine, 1000000);
 	assert_false(state_bdi_held(&st, "8:16"));
-	assert_int_equal(state_put_bdi(&st, "8:48", 1, 1000000), 0);
+	assert_int_equal(state_put_bdi(&st, "8:48", 1, 1000000, KNOBS_KEEP), 0);
 	assert_int_equal(st.n, 1);
 	assert_int_equal(st.bdi[0].strict_limit, 0);
 
@@ -2983,7 +2991,7 @@ static void test_state_restore_bdi(void **state)
 	assert_false(state_bdi_held(&st, "8:48"));
 	assert_file(root, BDI_DIR "8:48/strict_limit", "0\n");
 	/* a record made later in the slot is not held */
-	assert_int_equal(state_put_bdi(&st, "8:64", 0, 1000000), 0);
+	assert_int_equal(state_put_bdi(&st, "8:64", 0, 1000000, KNOBS_KEEP), 0);
 	assert_false(state_bdi_held(&st, "8:64"));
 	state_free(&st);
 }
@@ -3238,7 +3246,7 @@ static int rec_save(void *ctx, const struct gov_dev *d)
 	int e;
 
 	r->nsave++;
-	e = state_put_bdi(&r->st, d->info.bdi, d->orig.strict_limit, d->orig.max_ratio_fine);
+	e = state_put_bdi(&r->st, d->info.bdi, d->orig.strict_limit, d->orig.max_ratio_fine, d->orig.min_ratio_fine);
 	return e ? e : state_save(r->state_path, &r->st);
 }
 
@@ -3352,8 +3360,8 @@ static void test_gov_end_to_end(void **state)
 	assert_file(root, BDI_DIR "8:16/strict_limit", "1\n");
 	assert_file(root, "/run/wbgov/state", "# wbgov: the values found on the knobs wbgovd changed; "
 			  "`wbgov restore` gives them back\n"
-			  "bdi 259:0 strict_limit 0 max_ratio_fine 1000000\n"
-			  "bdi 8:16 strict_limit 0 max_ratio_fine 1000000\n");
+			  "bdi 259:0 strict_limit 0 max_ratio_fine 1000000 min_ratio_fine 0\n"
+			  "bdi 8:16 strict_limit 0 max_ratio_fine 1000000 min_ratio_fine 0\n");
 	assert_int_equal(r->nvm, 0);
 
 	/* the next tick: everything already in place, nothing written */
