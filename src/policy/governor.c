@@ -449,7 +449,11 @@ static void global_step(struct governor *g, uint64_t now_usec)
 		struct gov_dev *d = &g->dev[i];
 		bool cand = d->decided && global_candidate(d);
 
-		d->failed_dirty = !cand && d->failed_usec && holds_dirty(g, d, now_usec);
+		/* failing since a failure, until it holds nothing: not a disk
+		 * that failed once long ago and was clean since */
+		d->failed_dirty = !cand && d->failed_usec &&
+				  (now_usec - d->failed_usec < GOV_FAILING_USEC || d->failed_dirty) &&
+				  holds_dirty(g, d, now_usec);
 		stuck |= d->failed_dirty;
 		d->holds_dirty = cand && holds_dirty(g, d, now_usec);
 		if (d->holds_dirty)

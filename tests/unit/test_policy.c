@@ -2986,6 +2986,28 @@ static void test_governor_io_errors(void **state)
 	assert_true(gov_find(&G, "8:16")->dec.strict);
 	assert_int_equal(f.vm[VM_DIRTY_BYTES], 4 * MIB); /* the disk's */
 	assert_int_equal(gov_restore(&G), 0);
+
+	/* a disk that failed one command long ago and was clean since holds
+	 * dirty data again: the pair is not kept off for it */
+	fake_init(&f);
+	f.features = 0;
+	f.bdi[0].st.have_io_errors = true;
+	f.bdi[1].st.have_io_errors = true;
+	gov_init(&G, &c, &fake_ops, &f, &h);
+	poll(t = 0);
+	f.bdi[1].st.io_errors = 1; /* the NVMe: not a candidate */
+	f.bdi_dirty[1] = MIB;
+	poll(t += 100000);
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 0);
+	f.bdi_dirty[1] = 0;
+	poll(t += 100000);
+	poll(t += 40000000);
+	f.bdi_dirty[0] = MIB; /* the stick, and the NVMe again */
+	f.bdi_dirty[1] = MIB;
+	f.dirty = 2 * MIB;
+	poll(t += 100000);
+	assert_int_equal(f.vm[VM_DIRTY_BYTES], 4 * MIB);
+	assert_int_equal(gov_restore(&G), 0);
 }
 
 static uint64_t h_recall_card(void *ctx, const struct knobs_dev *info, bool *ret_known)
