@@ -772,6 +772,44 @@ static void test_meter_slow_big_bios(void **state)
 	assert_in_range(m.est_bps, MB / 2 - MB / 20, MB / 2 + MB / 20);
 }
 
+/* A USB stick without debugfs: its counters, the time, what its command
+ * in service has been given, its busy time. */
+struct stick_run {
+	struct bw_sample s;
+	uint64_t t, served, ticks;
+};
+
+/* It serves one 1 MiB command at a time at `bps`, polled every 100 ms for
+ * `polls` polls; every `gap_every`-th poll (0: none) falls between two
+ * commands (nothing in flight, 100 ms of nothing served). Returns when the
+ * meter first knew the stick, 0 never. */
+static uint64_t stick_serve(struct bwmeter *m, struct stick_run *r, uint64_t bps, int polls,
+			    int gap_every)
+{
+	uint64_t known_at = 0;
+
+	for (int i = 1; i <= polls; i++) {
+		bool gap = gap_every && i % gap_every == 0;
+
+		r->s.now_usec = r->t += 100000;
+		r->s.inflight = gap ? 0 : 1;
+		if (!gap) {
+			r->served += bps / 10;
+			r->ticks += 100;
+		}
+		if (r->served >= MIB) { /* a command completes */
+			r->served -= MIB;
+			r->s.sectors += MIB / 512;
+			r->s.ios++;
+			r->s.io_ticks_ms = r->ticks;
+		}
+		bwmeter_sample(m, &r->s);
+		if (m->known && !known_at)
+			known_at = r->t;
+	}
+	return known_at;
+}
+
 /* Without debugfs, a USB stick at 0.5 MB/s serving one 1 MiB command at a
  * time: a request in flight at every poll but one in ten, the one that
  * falls between two commands (100 ms lost to it). A backlog all the same:
@@ -783,29 +821,11 @@ static void test_meter_stick_between_commands(void **state)
 
 	(void)state;
 	for (int fed = 0; fed < 2; fed++) {
-		struct bw_sample s = { 0 };
-		uint64_t served = 0, ticks = 0, known_at = 0;
+		struct stick_run r = { .t = 0 };
+		uint64_t known_at;
 
 		bwmeter_init(&m);
-		for (int i = 1; i <= 120; i++) {
-			bool gap = fed ? i % 2 == 0 : i % 10 == 0;
-
-			s.now_usec = (uint64_t)i * 100000;
-			s.inflight = gap ? 0 : 1;
-			if (!gap) {
-				served += MB / 2 / 10;
-				ticks += 100;
-			}
-			if (served >= MIB) { /* a command completes */
-				served -= MIB;
-				s.sectors += MIB / 512;
-				s.ios++;
-				s.io_ticks_ms = ticks;
-			}
-			bwmeter_sample(&m, &s);
-			if (m.known && !known_at)
-				known_at = s.now_usec;
-		}
+		known_at = stick_serve(&m, &r, MB / 2, 120, fed ? 2 : 10);
 		if (fed) {
 			assert_false(m.known);
 			continue;
@@ -825,40 +845,26 @@ static void test_meter_stick_between_commands(void **state)
 static void test_meter_stick_after_mount(void **state)
 {
 	struct bwmeter m;
-	struct bw_sample s = { 0 };
-	uint64_t served = 0, ticks = 0, known_at = 0, t = 0;
+	struct stick_run r = { .t = 0 };
+	uint64_t known_at;
 
 	(void)state;
 	bwmeter_init(&m);
 	for (int i = 0; i < 10; i++) { /* idle */
-		s.now_usec = t += 100000;
-		bwmeter_sample(&m, &s);
+		r.s.now_usec = r.t += 100000;
+		bwmeter_sample(&m, &r.s);
 	}
-	s.now_usec = t += 100000; /* the mount's journal block */
-	s.sectors += 8;
-	s.ios++;
-	s.io_ticks_ms += 2;
-	bwmeter_sample(&m, &s);
-	ticks = s.io_ticks_ms;
+	r.s.now_usec = r.t += 100000; /* the mount's journal block */
+	r.s.sectors += 8;
+	r.s.ios++;
+	r.s.io_ticks_ms += 2;
+	bwmeter_sample(&m, &r.s);
+	r.ticks = r.s.io_ticks_ms;
 	for (int i = 0; i < 30; i++) {
-		s.now_usec = t += 100000;
-		bwmeter_sample(&m, &s);
+		r.s.now_usec = r.t += 100000;
+		bwmeter_sample(&m, &r.s);
 	}
-	for (int i = 0; i < 100; i++) { /* the copy, from t = 4.2 s */
-		s.now_usec = t += 100000;
-		s.inflight = 1;
-		served += MB / 10;
-		ticks += 100;
-		if (served >= MIB) {
-			served -= MIB;
-			s.sectors += MIB / 512;
-			s.ios++;
-			s.io_ticks_ms = ticks;
-		}
-		bwmeter_sample(&m, &s);
-		if (m.known && !known_at)
-			known_at = t;
-	}
+	known_at = stick_serve(&m, &r, MB, 100, 0); /* the copy, from t = 4.2 s */
 	assert_true(m.known);
 	assert_true(known_at <= 4200000 + 3000000);
 	assert_in_range(m.est_bps, MB - MB / 10, MB + MB / 20);
@@ -874,37 +880,23 @@ static void test_meter_stick_after_mount(void **state)
 static void test_meter_stick_mount_then_copy(void **state)
 {
 	struct bwmeter m;
-	struct bw_sample s = { 0 };
-	uint64_t served = 0, ticks = 0, known_at = 0, t = 0;
+	struct stick_run r = { .t = 0 };
+	uint64_t known_at;
 
 	(void)state;
 	bwmeter_init(&m);
 	for (int i = 0; i < 30; i++) { /* after the mount */
-		s.now_usec = t += 100000;
-		s.inflight = i % 5 != 0;
-		ticks += 50;
+		r.s.now_usec = r.t += 100000;
+		r.s.inflight = i % 5 != 0;
+		r.ticks += 50;
 		if (i % 10 == 9) {
-			s.sectors += (i == 19 ? 4 : 1) * MIB / 512;
-			s.ios++;
-			s.io_ticks_ms = ticks;
+			r.s.sectors += (i == 19 ? 4 : 1) * MIB / 512;
+			r.s.ios++;
+			r.s.io_ticks_ms = r.ticks;
 		}
-		bwmeter_sample(&m, &s);
+		bwmeter_sample(&m, &r.s);
 	}
-	for (int i = 0; i < 200; i++) { /* the copy, from t = 3 s */
-		s.now_usec = t += 100000;
-		s.inflight = 1;
-		served += MB / 2 / 10;
-		ticks += 100;
-		if (served >= MIB) {
-			served -= MIB;
-			s.sectors += MIB / 512;
-			s.ios++;
-			s.io_ticks_ms = ticks;
-		}
-		bwmeter_sample(&m, &s);
-		if (m.known && !known_at)
-			known_at = t;
-	}
+	known_at = stick_serve(&m, &r, MB / 2, 200, 0); /* the copy, from t = 3 s */
 	assert_true(m.known);
 	assert_true(known_at <= 3000000 + 8000000);
 	assert_in_range(m.est_bps, MB / 2 - MB / 10, MB / 2 + MB / 20);
