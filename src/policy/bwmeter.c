@@ -454,9 +454,9 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		   m->quiet_usec >= BWMETER_QUIET_USEC && (!m->win_open || !window_backlog(m))) {
 		/* without debugfs: busy again after a second with nothing in
 		 * flight nor completed. A window holding that idle time is no
-		 * backlog; the one that starts here may be (a stick written
-		 * at the mount, then copied to 3 s later, went unmeasured for
-		 * 12 s of the copy: 6.1 under systemd) */
+		 * backlog; the one that starts here may be (a stick's first
+		 * window, opened by its mount's writes, ran 12 s into the copy
+		 * at 73 % busy: 6.1 under systemd) */
 		open_window(m);
 	}
 	if (m->win_open && m->last_moved && !st.moved)

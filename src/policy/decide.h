@@ -222,8 +222,14 @@ static inline uint64_t gov_pair_background(uint64_t cap)
  * own (vfat, exFAT, NTFS) stayed near it through a whole copy, its writer
  * stopped at 0-184 KiB under a 4-64 MiB cap (BdiDirtyThresh on 6.12, the
  * shipped zoo: 1.30 x the device's time, against 1.03 for ext4). The bdi's
- * min_ratio is added to that share: three quarters of the cap. */
-uint64_t gov_floor_bytes(const struct gov_decision *dec, int features);
+ * min_ratio is added to that share: three quarters of the cap, at most
+ * GOV_FLOOR_MAX_BYTES and a GOV_FLOOR_SHARE_DIV-th of the global threshold
+ * `thresh_bytes` (0: unknown, no floor). Every floor is taken from every
+ * other wb's share (the kernel's bdi_min_ratio), and a slow device is the
+ * one whose share stays small: a fast one earns its own at once. */
+#define GOV_FLOOR_MAX_BYTES (8ULL << 20)
+#define GOV_FLOOR_SHARE_DIV 32
+uint64_t gov_floor_bytes(const struct gov_decision *dec, int features, uint64_t thresh_bytes);
 
 /* --- Before 6.2: the global pair. A cap is global there: every disk's
  * writers live under it. */

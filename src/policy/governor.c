@@ -257,17 +257,20 @@ static bool close_enough(uint64_t have, uint64_t want)
 	return diff <= want / 64 + PAGE_SIZE;
 }
 
+static uint64_t global_thresh(struct governor *g, const struct gov_dev *d);
+
 /* The floor (min_bytes) as gov_floor_bytes has it, where it differs from
  * what the kernel holds; `first`: only if the floor now held is above the
  * cap to come, which the kernel would refuse (a cap below the floor is
  * EINVAL), so it goes down before the cap does. */
 static int apply_floor(struct governor *g, struct gov_dev *d, bool first)
 {
-	uint64_t want = gov_floor_bytes(&d->dec, g->features), have;
+	uint64_t want, have;
 	int r;
 
 	if (!(g->features & KNOBS_BDI_BYTES) || (g->features & KNOBS_WB_FLOOR))
 		return 0;
+	want = gov_floor_bytes(&d->dec, g->features, global_thresh(g, d));
 	r = g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MIN_BYTES, &have);
 	if (r)
 		return fail(d, BDI_MIN_BYTES, r, GOV_ERR_READ);

@@ -1778,6 +1778,26 @@ static void test_governor_save_failure_changes_nothing(void **state)
 	assert_int_equal(gov_find(&G, "8:16")->err, -EROFS);
 }
 
+/* The floor's rule: three quarters of a strict cap, at most 8 MiB and a
+ * 32nd of the global threshold; none from 6.14, before 6.2, for a cap not
+ * strict, or where the threshold is not known. */
+static void test_floor_bytes(void **state)
+{
+	struct gov_decision d = { .govern = true, .strict = true, .max_bytes = 4 * MIB };
+	const int f = KNOBS_BDI_BYTES;
+
+	(void)state;
+	assert_int_equal(gov_floor_bytes(&d, f, 3 * GIB), 3 * MIB);
+	assert_int_equal(gov_floor_bytes(&d, f, 64 * MIB), 2 * MIB);
+	assert_int_equal(gov_floor_bytes(&d, f, 0), 0);
+	assert_int_equal(gov_floor_bytes(&d, f | KNOBS_WB_FLOOR, 3 * GIB), 0);
+	assert_int_equal(gov_floor_bytes(&d, 0, 3 * GIB), 0);
+	d.max_bytes = 64 * MIB;
+	assert_int_equal(gov_floor_bytes(&d, f, 3 * GIB), GOV_FLOOR_MAX_BYTES);
+	d.strict = false;
+	assert_int_equal(gov_floor_bytes(&d, f, 3 * GIB), 0);
+}
+
 /* Before 6.14 (no idle floor: KNOBS_WB_FLOOR off) a strict cap comes with
  * a floor of three quarters of it (min_bytes), so that a new bdi's
  * writeout fraction of 0 does not stop its writer far below the cap; a cap
@@ -3178,6 +3198,7 @@ int main(void)
 		cmocka_unit_test(test_governor_many_devices),
 		cmocka_unit_test(test_governor_pre_62_global_pair),
 		cmocka_unit_test(test_governor_pre_62_pair_holds_smallest),
+		cmocka_unit_test(test_floor_bytes),
 		cmocka_unit_test(test_governor_floor_before_614),
 		cmocka_unit_test(test_governor_background),
 		cmocka_unit_test(test_governor_pre_62_card),
