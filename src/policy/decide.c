@@ -428,12 +428,16 @@ uint64_t gov_ramp_step(const struct gov_settings *s, const struct gov_ramp *r, u
 	return b < GOV_BOOST_MAX_BYTES ? b : GOV_BOOST_MAX_BYTES;
 }
 
+bool gov_floor_kernel(int features)
+{
+	return (features & KNOBS_BDI_BYTES) && !(features & KNOBS_WB_FLOOR);
+}
+
 uint64_t gov_floor_bytes(const struct gov_decision *dec, int features, uint64_t thresh_bytes)
 {
 	uint64_t f = dec->max_bytes / 4 * 3;
 
-	if (!(features & KNOBS_BDI_BYTES) || (features & KNOBS_WB_FLOOR) || !dec->govern ||
-	    !dec->strict)
+	if (!gov_floor_kernel(features) || !dec->govern || !dec->strict)
 		return 0;
 	if (f > GOV_FLOOR_MAX_BYTES)
 		f = GOV_FLOOR_MAX_BYTES;

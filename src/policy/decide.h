@@ -230,6 +230,8 @@ static inline uint64_t gov_pair_background(uint64_t cap)
 #define GOV_FLOOR_MAX_BYTES (8ULL << 20)
 #define GOV_FLOOR_SHARE_DIV 32
 uint64_t gov_floor_bytes(const struct gov_decision *dec, int features, uint64_t thresh_bytes);
+/* Does a kernel of these `features` get floors at all (6.2 to 6.13)? */
+bool gov_floor_kernel(int features);
 
 /* --- Before 6.2: the global pair. A cap is global there: every disk's
  * writers live under it. */

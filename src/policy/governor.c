@@ -268,13 +268,15 @@ static int apply_floor(struct governor *g, struct gov_dev *d, bool first)
 	uint64_t want, have;
 	int r;
 
-	if (!(g->features & KNOBS_BDI_BYTES) || (g->features & KNOBS_WB_FLOOR))
+	if (!gov_floor_kernel(g->features))
 		return 0;
-	want = gov_floor_bytes(&d->dec, g->features, global_thresh(g, d));
 	r = g->ops->bdi_read(g->kctx, d->info.bdi, BDI_MIN_BYTES, &have);
 	if (r)
 		return fail(d, BDI_MIN_BYTES, r, GOV_ERR_READ);
-	if ((first && have <= d->dec.max_bytes) || close_enough(have, want))
+	if (first && have <= d->dec.max_bytes)
+		return 0;
+	want = gov_floor_bytes(&d->dec, g->features, global_thresh(g, d));
+	if (close_enough(have, want))
 		return 0;
 	d->changed = true;
 	r = g->ops->bdi_write(g->kctx, d->info.bdi, BDI_MIN_BYTES, want);
