@@ -11,6 +11,12 @@
  *                                BdiWriteback: that device's alone, then its
  *                                BdiWriteBandwidth in kB/s and BdiDirtyThresh
  *                                in kB) to OUT, until SIGTERM
+ *   fidelity-probe statlog OUT STAT
+ *                                every 50 ms, "UPTIME_S" and a block device's
+ *                                STAT line (/sys/block/X/stat) as it reads,
+ *                                to OUT, until SIGTERM or the file goes (the
+ *                                disk unplugged): what wbgovd's meter reads
+ *                                without debugfs, at its fastest poll
  *   fidelity-probe once [STATS]  one such sample, to stdout (the moment dd
  *                                returns, which 100 ms samples may miss)
  *   fidelity-probe latency FILE  the device's time per request: 200 writes of
@@ -165,6 +171,32 @@ static int sample(const char *out, const char *stats)
 		print_sample(o, t, d, w, bw, thresh);
 		fflush(o);
 		sleep_until(t0 + i * 100000);
+	}
+	return fclose(o) ? 1 : 0;
+}
+
+static int statlog(const char *out, const char *stat)
+{
+	FILE *o = fopen(out, "w");
+	uint64_t t0 = now_usec();
+
+	if (!o) {
+		fprintf(stderr, "fidelity-probe: cannot open %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	for (uint64_t i = 1; !stop; i++) {
+		char line[512];
+		uint64_t t = now_usec();
+		FILE *f = fopen(stat, "r");
+
+		if (!f)
+			break;
+		if (fgets(line, sizeof(line), f))
+			fprintf(o, "%llu.%06llu %s", (unsigned long long)(t / 1000000),
+				(unsigned long long)(t % 1000000), line);
+		fclose(f);
+		fflush(o);
+		sleep_until(t0 + i * 50000);
 	}
 	return fclose(o) ? 1 : 0;
 }
@@ -388,6 +420,8 @@ int main(int argc, char **argv)
 	}
 	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "sample"))
 		return sample(argv[2], argc == 4 ? argv[3] : NULL);
+	if (argc == 4 && !strcmp(argv[1], "statlog"))
+		return statlog(argv[2], argv[3]);
 	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "once"))
 		return once(argc == 3 ? argv[2] : NULL);
 	if (argc == 3 && !strcmp(argv[1], "latency"))
@@ -400,7 +434,7 @@ int main(int argc, char **argv)
 		return fsync_file(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "copy"))
 		return copy(argv[2], argv[3], argv[4]);
-	fprintf(stderr, "usage: fidelity-probe sample OUT [STATS] | fsync FILE | once [STATS] | latency FILE | "
+	fprintf(stderr, "usage: fidelity-probe sample OUT [STATS] | statlog OUT STAT | fsync FILE | once [STATS] | latency FILE | "
 			"files DIR COUNT SIZE | fsyncfile FILE | copy FILE MIB SERVERFILE | now\n");
 	return 64;
 }

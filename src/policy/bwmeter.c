@@ -54,7 +54,7 @@ static void reprime(struct bwmeter *m, const struct bw_sample *s)
 static void open_window(struct bwmeter *m)
 {
 	m->win_open = true;
-	m->win_usec = m->win_sectors = m->win_ios = m->win_ticks_ms = 0;
+	m->win_usec = m->win_sectors = m->win_ios = m->win_ticks_ms = m->win_held_usec = 0;
 	m->win_moves = 0;
 	m->win_max_step = 0;
 	m->win_lone = 0;
@@ -78,6 +78,7 @@ static void stall_begin(struct bwmeter *m)
 	m->pre.gaps = m->win_gaps;
 	m->pre.queued_kib = m->win_queued_kib;
 	m->pre.ticks_ms = m->win_ticks_ms;
+	m->pre.held_usec = m->win_held_usec;
 	m->pre.backlog = true;
 }
 
@@ -105,9 +106,26 @@ static void stall_end(struct bwmeter *m, uint64_t ds)
 	m->win_gaps -= m->pre.gaps;
 	m->win_queued_kib -= m->pre.queued_kib;
 	m->win_ticks_ms -= m->pre.ticks_ms;
+	m->win_held_usec -= m->pre.held_usec;
 	m->win_max_step = ds;
 	m->win_lone = 0;
 	m->pre.usec = 0;
+}
+
+/* The open window's busy time: io_ticks, or its intervals with a request
+ * in flight at both ends, whichever is more. Before the kernel accounted
+ * io_ticks precisely (6.12 does; 6.1 does not), a request that starts while
+ * another is in flight adds one jiffy, not the time since the last event:
+ * a USB stick on 6.1 with a command in flight at every poll of a window
+ * read busy 69-85 %, and its first window, a copy with one poll in twenty
+ * between two commands, 89 % for 26 s (under systemd, without debugfs):
+ * it was never a backlog, and the stick kept its start cap through the
+ * copy (sync 8 s at 0.5 MB/s). */
+static uint64_t busy_usec(const struct bwmeter *m)
+{
+	uint64_t ticks = m->win_ticks_ms * 1000;
+
+	return ticks > m->win_held_usec ? ticks : m->win_held_usec;
 }
 
 /* A closed window of `bytes` in `usec`. Without a backlog it is a lower
@@ -132,7 +150,7 @@ static bool judge(struct bwmeter *m, uint64_t bytes, uint64_t usec, bool backlog
 	m->last_polls = m->win_polls;
 	m->last_empty = m->win_empty;
 	m->last_queued_ms = bwmeter_queued_ms(m);
-	m->last_busy_pct = m->win_usec ? (unsigned)(m->win_ticks_ms * 1000 * 100 / m->win_usec) : 0;
+	m->last_busy_pct = m->win_usec ? (unsigned)(busy_usec(m) * 100 / m->win_usec) : 0;
 	m->last_steps = m->win_steps;
 	m->last_gaps = m->win_gaps;
 	m->nmeasure++;
@@ -222,7 +240,7 @@ uint64_t bwmeter_queued_ms(const struct bwmeter *m)
 
 /* Did the device have a backlog of its own through the window? Without
  * debugfs: a request in flight at both ends of four intervals in five at
- * least, and the disk busy 90 % of the window. A USB stick serves one
+ * least, and the disk busy 90 % of the window (busy_usec). A USB stick serves one
  * command at a time and a poll may fall between two: at 0.5 MB/s in 1 MiB
  * requests (6.1 under systemd, whose debugfs tells the root cgroup's
  * writeback alone) the first window ended busy 90 % with one such poll,
@@ -237,7 +255,7 @@ uint64_t bwmeter_queued_ms(const struct bwmeter *m)
  * a little in flight, and was taken for a 6.5 MB/s one. */
 bool bwmeter_busy(const struct bwmeter *m)
 {
-	return m->win_usec && m->win_ticks_ms * 1000 * 100 >= m->win_usec * BWMETER_BUSY_PCT;
+	return m->win_usec && busy_usec(m) * 100 >= m->win_usec * BWMETER_BUSY_PCT;
 }
 
 /* (With debugfs, a device whose queue holds less than half a second at its
@@ -307,6 +325,7 @@ struct step {
 	bool backlog;                  /* work queued (debugfs) or in flight at both ends */
 	bool debugfs;                  /* ... told by debugfs at both ends */
 	bool p_empty;                  /* nothing queued at its start */
+	bool held;                     /* a request in flight at both ends */
 };
 
 /* The interval into the open window. */
@@ -316,6 +335,7 @@ static void window_add(struct bwmeter *m, const struct step *st)
 	m->win_sectors += st->ds;
 	m->win_ios += st->dios;
 	m->win_ticks_ms += st->dticks;
+	m->win_held_usec += st->held ? st->dt : 0;
 	m->win_moves += st->moved;
 	if (st->ds > m->win_max_step)
 		m->win_max_step = st->ds;
@@ -416,13 +436,14 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		 * coming out of idle need not wait for a window to be let go */
 		changed |= judge(m, st.ds * 512, st.dt, false, s->cap_bytes);
 	}
+	st.held = p->inflight > 0 && s->inflight > 0;
 	st.debugfs = s->have_wb && p->have_wb;
 	if (st.debugfs)
 		/* work queued at both ends; how much, the window judges */
 		st.backlog = p->wb_bytes > 0 && s->wb_bytes > 0;
 	else
 		/* requests in flight at both ends; how busy, the window judges */
-		st.backlog = p->inflight > 0 && s->inflight > 0;
+		st.backlog = st.held;
 
 	if (st.p_empty && m->quiet_usec >= BWMETER_QUIET_USEC &&
 	    (st.moved || (s->have_wb && s->wb_bytes)) &&

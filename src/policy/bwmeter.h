@@ -23,8 +23,9 @@
  * writeback (a throttled loop device holds its queue before the disk counts
  * it: /sys/block/X/stat showed nothing in flight and io_ticks +20 ms in 12 s
  * while 60 MiB drained at 5 MB/s); without it, requests in flight at both
- * ends of every interval and the disk busy 90 % of the window (io_ticks,
- * which dm moves only as a bio starts or ends).
+ * ends of four intervals in five and the disk busy 90 % of the window
+ * (io_ticks, which dm moves only as a bio starts or ends, or the intervals
+ * in flight at both ends, where 6.1's io_ticks fall short).
  *
  * Windows begin and end at a poll where sectors moved, so a window holds
  * whole completions: a stacked device completing 4 MiB bios every 0.8 s
@@ -79,6 +80,8 @@ struct bwmeter {
 	uint64_t win_sectors;
 	uint64_t win_ios;
 	uint64_t win_ticks_ms; /* io_ticks gone by in it */
+	uint64_t win_held_usec; /* its intervals with a request in flight at
+				   both ends, summed */
 	unsigned win_moves;   /* intervals in which sectors moved */
 	uint64_t win_max_step; /* the most sectors one interval moved */
 	unsigned win_lone;    /* completions after a stall under a quarter of it */
@@ -88,7 +91,7 @@ struct bwmeter {
 	uint64_t win_idle_usec; /* nothing moved nor queued since */
 	/* the window as it was at its last completion, while a stall follows */
 	struct {
-		uint64_t usec, sectors, ios, queued_kib, ticks_ms;
+		uint64_t usec, sectors, ios, queued_kib, ticks_ms, held_usec;
 		unsigned moves, polls, empty, steps, gaps;
 		bool backlog; /* the stall has had a backlog all along */
 	} pre;
@@ -112,7 +115,7 @@ struct bwmeter {
 	bool last_backlog;
 	unsigned last_polls, last_empty; /* its debugfs polls, empty ones */
 	uint64_t last_queued_ms; /* its queue on average, in ms of work */
-	unsigned last_busy_pct; /* without debugfs: io_ticks over its time */
+	unsigned last_busy_pct; /* its busy time over its time (bwmeter_busy) */
 	unsigned last_steps, last_gaps; /* ... its intervals, and those without a
 					   request in flight at an end */
 	uint64_t interval_bps; /* the latest interval's rate, 0 if it was idle */
@@ -129,7 +132,8 @@ void bwmeter_seed(struct bwmeter *m, uint64_t bps, bool known);
 /* The open window's queue (debugfs), on average over its polls, in
  * milliseconds of work at the pace the window went. 0 without polls. */
 uint64_t bwmeter_queued_ms(const struct bwmeter *m);
-/* The open window's device busy BWMETER_BUSY_PCT of it (io_ticks). */
+/* The open window's device busy BWMETER_BUSY_PCT of it: io_ticks, or the
+ * intervals with a request in flight at both ends, whichever says more. */
 bool bwmeter_busy(const struct bwmeter *m);
 
 /* One poll. Returns true when the estimate changed. */
