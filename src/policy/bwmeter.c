@@ -472,12 +472,14 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s)
 		 * start cap it outruns for a dozen polls */
 		open_window(m);
 	} else if (!s->have_wb && !p->have_wb && !p->inflight && s->inflight &&
-		   m->quiet_usec >= BWMETER_QUIET_USEC && (!m->win_open || !window_backlog(m))) {
-		/* without debugfs: busy again after a second with nothing in
-		 * flight nor completed. A window holding that idle time is no
-		 * backlog; the one that starts here may be (a stick's first
-		 * window, opened by its mount's writes, ran 12 s into the copy
-		 * at 73 % busy: 6.1 under systemd) */
+		   m->quiet_usec >= BWMETER_GAP_USEC && (!m->win_open || !window_backlog(m))) {
+		/* without debugfs: busy again after half a second with nothing
+		 * in flight nor completed. A window holding that idle time is no
+		 * backlog (it is one only once 90 % of it is busy); the one that
+		 * starts here may be. On 6.1 under systemd a stick's first window
+		 * opened at the mount's journal block, held 2.3 s of requests
+		 * that wrote no sectors and 0.7 s with nothing in flight, then the
+		 * copy: it became a backlog only 10 s into the copy */
 		open_window(m);
 	}
 	if (m->win_open && m->last_moved && !st.moved)

@@ -158,6 +158,10 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s);
 #define BWMETER_LUMP_BYTES (1ULL << 20)
 /* Quiet this long, a device busy again starts a window afresh. */
 #define BWMETER_QUIET_USEC 1000000ULL
+/* Without debugfs, nothing in flight nor completed this long, then a
+ * request in flight, in a window that is no backlog: the window starts
+ * afresh there (what is in flight began after it). */
+#define BWMETER_GAP_USEC 500000ULL
 /* A backlog: at least this much time's work queued at the device's pace. */
 #define BWMETER_QUEUE_USEC 500000ULL
 /* ... or busy this share of the window (io_ticks), per cent. */
