@@ -164,7 +164,7 @@ bool bwmeter_sample(struct bwmeter *m, const struct bw_sample *s);
 #define BWMETER_GAP_USEC 500000ULL
 /* A backlog: at least this much time's work queued at the device's pace. */
 #define BWMETER_QUEUE_USEC 500000ULL
-/* ... or busy this share of the window (io_ticks), per cent. */
+/* ... or busy this share of the window (bwmeter_busy), per cent. */
 #define BWMETER_BUSY_PCT 90
 /* This long with nothing moving and no backlog seen: the window ends.
  * Long, because a stacked device's stat may show nothing for seconds
