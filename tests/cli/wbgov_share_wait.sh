@@ -50,6 +50,13 @@ stop_p() {
 gone() { # PID: exited (or a zombie, reaped by whoever adopted it)
 	[ ! -e "/proc/$1/stat" ] || sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | grep -q '^[ZX]'
 }
+has_child() { ps -o pid= --ppid "$1" | grep -q .; }
+# sync_child PID: the child wbgov sync PID waits on, once it is there (on a
+# busy machine the waiting line may come before ps sees it); fails without
+sync_child() {
+	wait_for 5 has_child "$1" || fail "no sync child"
+	child=$(ps -o pid= --ppid "$1" | tr -d ' ')
+}
 
 # --- sync: what it waits for, a stall said, SIGTERM ends it
 LD_PRELOAD=$HANG WBGOV_TEST_SYNCFS=stuck:120 "$W" --root "$FX" sync nas.local:/export >"$tmp/out" 2>&1 &
@@ -57,8 +64,7 @@ P=$!
 PIDS=$P
 wait_for 5 grep -q "^wbgov sync: waiting for the server of nas.local:/export (nfs4) to take 6.0 MiB; Ctrl-C stops waiting$" "$tmp/out" ||
 	fail "sync does not say what it waits for: $(cat "$tmp/out")"
-child=$(ps -o pid= --ppid "$P" | tr -d ' ')
-[ -n "$child" ] || fail "no sync child"
+sync_child "$P"
 PIDS="$P $child"
 wait_for 10 grep -q "^wbgov sync: nothing written for [5-9] s: the server of nas.local:/export (nfs4) may not answer; 6.0 MiB still to write; Ctrl-C stops waiting$" "$tmp/out" ||
 	fail "sync does not say the server may not answer: $(cat "$tmp/out")"
@@ -79,7 +85,7 @@ P=$!
 PIDS=$P
 wait_for 5 grep -q "waiting for the server of nas.local:/export" "$tmp/out" ||
 	fail "sync of a path on the share: $(cat "$tmp/out")"
-child=$(ps -o pid= --ppid "$P" | tr -d ' ')
+sync_child "$P"
 PIDS="$P $child"
 stop_p INT "sync of a path"
 [ "$rc" -eq 130 ] || fail "sync of a path exited $rc on SIGINT: $(cat "$tmp/out")"
