@@ -47,14 +47,12 @@ stop_p() {
 	ms=$(($(now_ms) - t0))
 	echo "$me: $2, SIG$1 to exit: $ms ms" >&2
 }
-gone() { # PID: exited (or a zombie, reaped by whoever adopted it)
-	[ ! -e "/proc/$1/stat" ] || sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | grep -q '^[ZX]'
-}
 has_child() { ps -o pid= --ppid "$1" | grep -q .; }
-# sync_child PID: the child wbgov sync PID waits on, once it is there (on a
-# busy machine the waiting line may come before ps sees it); fails without
-sync_child() {
-	wait_for 5 has_child "$1" || fail "no sync child"
+# child_of PID WHAT: $child, the child (WHAT) wbgov PID waits on, once it
+# is there (on a busy machine the waiting line may come before ps sees it);
+# fails without
+child_of() {
+	wait_for 5 has_child "$1" || fail "no $2 child"
 	child=$(ps -o pid= --ppid "$1" | tr -d ' ')
 }
 
@@ -64,7 +62,7 @@ P=$!
 PIDS=$P
 wait_for 5 grep -q "^wbgov sync: waiting for the server of nas.local:/export (nfs4) to take 6.0 MiB; Ctrl-C stops waiting$" "$tmp/out" ||
 	fail "sync does not say what it waits for: $(cat "$tmp/out")"
-sync_child "$P"
+child_of "$P" sync
 PIDS="$P $child"
 wait_for 10 grep -q "^wbgov sync: nothing written for [5-9] s: the server of nas.local:/export (nfs4) may not answer; 6.0 MiB still to write; Ctrl-C stops waiting$" "$tmp/out" ||
 	fail "sync does not say the server may not answer: $(cat "$tmp/out")"
@@ -72,7 +70,7 @@ stop_p TERM "sync"
 [ "$rc" -eq 130 ] || fail "sync exited $rc on SIGTERM: $(cat "$tmp/out")"
 grep -q "^wbgov sync: stopped waiting for the server of nas.local:/export (nfs4); 6.0 MiB still to write to it, which the kernel goes on writing while it answers (wbgov status shows what is left)$" "$tmp/out" ||
 	fail "sync's stop does not name the share and its bytes: $(cat "$tmp/out")"
-wait_for 5 gone "$child" || fail "the sync child $child is left waiting for the server"
+wait_for 5 exited "$child" || fail "the sync child $child is left waiting for the server"
 # (a wait longer than the machine's load explains: the loop sleeps 0.2 s)
 [ "$ms" -lt 5000 ] || fail "sync took $ms ms to stop"
 
@@ -85,12 +83,12 @@ P=$!
 PIDS=$P
 wait_for 5 grep -q "waiting for the server of nas.local:/export" "$tmp/out" ||
 	fail "sync of a path on the share: $(cat "$tmp/out")"
-sync_child "$P"
+child_of "$P" sync
 PIDS="$P $child"
 stop_p INT "sync of a path"
 [ "$rc" -eq 130 ] || fail "sync of a path exited $rc on SIGINT: $(cat "$tmp/out")"
 [ ! -s "$TOUCHED" ] || fail "sync looked at the share: $(sort -u "$TOUCHED")"
-wait_for 5 gone "$child" || fail "the sync child $child is left waiting for the server"
+wait_for 5 exited "$child" || fail "the sync child $child is left waiting for the server"
 
 # --- cp: a stall said, SIGINT ends it within its grace
 head -c 12582912 /dev/zero >"$tmp/src"
@@ -99,8 +97,7 @@ P=$!
 PIDS=$P
 wait_for 10 grep -q "^wbgov cp: nothing written for [5-9] s: the server of nas.local:/export (nfs4) may not answer; 12.0 MiB of 12.0 MiB not yet durable; Ctrl-C stops the copy$" "$tmp/out" ||
 	fail "cp does not say the server may not answer: $(cat "$tmp/out")"
-child=$(ps -o pid= --ppid "$P" | tr -d ' ')
-[ -n "$child" ] || fail "no copy child"
+child_of "$P" copy
 PIDS="$P $child"
 stop_p INT "cp"
 [ "$rc" -eq 130 ] || fail "cp exited $rc on SIGINT: $(cat "$tmp/out")"

@@ -89,8 +89,7 @@ wait "$BPID" || rc=$?
 BPID=
 [ "$rc" -ne 0 ] && grep -q "the sync goes on in process $CPID" "$tmp/sync" || fail "the Sync's caller was told: $(cat "$tmp/sync")"
 # it ends by itself when its sync does
-zombie_or_gone() { gone "$1" || [ "$(ps -o stat= -p "$1")" = Z ]; }
-wait_for 5 zombie_or_gone "$CPID" || fail "the Sync child $CPID still runs 5 s later"
+wait_for 5 exited "$CPID" || fail "the Sync child $CPID still runs 5 s later"
 CPID=
 
 # --- 3. device memory on a disk whose fsync takes 8 s: a file it cannot

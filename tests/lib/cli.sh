@@ -14,6 +14,7 @@ tmp=$(mktemp -d)
 PID=
 trap '[ -z "$PID" ] || kill -TERM "$PID" 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 130' HUP INT TERM
+. "$(dirname "$0")/../lib/proc.sh"
 
 # the python3 of the tests' scripts: Debian's, whose dbus and gi modules
 # they import (another first on PATH may lack them)
@@ -161,12 +162,8 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 stop_timed() {
 	t0=$(now_ms)
 	kill -TERM "$PID"
-	(sleep 10 && kill -KILL "$PID") 2>/dev/null &
-	WD=$!
-	rc=0
-	wait "$PID" || rc=$?
+	reap "$PID" 10
 	ms=$(($(now_ms) - t0))
-	kill "$WD" 2>/dev/null || true
 	PID=
 	own=$(sed -n 's/^<6>stopped: \([0-9]*\) ms from the signal to every knob given back$/\1/p' "$LOG" | tail -n 1)
 	echo "$me: $1: SIGTERM to exit $ms ms (wbgovd's own: ${own:-?} ms)" >&2

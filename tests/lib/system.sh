@@ -9,6 +9,7 @@
 SYS_TMP=""
 SYS_PIDS=""
 . tests/lib/throttle.sh
+. tests/lib/proc.sh
 
 sys_die() {
 	echo "$0: $*" >&2
@@ -98,12 +99,9 @@ sys_cleanup() {
 	# our daemons give their knobs back on TERM; wait for them (a zombie
 	# still answers kill -0), KILL only one that hangs
 	for p in $SYS_PIDS; do kill -TERM "$p" 2>/dev/null; done
-	for p in $SYS_PIDS; do
-		( sleep 10; kill -KILL "$p" 2>/dev/null ) &
-		w=$!
-		wait "$p" 2>/dev/null
-		kill "$w" 2>/dev/null
-	done
+	keep=$rc
+	for p in $SYS_PIDS; do reap "$p" 10 2>/dev/null; done
+	rc=$keep
 	# one mount point a line (some hold blanks)
 	while IFS= read -r m; do
 		umount "$m" 2>/dev/null || { sleep 1; umount "$m" 2>/dev/null; } || umount -l "$m" 2>/dev/null

@@ -84,11 +84,7 @@ sys_wait_for sh -c "[ \$(grep -c 'a write to its file systems: a full poll' '$LO
 sleep 0.5 # the writes go on, the lease held
 t0=$(sys_now)
 kill -TERM "$DPID"
-( sleep 60; kill -KILL "$DPID" 2>/dev/null ) &
-WD=$!
-rc=0
-wait "$DPID" || rc=$?
-kill "$WD" 2>/dev/null || true
+reap "$DPID" 60
 secs=$(awk -v a="$t0" -v b="$(sys_now)" 'BEGIN { printf "%.2f", b - a }')
 note "a lease held on the file written: SIGTERM to exit $secs s"
 [ "$rc" = 0 ] || fail "wbgovd exited $rc on SIGTERM"
