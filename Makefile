@@ -59,8 +59,8 @@ $(BUILD)/libwbgovsys.a: $(SYS_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-# wbsim reads wbgov.conf through the daemon's parser (libinih), which
-# checks wbgovd's own keys without sd-bus (daemon/buskind.c): a simulator
+# wbsim reads wbgov.conf through wbgovd's reader (sys/conffile.c, libinih),
+# which checks wbgovd's own keys without sd-bus (sys/busname.c): a simulator
 # that needs no libsystemd, libudev, libblkid or libmount
 $(BUILD)/wbsim: $(BUILD)/src/cmd/wbsim.o $(BUILD)/libwbgovsys.a $(BUILD)/libwbgov.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) -linih $(LDLIBS)

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "daemon/config.h"
+#include "sys/conffile.h"
 #include "policy/governor.h"
 #include "sys/fsutil.h"
 #include "sys/pidlock.h"
@@ -144,7 +144,7 @@ int cli_apply(const struct cli *o)
 		fprintf(stderr, _("wbgov apply: writing the kernel's knobs needs root\n"));
 		return EX_NOPERM;
 	}
-	if (config_load(o->config, !strcmp(o->config, CONFIG_DEFAULT_PATH), &cfg, err, sizeof(err))) {
+	if (conffile_load(o->config, !strcmp(o->config, CONFFILE_DEFAULT_PATH), &cfg, err, sizeof(err))) {
 		fprintf(stderr, _("wbgov apply: %s\n"), err);
 		return EX_CONFIG;
 	}

@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "model/units.h"
-#include "daemon/config.h"
+#include "sys/conffile.h"
 #include "daemon/describe.h"
 #include "daemon/status.h"
 #include "policy/bwmeter.h"
@@ -539,7 +539,7 @@ int cli_explain(const struct cli *o, const char *arg)
 		fprintf(stderr, _("wbgov explain: no such device or path: %s\n"), arg);
 		return EX_UNAVAILABLE;
 	}
-	if (config_load(o->config, !strcmp(o->config, CONFIG_DEFAULT_PATH), &cfg, err, sizeof(err))) {
+	if (conffile_load(o->config, !strcmp(o->config, CONFFILE_DEFAULT_PATH), &cfg, err, sizeof(err))) {
 		fprintf(stderr, "wbgov explain: %s\n", err);
 		return EX_CONFIG;
 	}

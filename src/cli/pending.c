@@ -16,7 +16,7 @@
 
 #include "cli/cli.h"
 #include "daemon/bus.h"
-#include "daemon/buskind.h"
+#include "sys/busname.h"
 #include "daemon/status.h"
 #include "knobs/room.h"
 #include "sys/debugfs.h"

@@ -10,8 +10,8 @@
 #include <sysexits.h>
 
 #include "cli/cli.h"
-#include "daemon/buskind.h"
-#include "daemon/config.h"
+#include "sys/busname.h"
+#include "sys/conffile.h"
 
 #define VERSION "0.1"
 /* the Makefile sets it from PREFIX; this is for a compile without it
@@ -273,7 +273,7 @@ static void i18n_init(void)
 
 int main(int argc, char **argv)
 {
-	struct cli o = { .root = "/", .state_dir = "/run/wbgov", .config = CONFIG_DEFAULT_PATH,
+	struct cli o = { .root = "/", .state_dir = "/run/wbgov", .config = CONFFILE_DEFAULT_PATH,
 			 .interval = 1.0, .threshold = 8ULL << 20 };
 	struct given g = { 0 };
 	const char *cmd, *arg = NULL;

@@ -9,7 +9,7 @@
 #include <sysexits.h>
 
 #include "daemon/bus.h"
-#include "daemon/config.h"
+#include "sys/conffile.h"
 #include "daemon/daemon.h"
 #include "daemon/memory.h"
 #include "daemon/metrics.h"
@@ -39,8 +39,8 @@ static void usage(FILE *f)
 	      "Gives every block device a dirty page cache limit worth a second (by default)\n"
 	      "of its measured write speed (strict_limit + max_bytes), every knob back on exit.\n"
 	      "\n"
-	      "  -c, --config FILE   configuration (default " CONFIG_DEFAULT_PATH "),\n"
-	      "                      then " CONFIG_DROPIN_NAME "/*.conf beside it\n"
+	      "  -c, --config FILE   configuration (default " CONFFILE_DEFAULT_PATH "),\n"
+	      "                      then " CONFFILE_DROPIN_NAME "/*.conf beside it\n"
 	      "  -n, --check         check the configuration and exit (-v: the files read)\n"
 	      "      --root DIR      find /proc and /sys under DIR (tests)\n"
 	      "      --state-dir DIR where originals and status go (default /run/wbgov)\n"
@@ -107,7 +107,7 @@ static int take_opt(int c, const char *arg, struct daemon_opts *o)
 			o->memory_path = arg;
 		return -1;
 	case 'I':
-		if (config_parse_interval(arg, &ms)) {
+		if (conffile_parse_interval(arg, &ms)) {
 			fprintf(stderr, "wbgovd: --metrics-interval wants 1 to 3600 seconds (10, 10s, "
 					"1500ms): %s\n", arg);
 			return EX_USAGE;
@@ -130,7 +130,7 @@ static int take_opt(int c, const char *arg, struct daemon_opts *o)
 
 int main(int argc, char **argv)
 {
-	struct daemon_opts o = { .config_path = CONFIG_DEFAULT_PATH, .root = "/",
+	struct daemon_opts o = { .config_path = CONFFILE_DEFAULT_PATH, .root = "/",
 				 .state_dir = "/run/wbgov", .memory_path = MEMORY_DEFAULT_PATH };
 	int c, rc;
 

@@ -10,7 +10,7 @@
 #include <sysexits.h>
 #include <unistd.h>
 
-#include "daemon/config.h"
+#include "sys/conffile.h"
 #include "lab/lab.h"
 #include "lab/plot.h"
 #include "lab/report.h"
@@ -235,7 +235,7 @@ static int settings(const struct args *a, struct lab_params *p)
 	if (a->config) {
 		if (!strcmp(a->cmd, "list") || !strcmp(a->cmd, "show"))
 			return bad("--config goes with run or table", a->config);
-		if (config_load(a->config, false, &p->gov, err, sizeof(err))) {
+		if (conffile_load(a->config, false, &p->gov, err, sizeof(err))) {
 			fprintf(stderr, "wbsim: %s\n", err);
 			return EX_USAGE;
 		}

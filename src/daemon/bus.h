@@ -27,7 +27,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "daemon/buskind.h"
+#include "sys/busname.h"
 #include "daemon/features.h"
 #include "policy/governor.h"
 #include "sys/knobs_real.h"

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/config.h"
+#include "sys/conffile.h"
 #include "daemon/confine.h"
 #include "daemon/daemon.h"
 #include "daemon/events.h"
@@ -80,8 +80,8 @@ static int load_settings(const struct daemon_opts *o, struct gov_config *cfg,
 			 struct daemon_settings *set, char *err, size_t errlen, config_note_fn fn,
 			 void *ctx, bool check, enum daemon_end *ret_end)
 {
-	static struct config_daemon cd; /* its texts are copied into set */
-	int r = config_load_daemon(o->config_path, strcmp(o->config_path, CONFIG_DEFAULT_PATH) == 0,
+	static struct conffile_daemon cd; /* its texts are copied into set */
+	int r = conffile_load_daemon(o->config_path, strcmp(o->config_path, CONFFILE_DEFAULT_PATH) == 0,
 				   cfg, &cd, err, errlen, fn, ctx);
 
 	if (r) {

@@ -16,6 +16,7 @@
 #include "daemon/status.h"
 #include "knobs/knobs.h"
 #include "policy/governor.h"
+#include "sys/conffile.h"
 #include "sys/knobs_real.h"
 
 /* One bdi: its facts, wbgovd's record of it, the kernel's knobs and
@@ -45,8 +46,8 @@ int metrics_write(FILE *f, bool daemon_up, const struct metrics_dev *dev, int n)
  * file at each scrape (every 15 s or more, usually); 10 s adds a tenth of a
  * wakeup a second to an idle wbgovd's 3.4. */
 #define METRICS_DEFAULT_USEC 10000000ULL
-#define METRICS_MIN_USEC 1000000ULL
-#define METRICS_MAX_USEC 3600000000ULL
+#define METRICS_MIN_USEC (CONFFILE_INTERVAL_MIN_MS * 1000)
+#define METRICS_MAX_USEC (CONFFILE_INTERVAL_MAX_MS * 1000)
 
 /* The file wbgovd rewrites every interval_usec (--metrics-file), replaced
  * whole each time (file_publish); path "" when off. */

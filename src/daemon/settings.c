@@ -35,7 +35,7 @@ static bool same_path(const char *dir, const char *name, const char *path)
 }
 
 int settings_resolve(const struct daemon_opts *o, const struct gov_config *cfg,
-		     const struct config_daemon *cd, struct daemon_settings *ret, char *err,
+		     const struct conffile_daemon *cd, struct daemon_settings *ret, char *err,
 		     size_t errlen)
 {
 	char dir[PATH_MAX];

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "daemon/config.h"
+#include "sys/conffile.h"
 
 struct daemon_opts;
 
@@ -33,7 +33,7 @@ struct daemon_settings {
  * directory's files, device memory), -errno of its directory that is not
  * there (or is no directory). */
 int settings_resolve(const struct daemon_opts *o, const struct gov_config *cfg,
-		     const struct config_daemon *cd, struct daemon_settings *ret, char *err,
+		     const struct conffile_daemon *cd, struct daemon_settings *ret, char *err,
 		     size_t errlen);
 
 /* At reload: a metrics file or a bus that differs from the running one is

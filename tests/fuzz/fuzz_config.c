@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbgov.conf, as wbgovd, wbgov and wbsim --config read it, warnings (a
  * quoted value, a glob that never matches) included
- * (config_parse_string_notes) */
-#include "daemon/config.h"
+ * (conffile_parse_string_notes) */
+#include "sys/conffile.h"
 #include "model/ini.h"
 #include "fuzz.h"
 
@@ -17,4 +17,4 @@ static void ignore(void *ctx, enum config_note level, const char *msg)
 }
 
 FUZZ_TEXT_TARGET(INI_TEXT_MAX,
-		 config_parse_string_notes("fuzz.conf", s, &c, err, sizeof(err), ignore, NULL))
+		 conffile_parse_string_notes("fuzz.conf", s, &c, err, sizeof(err), ignore, NULL))

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wbgov.conf through libinih: the defaults, a full configuration, and one
- * malformed case per message of src/sys/config.c, each with its exact
- * "NAME:LINE: " prefix. File cases use a mkdtemp() directory that the group
+ * malformed case per message of src/policy/config.c and src/sys/conffile.c,
+ * each with its exact "NAME:LINE: " prefix. File cases use a mkdtemp() directory that the group
  * teardown removes. */
 #include <errno.h>
 #include <ftw.h>
@@ -20,9 +20,10 @@
 
 #include "model/ini.h"
 #include "model/units.h"
+#include "policy/config.h"
 #include "policy/decide.h"
-#include "daemon/config.h"
 #include "policy/tunables.h"
+#include "sys/conffile.h"
 #include "sys/fsid.h"
 
 #define BASE_TEMPLATE "/tmp/wbgov-test-config-XXXXXX"
@@ -92,7 +93,7 @@ static void check_bad(const struct bad_case *cases, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		struct gov_config c;
 		char err[512] = "untouched";
-		int r = config_parse_string("t.conf", cases[i].text, &c, err, sizeof(err));
+		int r = conffile_parse_string("t.conf", cases[i].text, &c, err, sizeof(err));
 		if (r == -EINVAL && !strcmp(err, cases[i].want))
 			continue;
 		failures++;
@@ -113,7 +114,7 @@ static void test_config_defaults_when_missing(void **state)
 	(void)state;
 	file_path(p, sizeof(p), "no-such.conf");
 	memset(&c, 0xaa, sizeof(c));
-	assert_int_equal(config_load(p, true, &c, err, sizeof(err)), 0);
+	assert_int_equal(conffile_load(p, true, &c, err, sizeof(err)), 0);
 	assert_string_equal(err, "");
 	assert_defaults(&c);
 }
@@ -125,7 +126,7 @@ static void test_config_missing_not_ok(void **state)
 
 	(void)state;
 	file_path(p, sizeof(p), "no-such.conf");
-	assert_int_equal(config_load(p, false, &c, err, sizeof(err)), -ENOENT);
+	assert_int_equal(conffile_load(p, false, &c, err, sizeof(err)), -ENOENT);
 	snprintf(want, sizeof(want), "%s: No such file or directory", p);
 	assert_string_equal(err, want);
 }
@@ -136,12 +137,12 @@ static void test_config_empty(void **state)
 	struct gov_config c;
 
 	(void)state;
-	assert_int_equal(config_parse_string("t.conf", "", &c, err, sizeof(err)), 0);
+	assert_int_equal(conffile_parse_string("t.conf", "", &c, err, sizeof(err)), 0);
 	assert_defaults(&c);
-	assert_int_equal(config_parse_string("t.conf", "# nothing\n; at all\n\n[global]\n", &c, err,
+	assert_int_equal(conffile_parse_string("t.conf", "# nothing\n; at all\n\n[global]\n", &c, err,
 					     sizeof(err)), 0);
 	assert_defaults(&c);
-	assert_int_equal(config_load("/dev/null", false, &c, err, sizeof(err)), 0);
+	assert_int_equal(conffile_load("/dev/null", false, &c, err, sizeof(err)), 0);
 	assert_defaults(&c);
 }
 
@@ -220,7 +221,7 @@ static void test_config_full(void **state)
 	struct gov_config c;
 
 	(void)state;
-	assert_int_equal(config_parse_string("t.conf", FULL_CONFIG, &c, err, sizeof(err)), 0);
+	assert_int_equal(conffile_parse_string("t.conf", FULL_CONFIG, &c, err, sizeof(err)), 0);
 	assert_string_equal(err, "");
 	check_full(&c);
 }
@@ -233,11 +234,11 @@ static void test_config_full_file(void **state)
 	(void)state;
 	file_path(p, sizeof(p), "full.conf");
 	write_file(p, FULL_CONFIG);
-	assert_int_equal(config_load(p, false, &c, err, sizeof(err)), 0);
+	assert_int_equal(conffile_load(p, false, &c, err, sizeof(err)), 0);
 	assert_string_equal(err, "");
 	check_full(&c);
 	/* missing_ok changes nothing for a file that is there */
-	assert_int_equal(config_load(p, true, &c, err, sizeof(err)), 0);
+	assert_int_equal(conffile_load(p, true, &c, err, sizeof(err)), 0);
 	check_full(&c);
 }
 
@@ -248,7 +249,7 @@ static void test_config_global_anywhere(void **state)
 	struct gov_config c;
 
 	(void)state;
-	assert_int_equal(config_parse_string("t.conf",
+	assert_int_equal(conffile_parse_string("t.conf",
 					     "floor = 8M\n"
 					     "[device a]\nbus = usb\n"
 					     "[global]\nceiling = 64M\n"
@@ -259,7 +260,7 @@ static void test_config_global_anywhere(void **state)
 	assert_int_equal(c.nrules, 2);
 	assert_int_equal(c.rules[1].line, 6);
 	/* the limits are inclusive */
-	assert_int_equal(config_parse_string("t.conf", "target = 0.1\nfloor = 4096\n"
+	assert_int_equal(conffile_parse_string("t.conf", "target = 0.1\nfloor = 4096\n"
 					     "[device x]\ntarget = 60s\nbus = usb\n",
 					     &c, err, sizeof(err)), 0);
 	assert_int_equal(c.target_ms, 100);
@@ -273,7 +274,7 @@ static void test_config_global_anywhere(void **state)
 			used += (size_t)snprintf(text + used, sizeof(text) - used,
 						 "[device d%d]\nbus = usb\n", i);
 		assert_true(used < sizeof(text));
-		assert_int_equal(config_parse_string("t.conf", text, &c, err, sizeof(err)), 0);
+		assert_int_equal(conffile_parse_string("t.conf", text, &c, err, sizeof(err)), 0);
 		assert_int_equal(c.nrules, GOV_MAX_RULES);
 		assert_int_equal(c.rules[31].line, 63);
 	}
@@ -458,25 +459,25 @@ static void test_config_file_errors(void **state)
 	(void)state;
 	file_path(p, sizeof(p), "bad.conf");
 	write_file(p, "[global]\n\ntarget = 100s\n");
-	assert_int_equal(config_load(p, true, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(conffile_load(p, true, &c, err, sizeof(err)), -EINVAL);
 	snprintf(want, sizeof(want), "%s:3: target = \"100s\": want seconds from 0.1 to 60, like 1s or 1500ms", p);
 	assert_string_equal(err, want);
 
 	/* the wbgovd system test's bad.conf */
 	write_file(p, "[global]\ntarget = 1s\n[device a]\nmode = fixed\n");
-	assert_int_equal(config_load(p, false, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(conffile_load(p, false, &c, err, sizeof(err)), -EINVAL);
 	snprintf(want, sizeof(want), "%s:3: this [device] section has no match key (serial, model, "
 		 "bus, devnum, mount, label, uuid, usb or wwn)", p);
 	assert_string_equal(err, want);
 
 	write_file(p, "[global]\nfloor = 1G\n");
-	assert_int_equal(config_load(p, false, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(conffile_load(p, false, &c, err, sizeof(err)), -EINVAL);
 	snprintf(want, sizeof(want), "%s: floor is above ceiling", p);
 	assert_string_equal(err, want);
 
 	/* a message longer than the buffer is cut, still terminated */
 	write_file(p, "[global]\nfloor = 1\n");
-	assert_int_equal(config_load(p, false, &c, err, 8), -EINVAL);
+	assert_int_equal(conffile_load(p, false, &c, err, 8), -EINVAL);
 	assert_int_equal(strlen(err), 7);
 }
 
@@ -491,29 +492,29 @@ static void test_config_file_trust(void **state)
 	struct gov_config c;
 
 	(void)state;
-	assert_int_equal(config_load("/dev/zero", false, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(conffile_load("/dev/zero", false, &c, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "/dev/zero: not a regular file"));
 	file_path(p, sizeof(p), "fifo.conf");
 	unlink(p);
 	assert_int_equal(mkfifo(p, 0600), 0);
-	assert_int_equal(config_load(p, false, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(conffile_load(p, false, &c, err, sizeof(err)), -EINVAL);
 	unlink(p);
-	assert_int_equal(config_load("/dev/null", false, &c, err, sizeof(err)), 0);
+	assert_int_equal(conffile_load("/dev/null", false, &c, err, sizeof(err)), 0);
 	assert_int_equal(c.target_ms, 1000);
 	file_path(p, sizeof(p), "open.conf");
 	write_file(p, "[global]\ntarget = 2s\n");
 	assert_int_equal(chmod(p, 0666), 0);
-	assert_int_equal(config_load(p, false, &c, err, sizeof(err)), -EPERM);
+	assert_int_equal(conffile_load(p, false, &c, err, sizeof(err)), -EPERM);
 	assert_non_null(strstr(err, "writable by others"));
 	assert_int_equal(chmod(p, 0644), 0);
 	file_path(q, sizeof(q), "link.conf");
 	unlink(q);
 	assert_int_equal(symlink(p, q), 0);
-	assert_int_equal(config_load(q, false, &c, err, sizeof(err)), 0);
+	assert_int_equal(conffile_load(q, false, &c, err, sizeof(err)), 0);
 	assert_int_equal(c.target_ms, 2000);
 	memset(big, '#', sizeof(big) - 1);
 	write_file(p, big);
-	assert_int_equal(config_load(p, false, &c, err, sizeof(err)), -EFBIG);
+	assert_int_equal(conffile_load(p, false, &c, err, sizeof(err)), -EFBIG);
 	assert_non_null(strstr(err, "larger than 64 KiB"));
 }
 
@@ -527,7 +528,7 @@ static void test_config_directory_is_an_error(void **state)
 	int r;
 
 	(void)state;
-	r = config_load(g_base, false, &c, err, sizeof(err));
+	r = conffile_load(g_base, false, &c, err, sizeof(err));
 	assert_true(r < 0);
 	snprintf(want, sizeof(want), "%s:", g_base);
 	assert_memory_equal(err, want, strlen(want));
@@ -609,7 +610,7 @@ static void test_config_dropins_order(void **state)
 	dropin_write(dir, "wbgov.conf.d/a.conf.dpkg-old", "target = bogus\n");
 	dropin_write(dir, "wbgov.conf.d/.hidden.conf", "target = bogus\n");
 	dropin_write(dir, "wbgov.conf.d/README", "not a configuration\n");
-	assert_int_equal(config_load_notes(main_conf, false, &c, err, sizeof(err), collect, &n), 0);
+	assert_int_equal(conffile_load_notes(main_conf, false, &c, err, sizeof(err), collect, &n), 0);
 	assert_string_equal(err, "");
 	assert_int_equal(c.target_ms, 5000); /* 9-late.conf, the last to set it */
 	assert_int_equal(c.floor_bytes, MIB);
@@ -641,7 +642,7 @@ static void test_config_dropins_order(void **state)
 		assert_true(m < t && t < nine && nine < z && z < a);
 	}
 	/* /dev/null is the defaults alone, whatever /dev holds */
-	assert_int_equal(config_load("/dev/null", false, &c, err, sizeof(err)), 0);
+	assert_int_equal(conffile_load("/dev/null", false, &c, err, sizeof(err)), 0);
 	assert_int_equal(c.target_ms, 1000);
 }
 
@@ -656,10 +657,10 @@ static void test_config_dropins_without_main(void **state)
 	dropin_root(dir, sizeof(dir), "nomain");
 	fmt_s(main_conf, sizeof(main_conf), "%s/wbgov.conf", dir);
 	dropin_write(dir, "wbgov.conf.d/stick.conf", "[device stick]\nusb = 0781:5567\nmode = off\n");
-	assert_int_equal(config_load(main_conf, true, &c, err, sizeof(err)), 0);
+	assert_int_equal(conffile_load(main_conf, true, &c, err, sizeof(err)), 0);
 	assert_int_equal(c.nrules, 1);
 	assert_string_equal(c.rules[0].match[MATCH_USB], "0781:5567");
-	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -ENOENT);
+	assert_int_equal(conffile_load(main_conf, false, &c, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "wbgov.conf: No such file or directory"));
 }
 
@@ -680,43 +681,43 @@ static void test_config_dropins_errors(void **state)
 	write_file(main_conf, "[device stick]\nusb = 0781:*\n");
 
 	dropin_write(dir, "wbgov.conf.d/50-x.conf", "# a comment\ntarget = 2s\ntarget = 3s\n");
-	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(conffile_load(main_conf, false, &c, err, sizeof(err)), -EINVAL);
 	fmt_s(want, sizeof(want), "%s/50-x.conf:3: \"target\" is set twice", d);
 	assert_string_equal(err, want);
 
 	dropin_write(dir, "wbgov.conf.d/50-x.conf", "\n[device stick]\nbus = usb\n");
-	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(conffile_load(main_conf, false, &c, err, sizeof(err)), -EINVAL);
 	fmt_s(want, sizeof(want), "%s/50-x.conf:2: [device stick] appears twice (first in %s:1)", d,
 		 main_conf);
 	assert_string_equal(err, want);
 
 	dropin_write(dir, "wbgov.conf.d/50-x.conf", "[device other]\nmode = off\n");
-	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(conffile_load(main_conf, false, &c, err, sizeof(err)), -EINVAL);
 	fmt_s(want, sizeof(want), "%s/50-x.conf:1: this [device] section has no match key "
 		 "(serial, model, bus, devnum, mount, label, uuid, usb or wwn)", d);
 	assert_string_equal(err, want);
 
 	dropin_write(dir, "wbgov.conf.d/50-x.conf", "ceiling = 1M\n");
 	write_file(main_conf, "floor = 2M\n");
-	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(conffile_load(main_conf, false, &c, err, sizeof(err)), -EINVAL);
 	fmt_s(want, sizeof(want), "%s/50-x.conf: floor is above ceiling", d);
 	assert_string_equal(err, want);
 
 	dropin_write(dir, "wbgov.conf.d/50-x.conf", "target = 2s\n");
 	fmt_s(want, sizeof(want), "%s/50-x.conf", d);
 	assert_int_equal(chmod(want, 0666), 0);
-	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -EPERM);
+	assert_int_equal(conffile_load(main_conf, false, &c, err, sizeof(err)), -EPERM);
 	fmt_s(want, sizeof(want), "%s/50-x.conf: owned by another user than root or us, or "
 		 "writable by others", d);
 	assert_string_equal(err, want);
 	fmt_s(want, sizeof(want), "%s/50-x.conf", d);
 	assert_int_equal(chmod(want, 0644), 0);
-	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), 0);
+	assert_int_equal(conffile_load(main_conf, false, &c, err, sizeof(err)), 0);
 	assert_int_equal(c.target_ms, 2000);
 
 	/* a directory others can write to */
 	assert_int_equal(chmod(d, 0777), 0);
-	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -EPERM);
+	assert_int_equal(conffile_load(main_conf, false, &c, err, sizeof(err)), -EPERM);
 	fmt_s(want, sizeof(want), "%s: owned by another user than root or us, or writable by others", d);
 	assert_string_equal(err, want);
 	assert_int_equal(chmod(d, 0755), 0);
@@ -725,7 +726,7 @@ static void test_config_dropins_errors(void **state)
 	dropin_write(dir, "wbgov.conf.d/50-x.conf", "target = 2s\n");
 	fmt_s(want, sizeof(want), "%s/60-dir.conf", d);
 	assert_int_equal(mkdir(want, 0755), 0);
-	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(conffile_load(main_conf, false, &c, err, sizeof(err)), -EINVAL);
 	fmt_s(want, sizeof(want), "%s/60-dir.conf: a directory, not a configuration file", d);
 	assert_string_equal(err, want);
 	assert_int_equal(rmdir(want + 0) == 0 || 1, 1);
@@ -736,7 +737,7 @@ static void test_config_dropins_errors(void **state)
 	assert_int_equal(unlink(strcat(strcpy(want, d), "/50-x.conf")), 0);
 	assert_int_equal(rmdir(d), 0);
 	write_file(d, "target = 2s\n");
-	assert_int_equal(config_load(main_conf, false, &c, err, sizeof(err)), -ENOTDIR);
+	assert_int_equal(conffile_load(main_conf, false, &c, err, sizeof(err)), -ENOTDIR);
 	fmt_s(want, sizeof(want), "%s: not a directory", d);
 	assert_string_equal(err, want);
 	unlink(d);
@@ -763,7 +764,7 @@ static void test_config_match_keys(void **state)
 	struct knobs_dev d;
 
 	(void)state;
-	assert_int_equal(config_parse_string("t.conf", text, &c, err, sizeof(err)), 0);
+	assert_int_equal(conffile_parse_string("t.conf", text, &c, err, sizeof(err)), 0);
 	assert_int_equal(c.nrules, 9);
 
 	/* nothing known: nothing matches */
@@ -830,7 +831,7 @@ static void test_config_match_keys(void **state)
 	/* the keys each section gives */
 	assert_true(gov_config_uses(&c, MATCH_LABEL));
 	assert_true(gov_config_uses(&c, MATCH_UUID));
-	assert_int_equal(config_parse_string("t.conf", "[device a]\nbus = usb\n", &c, err, sizeof(err)), 0);
+	assert_int_equal(conffile_parse_string("t.conf", "[device a]\nbus = usb\n", &c, err, sizeof(err)), 0);
 	assert_false(gov_config_uses(&c, MATCH_LABEL));
 }
 
@@ -911,7 +912,7 @@ static void test_config_warnings(void **state)
 		struct gov_config c;
 		int r;
 		fmt_s(text, sizeof(text), "[device x]\n%s\nmode = off\n", cases[i].line);
-		r = config_parse_string_notes("t.conf", text, &c, err, sizeof(err), collect, &n);
+		r = conffile_parse_string_notes("t.conf", text, &c, err, sizeof(err), collect, &n);
 		if (r == 0 && !cases[i].want && n.warnings == 0)
 			continue;
 		if (r == 0 && cases[i].want && n.warnings == 1 && !strncmp(n.text, "W ", 2) &&
@@ -987,19 +988,19 @@ static void test_config_daemon_keys(void **state)
 		  "(ProtectSystem=strict): for another directory add a drop-in (systemctl edit wbgovd) "
 		  "with [Service] ReadWritePaths=/srv/metrics\n" },
 	};
-	static struct config_daemon d;
+	static struct conffile_daemon d;
 	struct gov_config c;
 	char err[512], text[256];
 
 	(void)state;
-	assert_int_equal(config_parse_string_daemon("t.conf", "target = 2s\n", &c, &d, err, sizeof(err),
+	assert_int_equal(conffile_parse_string_daemon("t.conf", "target = 2s\n", &c, &d, err, sizeof(err),
 						    NULL, NULL), 0);
 	assert_int_equal(d.metrics_line, 0);
 	assert_int_equal(d.metrics_interval_line, 0);
 	assert_int_equal(d.bus_line, 0);
 	assert_string_equal(d.metrics, "");
 	assert_int_equal(d.metrics_ms, 0);
-	assert_int_equal(config_parse_string_daemon("t.conf",
+	assert_int_equal(conffile_parse_string_daemon("t.conf",
 						    "[global]\ntarget = 2s\nmetrics = /run/wbgov/wbgov.prom\n"
 						    "metrics_interval = 15s\n\nbus = unix:path=/run/x\n",
 						    &c, &d, err, sizeof(err), NULL, NULL), 0);
@@ -1011,18 +1012,18 @@ static void test_config_daemon_keys(void **state)
 	assert_string_equal(d.bus, "unix:path=/run/x");
 	assert_int_equal(d.bus_line, 6);
 	/* empty: no metrics file, said by the file */
-	assert_int_equal(config_parse_string_daemon("t.conf", "metrics =\nbus = none\n", &c, &d, err,
+	assert_int_equal(conffile_parse_string_daemon("t.conf", "metrics =\nbus = none\n", &c, &d, err,
 						    sizeof(err), NULL, NULL), 0);
 	assert_string_equal(d.metrics, "");
 	assert_int_equal(d.metrics_line, 1);
 	assert_string_equal(d.bus, "none");
 	/* wbsim and wbgov read the same file and keep nothing of them */
-	assert_int_equal(config_parse_string("t.conf", "metrics = /run/wbgov/x.prom\nbus = none\n", &c,
+	assert_int_equal(conffile_parse_string("t.conf", "metrics = /run/wbgov/x.prom\nbus = none\n", &c,
 					     err, sizeof(err)), 0);
 	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
 		struct notes n = { "", 0, 0 };
 		fmt_s(text, sizeof(text), "metrics = %s\n", where[i].path);
-		assert_int_equal(config_parse_string_daemon("t.conf", text, &c, &d, err, sizeof(err),
+		assert_int_equal(conffile_parse_string_daemon("t.conf", text, &c, &d, err, sizeof(err),
 							    collect, &n), 0);
 		assert_string_equal(d.metrics, where[i].path);
 		assert_string_equal(n.text, where[i].warn ? where[i].warn : "");
@@ -1031,10 +1032,57 @@ static void test_config_daemon_keys(void **state)
 
 /* A drop-in's metrics and bus replace the main file's, naming its own
  * file and line. */
+/* The grammar alone (policy/config.c) knows the rule's keys only: wbgovd's
+ * own come through the reader's hook, and without one are unknown keys,
+ * named as such with the rule's keys listed. A hook that takes a key, one
+ * that refuses it (its message, at its line) and one that passes it on. */
+static int hook_calls;
+static int test_hook(void *ctx, struct config_parse *p, const char *key, const char *val)
+{
+	(void)ctx;
+	hook_calls++;
+	if (!strcmp(key, "mine"))
+		return 1;
+	if (!strcmp(key, "bad"))
+		return config_fail(p, "bad = \"%s\": refused by the hook", val);
+	return -1;
+}
+
+static void test_config_grammar_hook(void **state)
+{
+	static struct config_parse p;
+	struct gov_config c;
+	char err[512];
+
+	(void)state;
+	config_begin(&p, &c, err, sizeof(err), NULL, NULL);
+	assert_int_equal(config_text(&p, "g.conf", "[global]\ntarget = 2s\nbus = system\n"), -EINVAL);
+	assert_string_equal(err, "g.conf:3: unknown key \"bus\" in [global] (target, floor, ceiling, "
+				 "initial, fast_target, global_drain)");
+
+	hook_calls = 0;
+	config_begin(&p, &c, err, sizeof(err), NULL, NULL);
+	p.key = test_hook;
+	p.key_names = ", mine";
+	assert_int_equal(config_text(&p, "h.conf", "[global]\nmine = 1\ntarget = 3s\n"), 0);
+	assert_int_equal(config_finish(&p), 0);
+	assert_int_equal(c.target_ms, 3000);
+	assert_int_equal(hook_calls, 1); /* the rule's own key never reaches it */
+	assert_int_equal(config_text(&p, "h2.conf", "[global]\n\nbad = x\n"), -EINVAL);
+	assert_string_equal(err, "h2.conf:3: bad = \"x\": refused by the hook");
+
+	config_begin(&p, &c, err, sizeof(err), NULL, NULL);
+	p.key = test_hook;
+	p.key_names = ", mine";
+	assert_int_equal(config_text(&p, "h3.conf", "[global]\nother = 1\n"), -EINVAL);
+	assert_string_equal(err, "h3.conf:2: unknown key \"other\" in [global] (target, floor, "
+				 "ceiling, initial, fast_target, global_drain, mine)");
+}
+
 static void test_config_daemon_dropin(void **state)
 {
 	char dir[PATH_MAX], main_conf[PATH_MAX], want[PATH_MAX + 64], err[512];
-	static struct config_daemon d;
+	static struct conffile_daemon d;
 	struct gov_config c;
 
 	(void)state;
@@ -1042,7 +1090,7 @@ static void test_config_daemon_dropin(void **state)
 	fmt_s(main_conf, sizeof(main_conf), "%s/main.conf", dir);
 	write_file(main_conf, "[global]\nmetrics = /run/wbgov/a.prom\nbus = none\n");
 	dropin_write(dir, "wbgov.conf.d/50-metrics.conf", "\nmetrics = /run/wbgov/b.prom\n");
-	assert_int_equal(config_load_daemon(main_conf, false, &c, &d, err, sizeof(err), NULL, NULL), 0);
+	assert_int_equal(conffile_load_daemon(main_conf, false, &c, &d, err, sizeof(err), NULL, NULL), 0);
 	assert_string_equal(d.metrics, "/run/wbgov/b.prom");
 	assert_int_equal(d.metrics_line, 2);
 	fmt_s(want, sizeof(want), "%s/wbgov.conf.d/50-metrics.conf", dir);
@@ -1074,10 +1122,10 @@ static void test_fsid_probe_image(void **state)
 	memset(&d, 0, sizeof(d));
 	knobs_list_add(d.labels, sizeof(d.labels), label);
 	knobs_list_add(d.uuids, sizeof(d.uuids), uuid);
-	assert_int_equal(config_parse_string("t.conf", "[device a]\nlabel = MY*\n"
+	assert_int_equal(conffile_parse_string("t.conf", "[device a]\nlabel = MY*\n"
 					     "uuid = 0A1B2C3D-*\nmode = off\n", &c, err, sizeof(err)), 0);
 	assert_ptr_equal(gov_match(&c, &d), &c.rules[0]);
-	assert_int_equal(config_parse_string("t.conf", "[device a]\nlabel = \"MY STICK\"\nmode = off\n",
+	assert_int_equal(conffile_parse_string("t.conf", "[device a]\nlabel = \"MY STICK\"\nmode = off\n",
 					     &c, err, sizeof(err)), 0);
 	assert_null(gov_match(&c, &d));
 	/* not a filesystem: nothing, no error */
@@ -1180,11 +1228,11 @@ static void test_tunables_one_table(void **state)
 		/* (a ceiling at its least wants the floor no higher) */
 		snprintf(text, sizeof(text), "[global]\n%s = %s\n%s", t->name, low,
 			 strcmp(t->name, "floor") ? "floor = 4096\n" : "");
-		if (config_parse_string("t.conf", text, &c, err, sizeof(err)))
+		if (conffile_parse_string("t.conf", text, &c, err, sizeof(err)))
 			fail_msg("%s = %s refused: %s", t->name, low, err);
 		assert_int_equal(gov_tunable_get(t, &c), t->min);
 		snprintf(text, sizeof(text), "[global]\n%s = %s\n", t->name, high);
-		assert_int_equal(config_parse_string("t.conf", text, &c, err, sizeof(err)), -EINVAL);
+		assert_int_equal(conffile_parse_string("t.conf", text, &c, err, sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, "want"));
 		/* wbgov.conf(5): "*name* = _..._"; wbsim(1): "*name*=_..._";
 		 * each with the range before the next entry */
@@ -1222,6 +1270,7 @@ int main(void)
 		cmocka_unit_test(test_config_daemon_errors),
 		cmocka_unit_test(test_config_daemon_keys),
 		cmocka_unit_test(test_config_daemon_dropin),
+		cmocka_unit_test(test_config_grammar_hook),
 		cmocka_unit_test(test_fsid_probe_image),
 		cmocka_unit_test(test_fsid_udev_decode),
 	};

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon/buskind.h"
+#include "sys/busname.h"
 
 bool bus_address_ok(const char *a)
 {

@@ -2,8 +2,8 @@
 /* Which bus wbgovd and wbgov talk to, as --bus and wbgov.conf's `bus`
  * name it: a parse of its own, without sd-bus, so that the configuration
  * reader (which wbsim links too) needs no libsystemd. */
-#ifndef WBGOV_DAEMON_BUSKIND_H
-#define WBGOV_DAEMON_BUSKIND_H
+#ifndef WBGOV_SYS_BUSNAME_H
+#define WBGOV_SYS_BUSNAME_H
 
 #include <stdbool.h>
 
