@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "sys/conffile.h"
 #include "policy/governor.h"
+#include "sys/conffile.h"
 #include "sys/fsutil.h"
 #include "sys/pidlock.h"
 #include "sys/state.h"

@@ -8,12 +8,12 @@
 #include <sysexits.h>
 
 #include "cli/cli.h"
-#include "model/units.h"
-#include "sys/conffile.h"
 #include "daemon/describe.h"
 #include "daemon/status.h"
+#include "model/units.h"
 #include "policy/bwmeter.h"
 #include "policy/governor.h"
+#include "sys/conffile.h"
 #include "sys/procfs.h"
 #include "sys/shares.h"
 #include "sys/state.h"

@@ -16,9 +16,9 @@
 
 #include "cli/cli.h"
 #include "daemon/bus.h"
-#include "sys/busname.h"
 #include "daemon/status.h"
 #include "knobs/room.h"
+#include "sys/busname.h"
 #include "sys/debugfs.h"
 
 /* The whole wait for the bus: connect, authenticate, Hello, the call and

@@ -9,10 +9,10 @@
 #include <sysexits.h>
 
 #include "daemon/bus.h"
-#include "sys/conffile.h"
 #include "daemon/daemon.h"
 #include "daemon/memory.h"
 #include "daemon/metrics.h"
+#include "sys/conffile.h"
 
 #define VERSION "0.1"
 

@@ -10,12 +10,12 @@
 #include <sysexits.h>
 #include <unistd.h>
 
-#include "sys/conffile.h"
 #include "lab/lab.h"
 #include "lab/plot.h"
 #include "lab/report.h"
 #include "lab/series.h"
 #include "sim/scenfile.h"
+#include "sys/conffile.h"
 
 #define VERSION "0.1"
 #define MAX_POLICIES 32

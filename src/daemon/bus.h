@@ -27,9 +27,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "sys/busname.h"
 #include "daemon/features.h"
 #include "policy/governor.h"
+#include "sys/busname.h"
 #include "sys/knobs_real.h"
 #include "sys/procfs.h"
 

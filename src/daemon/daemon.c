@@ -17,7 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sys/conffile.h"
 #include "daemon/confine.h"
 #include "daemon/daemon.h"
 #include "daemon/events.h"
@@ -26,6 +25,7 @@
 #include "daemon/status.h"
 #include "daemon/watch.h"
 #include "model/units.h"
+#include "sys/conffile.h"
 #include "sys/fsutil.h"
 #include "sys/log.h"
 

@@ -15,8 +15,6 @@
 #include "policy/config.h"
 #include "policy/tunables.h"
 
-
-
 int config_fail(struct config_parse *x, const char *fmt, ...)
 {
 	char what[768];
@@ -105,7 +103,7 @@ static int global_key(struct config_parse *x, const char *key, const char *val)
 		return r;
 	if (!t)
 		return config_fail(x, "unknown key \"%s\" in [global] (target, floor, ceiling, initial, "
-			       "fast_target, global_drain%s)", key, x->key_names ? x->key_names : "");
+				   "fast_target, global_drain%s)", key, x->key_names ? x->key_names : "");
 	bit = 1u << (t - gov_tunables);
 	if (x->seen_global & bit)
 		return config_fail(x, "\"%s\" is set twice", key);
@@ -203,7 +201,7 @@ static void check_value(struct config_parse *x, const char *key, const char *val
 
 	if (n >= 2 && (val[0] == '"' || val[0] == '\'') && val[n - 1] == val[0]) {
 		config_note(x, CONFIG_WARNING, "%s = %s: never matches: the quotes are part of the value "
-		     "(write %s = %.*s)", key, val, key, (int)n - 2, val + 1);
+			    "(write %s = %.*s)", key, val, key, (int)n - 2, val + 1);
 		return;
 	}
 	if (!strcmp(key, "mount")) {
@@ -288,8 +286,8 @@ static int device_key(struct config_parse *x, const char *key, const char *val)
 		x->has_target[x->rule] = true;
 		return 1;
 	}
-	return config_fail(x, "unknown key \"%s\" in [%s] (serial, model, bus, devnum, mount, label, uuid, "
-		       "usb, wwn, mode, max_bytes, target)", key, x->section);
+	return config_fail(x, "unknown key \"%s\" in [%s] (serial, model, bus, devnum, mount, label, "
+			   "uuid, usb, wwn, mode, max_bytes, target)", key, x->section);
 }
 
 static int handler(void *user, const char *section, const char *key, const char *val)
@@ -322,7 +320,7 @@ int config_finish(struct config_parse *x)
 		x->in.line = (int)r->line;
 		if (!x->keys[i])
 			config_fail(x, "this [device] section has no match key (serial, model, bus, devnum, mount, "
-				"label, uuid, usb or wwn)");
+				    "label, uuid, usb or wwn)");
 		else if (r->mode == MODE_FIXED && !x->fixed_size[i])
 			config_fail(x, "mode fixed needs max_bytes");
 		else if (r->mode != MODE_FIXED && x->fixed_size[i])

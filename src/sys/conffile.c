@@ -92,7 +92,7 @@ static int daemon_key(void *ctx, struct config_parse *x, const char *key, const 
 	if (k == 0) {
 		if (*val && !file_path_ok(val))
 			return config_fail(x, "metrics = \"%s\": want an absolute path to a file, without . or .. "
-				       "(or nothing: no metrics file)", val);
+					   "(or nothing: no metrics file)", val);
 		snprintf(d->metrics, sizeof(d->metrics), "%s", val);
 		d->metrics_file = x->file;
 		d->metrics_line = (unsigned)x->in.line;
@@ -100,27 +100,26 @@ static int daemon_key(void *ctx, struct config_parse *x, const char *key, const 
 			char dir[PATH_MAX];
 			path_split(val, dir, sizeof(dir), NULL);
 			config_note(x, CONFIG_WARNING, "metrics = %s: wbgovd.service may write only under %s and "
-			     "%s (ProtectSystem=strict): for another directory add a drop-in "
-			     "(systemctl edit wbgovd) with [Service] ReadWritePaths=%s", val,
-			     conffile_metrics_dirs[0], conffile_metrics_dirs[1], dir);
+				    "%s (ProtectSystem=strict): for another directory add a drop-in "
+				    "(systemctl edit wbgovd) with [Service] ReadWritePaths=%s", val,
+				    conffile_metrics_dirs[0], conffile_metrics_dirs[1], dir);
 		}
 	} else if (k == 1) {
 		if (conffile_parse_interval(val, &d->metrics_ms))
 			return config_fail(x, "metrics_interval = \"%s\": want 1 to 3600 seconds (10, 10s, "
-				       "1500ms)", val);
+					   "1500ms)", val);
 		d->metrics_interval_file = x->file;
 		d->metrics_interval_line = (unsigned)x->in.line;
 	} else {
 		if (!*val || bus_parse_kind(val, &kind) || strlen(val) >= sizeof(d->bus))
 			return config_fail(x, "bus = \"%s\": want system, session, none or an address "
-				       "(unix:path=...; no other transport)", val);
+					   "(unix:path=...; no other transport)", val);
 		snprintf(d->bus, sizeof(d->bus), "%s", val);
 		d->bus_file = x->file;
 		d->bus_line = (unsigned)x->in.line;
 	}
 	return 1;
 }
-
 
 /* A parse into c with wbgovd's keys into d (or a scratch copy) through
  * the hook. */
