@@ -101,6 +101,11 @@ static int take_opt(int c, const char *arg, struct daemon_opts *o)
 				c == 'M' ? "memory" : "metrics-file");
 			return EX_USAGE;
 		}
+		if (c == 'F' && !conffile_metrics_path_ok(arg)) {
+			fprintf(stderr, "wbgovd: --metrics-file wants an absolute path to a file, without "
+					". or ..: %s\n", arg);
+			return EX_USAGE;
+		}
 		if (c == 'F')
 			o->metrics_path = arg;
 		else if (o->memory_path) /* --no-memory wins */

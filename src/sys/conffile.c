@@ -47,10 +47,7 @@ static bool unit_writable(const char *path)
 	return false;
 }
 
-/* An absolute path to a file, each component a name: no ".", "..", "//"
- * or trailing "/" (wbgovd renames its temporary file over it, and the
- * warning below compares it by its text), room for the temporary name. */
-static bool file_path_ok(const char *p)
+bool conffile_metrics_path_ok(const char *p)
 {
 	if (p[0] != '/' || strlen(p) + strlen(FILE_TMP_SUFFIX) >= PATH_MAX)
 		return false;
@@ -90,7 +87,7 @@ static int daemon_key(void *ctx, struct config_parse *x, const char *key, const 
 		return config_fail(x, "\"%s\" is set twice", key);
 	dk->seen |= 1u << k;
 	if (k == 0) {
-		if (*val && !file_path_ok(val))
+		if (*val && !conffile_metrics_path_ok(val))
 			return config_fail(x, "metrics = \"%s\": want an absolute path to a file, without . or .. "
 					   "(or nothing: no metrics file)", val);
 		snprintf(d->metrics, sizeof(d->metrics), "%s", val);

@@ -49,6 +49,12 @@ struct conffile_daemon {
  * one parser for both. 0 and *ret_ms, or -EINVAL. */
 int conffile_parse_interval(const char *s, uint64_t *ret_ms);
 
+/* A metrics file's path, as metrics = and --metrics-file both take it:
+ * absolute, each component a name (no ".", "..", "//" or trailing "/":
+ * wbgovd renames its temporary file over it, and the unit's directories
+ * are compared by its text), with room for the temporary name. */
+bool conffile_metrics_path_ok(const char *path);
+
 /* DIR/wbgov.conf.d for DIR/FILE ("wbgov.conf.d" for a bare FILE); 0, or
  * -ENAMETOOLONG. */
 int conffile_dropin_dir(const char *path, char *buf, size_t len);

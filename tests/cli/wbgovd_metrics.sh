@@ -35,7 +35,8 @@ knobs >"$tmp/before"
 
 # --- refused at once, nothing changed
 for bad in "--metrics-interval 0.5" "--metrics-interval 3601" "--metrics-interval x" \
-	"--metrics-interval 5" "--metrics-file ''"; do
+	"--metrics-interval 5" "--metrics-file ''" "--metrics-file wbgov.prom" \
+	"--metrics-file $tmp/../wbgov.prom" "--metrics-file $tmp/metrics/"; do
 	rc=0
 	eval "daemon $bad" >"$LOG" 2>&1 || rc=$?
 	[ $rc = 64 ] || fail "wbgovd $bad: exit $rc, want 64: $(cat "$LOG")"
