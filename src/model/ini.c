@@ -8,9 +8,8 @@
 
 #include "model/ini.h"
 
-int ini_fail(struct ini_text *t, const char *fmt, ...)
+int ini_vfail(struct ini_text *t, const char *fmt, va_list ap)
 {
-	va_list ap;
 	int n;
 
 	if (t->failed)
@@ -20,11 +19,18 @@ int ini_fail(struct ini_text *t, const char *fmt, ...)
 		n = snprintf(t->err, t->errlen, "%s:%d: ", t->name, t->line);
 	else
 		n = snprintf(t->err, t->errlen, "%s: ", t->name);
-	if (n >= 0 && (size_t)n < t->errlen) {
-		va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < t->errlen)
 		vsnprintf(t->err + n, t->errlen - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
+	return 0;
+}
+
+int ini_fail(struct ini_text *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ini_vfail(t, fmt, ap);
+	va_end(ap);
 	return 0;
 }
 

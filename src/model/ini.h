@@ -8,6 +8,7 @@
 #ifndef WBGOV_MODEL_INI_H
 #define WBGOV_MODEL_INI_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -31,6 +32,8 @@ struct ini_text {
 /* Keep the first error: "NAME:LINE: what" into err, "NAME: what" at line
  * 0. Returns 0, what an inih handler returns for an error. */
 int ini_fail(struct ini_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same with the arguments as a va_list (a caller's own variadic). */
+int ini_vfail(struct ini_text *t, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* Each line as read, before inih parses it (a file's own rules on lines,
  * and sections without keys, of which inih says nothing): false stops the

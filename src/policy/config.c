@@ -17,13 +17,12 @@
 
 int config_fail(struct config_parse *x, const char *fmt, ...)
 {
-	char what[768];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	ini_vfail(&x->in, fmt, ap);
 	va_end(ap);
-	return ini_fail(&x->in, "%s", what);
+	return 0;
 }
 
 void config_at(struct config_parse *x, const char *name, int line)
@@ -59,7 +58,8 @@ static int fail_header(struct config_parse *x, enum header_error e, const char *
 
 	x->in.line = x->in.header_line;
 	if (e == HDR_TWICE && r && r->file != x->file)
-		config_fail(x, "[%s] appears twice (first in %s:%u)", section, x->c->files[r->file], r->line);
+		config_fail(x, "[%s] appears twice (first in %s:%u)", section, x->c->files[r->file],
+			    r->line);
 	else if (e == HDR_TWICE)
 		config_fail(x, "[%s] appears twice", section);
 	else if (e == HDR_TOO_MANY)
@@ -246,7 +246,8 @@ static int device_key(struct config_parse *x, const char *key, const char *val)
 			return config_fail(x, "\"%s\" is set twice in [%s]", key, x->section);
 		x->keys[x->rule] |= 1u << k;
 		if (!*val || strlen(val) >= sizeof(r->match[k]))
-			return config_fail(x, "%s = \"%s\": want a non-empty value of at most 63 characters", key, val);
+			return config_fail(x, "%s = \"%s\": want a non-empty value of at most 63 characters",
+					   key, val);
 		if (k == MATCH_DEVNUM && !has_glob(val) && sscanf(val, "%u:%u%c", &maj, &min, &tail) != 2)
 			return config_fail(x, "devnum = \"%s\": want MAJOR:MINOR, like 8:16", val);
 		snprintf(r->match[k], sizeof(r->match[k]), "%s", val);
@@ -271,7 +272,8 @@ static int device_key(struct config_parse *x, const char *key, const char *val)
 	}
 	if (!strcmp(key, "max_bytes")) {
 		if (parse_size_in(val, PAGE_SIZE, UINT64_MAX, &r->fixed_bytes))
-			return config_fail(x, "max_bytes = \"%s\": want a size of at least 4096 bytes, like 16M", val);
+			return config_fail(x, "max_bytes = \"%s\": want a size of at least 4096 bytes, like 16M",
+					   val);
 		x->fixed_size[x->rule] = true;
 		return 1;
 	}
@@ -316,11 +318,10 @@ int config_finish(struct config_parse *x)
 
 	for (int i = 0; i < c->nrules && !x->in.failed; i++) {
 		struct gov_rule *r = &c->rules[i];
-		x->in.name = c->files[r->file];
-		x->in.line = (int)r->line;
+		config_at(x, c->files[r->file], (int)r->line);
 		if (!x->keys[i])
-			config_fail(x, "this [device] section has no match key (serial, model, bus, devnum, mount, "
-				    "label, uuid, usb or wwn)");
+			config_fail(x, "this [device] section has no match key (serial, model, bus, devnum, "
+				    "mount, label, uuid, usb or wwn)");
 		else if (r->mode == MODE_FIXED && !x->fixed_size[i])
 			config_fail(x, "mode fixed needs max_bytes");
 		else if (r->mode != MODE_FIXED && x->fixed_size[i])
@@ -329,8 +330,7 @@ int config_finish(struct config_parse *x)
 			config_fail(x, "target goes with mode time");
 	}
 	if (!x->in.failed && c->floor_bytes > c->ceiling_bytes) {
-		x->in.name = c->nfiles ? c->files[x->limits_file] : "?";
-		x->in.line = 0;
+		config_at(x, c->nfiles ? c->files[x->limits_file] : "?", 0);
 		config_fail(x, "floor is above ceiling");
 	}
 	return x->in.failed ? -EINVAL : 0;
@@ -340,8 +340,7 @@ int config_text(struct config_parse *x, const char *name, const char *text)
 {
 	struct gov_config *c = x->c;
 
-	x->in.name = name;
-	x->in.line = 0;
+	config_at(x, name, 0);
 	if (strlen(name) >= GOV_FILE_NAME_MAX)
 		return config_fail(x, "a path longer than %d characters", GOV_FILE_NAME_MAX - 1), -EINVAL;
 	if (c->nfiles == GOV_MAX_FILES)

@@ -88,16 +88,16 @@ static int daemon_key(void *ctx, struct config_parse *x, const char *key, const 
 	dk->seen |= 1u << k;
 	if (k == 0) {
 		if (*val && !conffile_metrics_path_ok(val))
-			return config_fail(x, "metrics = \"%s\": want an absolute path to a file, without . or .. "
-					   "(or nothing: no metrics file)", val);
+			return config_fail(x, "metrics = \"%s\": want an absolute path to a file, without . "
+					   "or .. (or nothing: no metrics file)", val);
 		snprintf(d->metrics, sizeof(d->metrics), "%s", val);
 		d->metrics_file = x->file;
 		d->metrics_line = (unsigned)x->in.line;
 		if (*val && !unit_writable(val)) {
 			char dir[PATH_MAX];
 			path_split(val, dir, sizeof(dir), NULL);
-			config_note(x, CONFIG_WARNING, "metrics = %s: wbgovd.service may write only under %s and "
-				    "%s (ProtectSystem=strict): for another directory add a drop-in "
+			config_note(x, CONFIG_WARNING, "metrics = %s: wbgovd.service may write only under "
+				    "%s and %s (ProtectSystem=strict): for another directory add a drop-in "
 				    "(systemctl edit wbgovd) with [Service] ReadWritePaths=%s", val,
 				    conffile_metrics_dirs[0], conffile_metrics_dirs[1], dir);
 		}
